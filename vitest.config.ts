@@ -1,0 +1,26 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit tests live beside the code they test (`*.test.ts[x]`); e2e/ has its own runner.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: './site/vite.config.ts',
+        test: {
+          name: 'site',
+          root: './site',
+          include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+          environment: 'happy-dom',
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          root: './server',
+          include: ['src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+    ],
+  },
+});
