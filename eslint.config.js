@@ -22,11 +22,23 @@ const serverLayers = [
 
 const siteLayers = [
   // The site composes features in app/; features never import each other or app/.
-  { target: './site/src/features/marketing', from: './site/src/features/shell', message: 'Features are independent.' },
-  { target: './site/src/features/shell', from: './site/src/features/marketing', message: 'Features are independent.' },
+  {
+    target: './site/src/features/marketing',
+    from: './site/src/features/shell',
+    message: 'Features are independent.',
+  },
+  {
+    target: './site/src/features/shell',
+    from: './site/src/features/marketing',
+    message: 'Features are independent.',
+  },
   { target: './site/src/features', from: './site/src/app', message: 'Features never import app/.' },
   { target: './site/src/lib', from: './site/src/features', message: 'lib imports nothing above it.' },
-  { target: './site/src/components', from: './site/src/features', message: 'Shared components stay generic.' },
+  {
+    target: './site/src/components',
+    from: './site/src/features',
+    message: 'Shared components stay generic.',
+  },
 ];
 
 export default tseslint.config(

@@ -67,7 +67,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} before ready:\n${output}`);
+    if (child.exitCode !== null)
+      throw new Error(`server exited with ${child.exitCode} before ready:\n${output}`);
     try {
       const response = await fetch(`${url}/healthz`);
       if (response.ok) break;

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import bs58 from 'bs58';
 import { z } from 'zod';
 
-/** PLACEHOLDER_CONTRACT_ADDRESS is the shipped stand-in address; start-up warns while it is in use. */
-export const PLACEHOLDER_CONTRACT_ADDRESS = 'QUEENSoLANAP1aceho1derAddress11111111111111';
+import { PLACEHOLDER_CONTRACT_ADDRESS } from './placeholder';
+
+export { PLACEHOLDER_CONTRACT_ADDRESS };
 
 const solanaAddress = z
   .string()
@@ -120,7 +121,9 @@ export function siteConfigWarnings(config: SiteConfig): string[] {
     );
   }
   if (new URL(config.siteUrl).hostname.endsWith('.example')) {
-    warnings.push('siteUrl is the example domain: set SITE_URL to the public address for canonical and share tags.');
+    warnings.push(
+      'siteUrl is the example domain: set SITE_URL to the public address for canonical and share tags.',
+    );
   }
   return warnings;
 }

@@ -1,0 +1,46 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+
+/** FAKE_HERO_PROMPT is the hero prompt the fake build declares. */
+export const FAKE_HERO_PROMPT = 'a fake hero for the server tests';
+/** FAKE_HERO_GENERATING is the hero fragment the fake index.html ships with. */
+export const FAKE_HERO_GENERATING = '<div class="hero-generating">Painting the queen…</div>';
+/** FAKE_ASSET_SOURCE is the content of the fake hashed bundle `assets/app-abc123.js`. */
+export const FAKE_ASSET_SOURCE = `console.log(${JSON.stringify('queen '.repeat(200))});\n`;
+
+/**
+ * createFakeSiteDist writes a minimal site build (pages with the boot marker and placeholders, build info and
+ * one hashed asset with .br/.gz siblings) so server tests do not depend on the real site build.
+ */
+export async function createFakeSiteDist(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'queen-fake-dist-'));
+  await mkdir(join(root, 'assets'));
+  const index = `<!doctype html><html><head><meta charset="utf-8"><!--app-boot--><title>Home</title></head><body><main>${FAKE_HERO_GENERATING}</main><script type="module" src="/assets/app-abc123.js"></script></body></html>`;
+  const notFound = `<!doctype html><html><head><meta charset="utf-8"><!--app-boot--><title>Page Not Found</title></head><body><h1>Page Not Found</h1><p>No page at <code>/__APP_REQUESTED_PATH__</code>.</p><p data-path="__APP_REQUESTED_PATH__"></p></body></html>`;
+  const buildInfo = {
+    configHash: 'fake-hash',
+    heroPrompt: FAKE_HERO_PROMPT,
+    hero: {
+      generating: FAKE_HERO_GENERATING,
+      ready: '<img class="hero-ready" src="__APP_HERO_URL__" alt="">',
+    },
+  };
+  await writeFile(join(root, 'index.html'), index);
+  await writeFile(join(root, '404.html'), notFound);
+  await writeFile(join(root, 'build-info.json'), JSON.stringify(buildInfo));
+  await writeFile(join(root, 'robots.txt'), 'User-agent: *\nAllow: /\n');
+  const asset = Buffer.from(FAKE_ASSET_SOURCE);
+  await writeFile(join(root, 'assets/app-abc123.js'), asset);
+  await writeFile(join(root, 'assets/app-abc123.js.br'), brotliCompressSync(asset));
+  await writeFile(join(root, 'assets/app-abc123.js.gz'), gzipSync(asset));
+  return root;
+}
+
+/** readBootJson extracts and parses the `#app-boot` JSON from a served page. */
+export function readBootJson(html: string): Record<string, unknown> {
+  const match = /<script id="app-boot" type="application\/json">(.*?)<\/script>/s.exec(html);
+  if (!match?.[1]) throw new Error('no #app-boot script in the page');
+  return JSON.parse(match[1]) as Record<string, unknown>;
+}

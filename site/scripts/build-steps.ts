@@ -1,0 +1,70 @@
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { SiteConfig } from '../src/config/site-config-schema';
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+const COMPRESSIBLE = /\.(js|css|svg|json|webmanifest|txt|xml|map)$/;
+
+/**
+ * inlineStylesheets replaces each `<link rel="stylesheet">` to a built CSS file with an inline `<style>`,
+ * so the first response carries everything needed for first paint; the CSS files are then deleted.
+ */
+export async function inlineStylesheets(html: string, dist: string): Promise<string> {
+  const links = [...html.matchAll(/<link rel="stylesheet"[^>]*href="([^"]+)"[^>]*>/g)];
+  let result = html;
+  for (const [tag, href] of links) {
+    if (!href) continue;
+    const file = join(dist, href.replace(/^\//, ''));
+    const css = await readFile(file, 'utf8');
+    result = result.replace(tag, () => `<style>${css}</style>`);
+    await rm(file);
+  }
+  return result;
+}
+
+/** writeCrawlerFiles writes robots.txt, sitemap.xml and llms.txt for the configured site URL. */
+export async function writeCrawlerFiles(dist: string, config: SiteConfig): Promise<void> {
+  await writeFile(
+    join(dist, 'robots.txt'),
+    `User-agent: *\nAllow: /\n\nSitemap: ${config.siteUrl}/sitemap.xml\n`,
+  );
+  await writeFile(
+    join(dist, 'sitemap.xml'),
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n  <url><loc>${config.siteUrl}/</loc></url>\n</urlset>\n`,
+  );
+  await writeFile(
+    join(dist, 'llms.txt'),
+    `# QUEEN SOLANA (${config.coinName})\n\n> A community meme coin on Solana. Crowned on Solana, revered across every chain.\n\n- Contract address: ${config.contractAddress}\n- Buy: ${config.launchpadUrl}\n- X: ${config.xUrl}\n\n${config.coinName} is a meme coin with no intrinsic value or expectation of financial return; for entertainment only.\n`,
+  );
+}
+
+async function listFiles(directory: string): Promise<string[]> {
+  const entries = await readdir(directory, { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.map((entry) => {
+      const path = join(directory, entry.name);
+      return entry.isDirectory() ? listFiles(path) : Promise.resolve([path]);
+    }),
+  );
+  return nested.flat();
+}
+
+/** precompressDirectory writes `.br` (max quality) and `.gz` siblings for every compressible static file. */
+export async function precompressDirectory(dist: string): Promise<void> {
+  const files = (await listFiles(dist)).filter((file) => COMPRESSIBLE.test(file));
+  await Promise.all(
+    files.map(async (file) => {
+      const body = await readFile(file);
+      if ((await stat(file)).size < 256) return;
+      const [br, gz] = await Promise.all([
+        brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        gzipAsync(body, { level: 9 }),
+      ]);
+      await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
+    }),
+  );
+}

@@ -1,0 +1,17 @@
+/** SECTION_IDS names every in-page section anchor of Home, in page order. */
+export const SECTION_IDS = {
+  about: 'about',
+  kingdom: 'kingdom',
+  buy: 'buy',
+  roadmap: 'roadmap',
+  community: 'community',
+} as const;
+
+export type SectionId = (typeof SECTION_IDS)[keyof typeof SECTION_IDS];
+
+export type RouteName = 'home' | 'not-found';
+
+/** matchRoute maps a pathname to a page: `/` and `/Home` (any case, optional trailing slash) are Home. */
+export function matchRoute(pathname: string): RouteName {
+  return pathname === '/' || /^\/home\/?$/i.test(pathname) ? 'home' : 'not-found';
+}
