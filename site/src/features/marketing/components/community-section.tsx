@@ -70,7 +70,7 @@ export function CommunitySection() {
               label={`${channel.name}: ${channel.action}`}
               className={actionClass}
             >
-              {channel.href ? channel.action : `${channel.action} · Soon`}
+              {channel.href ? channel.action : `${channel.action} (coming soon)`}
             </ExternalAction>
           </li>
         ))}

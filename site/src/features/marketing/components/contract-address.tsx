@@ -53,13 +53,13 @@ export function ContractAddress({ address }: { address: string }) {
           aria-labelledby="ca-label"
           data-testid="contract-address"
           title={address}
-          className="flex min-w-0 flex-1 rounded-xl bg-royal-950 px-3 py-3 font-mono text-sm text-white select-all sm:text-[0.95rem]"
+          className="block min-w-0 flex-1 overflow-hidden rounded-xl bg-royal-950 px-3 py-3 font-mono text-sm whitespace-nowrap text-white select-all sm:text-[0.95rem]"
         >
-          <span className="shrink-0">{address.slice(0, 6)}</span>
-          <span className="min-w-0 truncate sm:overflow-visible sm:whitespace-normal sm:[overflow-wrap:anywhere]">
+          {address.slice(0, 6)}
+          <span className="inline-block max-w-[calc(100%-12ch)] truncate align-bottom sm:max-w-none">
             {address.slice(6, -6)}
           </span>
-          <span className="shrink-0">{address.slice(-6)}</span>
+          {address.slice(-6)}
         </code>
         <button
           type="button"

@@ -44,10 +44,10 @@ export function RoadmapSection() {
               </h3>
               <ul className="space-y-2">
                 {phase.items.map((item) => (
-                  <li key={item} className="flex gap-2 text-white/90">
-                    <span aria-hidden="true" className={active ? 'text-gold-300' : 'text-white/70'}>
-                      ◆
-                    </span>
+                  <li
+                    key={item}
+                    className={`flex gap-2 text-white/90 before:content-['◆'] ${active ? 'before:text-gold-300' : 'before:text-white/70'}`}
+                  >
                     {item}
                   </li>
                 ))}

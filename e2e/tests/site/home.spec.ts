@@ -1,0 +1,282 @@
+import { expect, test } from '@playwright/test';
+import { startServer, type RunningServer } from '../../support/server-process';
+import { shippedConfig } from '../../support/site-config';
+
+// The built site, served by the real server, as a visitor sees it.
+
+let server: RunningServer;
+test.beforeAll(async () => {
+  server = await startServer();
+});
+test.afterAll(async () => {
+  await server.stop();
+});
+
+const coin = shippedConfig.coinName;
+
+test('every section and text of the spec is on Home', async ({ page }) => {
+  await page.goto(server.url);
+  const header = page.getByRole('banner');
+  await expect(
+    header.getByRole('link', { name: new RegExp(`${coin.replace('$', '\\$')}.*back to top`) }),
+  ).toBeVisible();
+  await expect(page.getByText('QUEEN OF QUEENS')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`QUEEN SOLANA${coin}`);
+  await expect(page.getByText('Crowned on Solana, revered across every chain.').first()).toBeVisible();
+  await expect(page.getByRole('link', { name: `Buy ${coin}` })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Enter the Kingdom' })).toBeVisible();
+  await expect(page.getByTestId('contract-address')).toHaveText(shippedConfig.contractAddress);
+
+  for (const title of [
+    'The Royal Chronicle',
+    "The Kingdom's Power",
+    'Claim Your Crown',
+    'The Royal Path',
+    'Join the Royal Court',
+  ]) {
+    await expect(page.getByRole('heading', { level: 2, name: title })).toBeVisible();
+  }
+  const lore = page.locator('#about p');
+  expect(await lore.count()).toBeGreaterThanOrEqual(2);
+
+  const cards = page.locator('#kingdom li h3');
+  await expect(cards).toHaveText([
+    'Lightning Speed',
+    'Community Ruled',
+    'NFT Lore',
+    'Cross-Chain Unity',
+    'Tiny Fees',
+    'Relentless Culture',
+  ]);
+  for (const text of await page.locator('#kingdom li p').allTextContents())
+    expect(text.length).toBeGreaterThan(40);
+
+  const steps = page.locator('#buy ol > li');
+  await expect(steps).toHaveCount(4);
+  await expect(steps.nth(0)).toContainText('01');
+  await expect(steps.nth(0)).toContainText('Get a Wallet');
+  await expect(steps.nth(0)).toContainText('Phantom');
+  await expect(steps.nth(0)).toContainText('Solflare');
+  await expect(steps.nth(1)).toContainText('Load SOL');
+  await expect(steps.nth(1)).toContainText('exchange');
+  await expect(steps.nth(2)).toContainText(`Swap for ${coin}`);
+  await expect(steps.nth(2)).toContainText('Raydium');
+  await expect(steps.nth(2)).toContainText('Jupiter');
+  await expect(steps.nth(3)).toContainText('Join the Kingdom');
+
+  const phases = page.locator('#roadmap ol > li');
+  await expect(phases).toHaveCount(4);
+  const expected = [
+    [
+      'The Coronation',
+      'active',
+      [
+        'Token launch on Solana',
+        'Community building and social raids',
+        'Website and branding launch',
+        'Initial DEX listings',
+      ],
+    ],
+    [
+      'Building the Kingdom',
+      'active',
+      [
+        'CMC and CoinGecko listings',
+        '5,000+ holders milestone',
+        'Strategic partnerships',
+        'Community bounties launch',
+      ],
+    ],
+    [
+      'Royal Expansion',
+      'upcoming',
+      ['CEX listings', 'NFT collection launch', '10,000+ holders', 'Cross-chain bridges'],
+    ],
+    [
+      'The Empire',
+      'upcoming',
+      ['Global marketing campaign', `${coin} ecosystem`, 'Major exchange listings', 'To The Moon'],
+    ],
+  ] as const;
+  for (const [index, [title, status, items]] of expected.entries()) {
+    const phase = phases.nth(index);
+    await expect(phase.locator('h3')).toHaveText(title);
+    await expect(phase).toHaveAttribute('data-status', status);
+    await expect(phase.locator('ul > li')).toHaveText([...items]);
+  }
+  const activeOpacity = await phases.nth(0).evaluate((node) => Number(getComputedStyle(node).opacity));
+  const upcomingOpacity = await phases.nth(2).evaluate((node) => Number(getComputedStyle(node).opacity));
+  expect(upcomingOpacity).toBeLessThan(activeOpacity);
+
+  const community = page.locator('#community');
+  await expect(community.getByRole('heading', { name: 'Twitter/X' })).toBeVisible();
+  await expect(community.getByRole('link', { name: 'Follow Us' })).toHaveAttribute(
+    'href',
+    shippedConfig.xUrl,
+  );
+  await expect(community.getByRole('heading', { name: 'Telegram' })).toBeVisible();
+  await expect(community.getByRole('heading', { name: 'DexScreener' })).toBeVisible();
+
+  const footer = page.getByRole('contentinfo');
+  await expect(footer).toContainText('meme coin');
+  await expect(footer).toContainText('no intrinsic value or expectation of financial return');
+  await expect(footer).toContainText('entertainment');
+  await expect(page.locator('.particle')).toHaveCount(80);
+});
+
+test('the served HTML already holds the whole Home (prerendered, no blank page)', async ({ request }) => {
+  const response = await request.get(server.url);
+  expect(response.status()).toBe(200);
+  const html = await response.text();
+  for (const text of [
+    'QUEEN OF QUEENS',
+    'The Royal Chronicle',
+    'Claim Your Crown',
+    'The Royal Path',
+    shippedConfig.contractAddress,
+  ]) {
+    expect(html).toContain(text);
+  }
+  expect(html).toMatch(/<style>/);
+  expect(html).not.toMatch(/<link rel="stylesheet"/);
+  const boot = JSON.parse(
+    /<script id="app-boot" type="application\/json">(.*?)<\/script>/s.exec(html)?.[1] ?? 'null',
+  );
+  expect(boot.publicSettings).toEqual({ id: shippedConfig.appId, public_settings: 'public_without_login' });
+  expect((await request.get(`${server.url}/Home`)).status()).toBe(200);
+  expect((await request.get(`${server.url}/hOmE`)).status()).toBe(200);
+});
+
+test('each nav link lands its section just below the sticky header', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(server.url);
+  const nav = page.getByRole('navigation', { name: 'Sections', exact: true });
+  const headerHeight = await page.getByRole('banner').evaluate((node) => node.getBoundingClientRect().height);
+  for (const [label, id] of [
+    ['About', 'about'],
+    ['Kingdom', 'kingdom'],
+    ['How to Buy', 'buy'],
+    ['Roadmap', 'roadmap'],
+    ['Community', 'community'],
+  ] as const) {
+    await nav.getByRole('link', { name: label, exact: true }).click();
+    // Smooth scrolling takes a moment: wait until the section sits just below the header, or the page
+    // cannot scroll further (the last section).
+    await expect
+      .poll(() =>
+        page.locator(`#${id}`).evaluate((node, header) => {
+          const top = node.getBoundingClientRect().top;
+          const atBottom =
+            Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight;
+          return top >= header - 1 && (top <= header + 40 || atBottom);
+        }, headerHeight),
+      )
+      .toBe(true);
+  }
+  await page.getByRole('link', { name: /back to top/ }).click();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  await page.getByRole('link', { name: 'Enter the Kingdom' }).click();
+  await expect
+    .poll(() => page.locator('#kingdom').evaluate((node) => Math.round(node.getBoundingClientRect().top)))
+    .toBeLessThan(headerHeight + 40);
+});
+
+test('the mobile menu opens, navigates and closes with Escape', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(server.url);
+  const toggle = page.getByRole('button', { name: 'Open menu' });
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await toggle.click();
+  const menu = page.getByRole('navigation', { name: 'Sections (menu)' });
+  await expect(menu).toBeVisible();
+  await menu.getByRole('link', { name: 'Roadmap' }).click();
+  await expect(menu).toBeHidden();
+  await expect
+    .poll(() => page.locator('#roadmap').evaluate((node) => node.getBoundingClientRect().top))
+    .toBeLessThan(120);
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await expect(menu).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+});
+
+test('Copy puts the address on the clipboard and announces it', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Copy contract address' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Contract address copied!' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shippedConfig.contractAddress);
+});
+
+test('without a clipboard, Copy says so and selects the address', async ({ page }) => {
+  await page.addInitScript(() => Object.defineProperty(navigator, 'clipboard', { value: undefined }));
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Copy contract address' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Copying is not available here' })).toBeVisible();
+  expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(shippedConfig.contractAddress);
+});
+
+test('toasts close with their close button', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Copy contract address' }).click();
+  const message = page.getByRole('status').filter({ hasText: 'Contract address copied!' });
+  await expect(message).toBeVisible();
+  await message.getByRole('button', { name: 'Close notification' }).click();
+  await expect(message).toBeHidden();
+});
+
+test('Buy and X open new tabs with the configured URLs', async ({ page, context }) => {
+  // Outside links cannot load on this closed network; answer them locally and check where they went.
+  await context.route(/^https:\/\//, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: 'ok' }),
+  );
+  await page.goto(server.url);
+  for (const [name, url] of [
+    [`Buy ${coin}`, shippedConfig.launchpadUrl],
+    ['X (Twitter) profile', shippedConfig.xUrl],
+  ] as const) {
+    const [popup] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('link', { name }).click(),
+    ]);
+    await popup.waitForLoadState();
+    expect(popup.url()).toBe(url);
+    await popup.close();
+  }
+});
+
+test('unset Telegram and chart links are disabled "coming soon" buttons that say so', async ({ page }) => {
+  test.skip(Boolean(shippedConfig.telegramUrl), 'the shipped config sets a Telegram URL');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(server.url);
+  const telegram = page.getByRole('banner').getByRole('button', { name: 'Telegram (coming soon)' });
+  await expect(telegram).toHaveAttribute('aria-disabled', 'true');
+  await telegram.click({ force: true }); // aria-disabled, yet a visitor can still press it
+  await expect(page.getByRole('status').filter({ hasText: 'Telegram is coming soon' })).toBeVisible();
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Chart (coming soon)' })).toBeVisible();
+  await expect(
+    page.locator('#community').getByRole('button', { name: 'Telegram: Join Chat (coming soon)' }),
+  ).toBeVisible();
+  await expect(
+    page.locator('#community').getByRole('button', { name: 'DexScreener: View Chart (coming soon)' }),
+  ).toBeVisible();
+});
+
+test('screenshots at 390×844 and 1440×900', async ({ page }, testInfo) => {
+  for (const [width, height] of [
+    [390, 844],
+    [1440, 900],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto(server.url);
+    await expect(page.locator('[data-hero-state="ready"] img')).toBeVisible();
+    const horizontalOverflow = await page.evaluate(
+      () => document.documentElement.scrollWidth > window.innerWidth,
+    );
+    expect(horizontalOverflow).toBe(false);
+    const path = testInfo.outputPath(`home-${width}x${height}.png`);
+    await page.screenshot({ path });
+    await testInfo.attach(`home-${width}x${height}`, { path, contentType: 'image/png' });
+  }
+});

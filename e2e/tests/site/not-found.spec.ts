@@ -1,0 +1,43 @@
+import { expect, test } from '@playwright/test';
+import { startServer, type RunningServer } from '../../support/server-process';
+import { axeViolations } from '../../support/axe';
+
+let server: RunningServer;
+test.beforeAll(async () => {
+  server = await startServer();
+});
+test.afterAll(async () => {
+  await server.stop();
+});
+
+test('an unknown path answers 404 and echoes the path; Go Home returns to /', async ({ page }) => {
+  const response = await page.goto(`${server.url}/royal/treasury?x=1`);
+  expect(response?.status()).toBe(404);
+  await expect(page.getByText('404', { exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+  await expect(
+    page.getByText('The page "royal/treasury" could not be found in this application.'),
+  ).toBeVisible();
+  await expect(page.getByText('Admin Note')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Go Home' }).click();
+  await page.waitForURL(`${server.url}/`);
+  await expect(page.getByText('QUEEN OF QUEENS')).toBeVisible();
+});
+
+test('the echoed path is text, never markup', async ({ page }) => {
+  let dialogs = 0;
+  page.on('dialog', (dialog) => {
+    dialogs += 1;
+    void dialog.dismiss();
+  });
+  await page.goto(`${server.url}/%3Cimg%20src=x%20onerror=alert(1)%3E`);
+  await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+  await expect(page.locator('main img')).toHaveCount(0);
+  expect(dialogs).toBe(0);
+});
+
+test('the 404 screen has no WCAG 2.2 AA violations', async ({ page }) => {
+  await page.goto(`${server.url}/missing`);
+  await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+});

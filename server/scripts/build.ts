@@ -1,0 +1,23 @@
+// Bundles the server (and the site config loader it imports) into one ESM file; npm packages stay external.
+import { rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const serverRoot = resolve(import.meta.dirname, '..');
+const outfile = resolve(serverRoot, 'dist/main.js');
+
+await rm(resolve(serverRoot, 'dist'), { recursive: true, force: true });
+const result = await build({
+  entryPoints: [resolve(serverRoot, 'src/main.ts')],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+  metafile: true,
+});
+const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
+console.log(`built ${outfile} (${Math.round(bytes / 1024)} KB with source map)`);

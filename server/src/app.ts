@@ -1,0 +1,92 @@
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import { InvalidInputError, NotFoundError, UpstreamError } from './lib/errors';
+import type { SiteBundle } from './lib/site-bundle';
+import { createSocketServer } from './realtime/socket-server';
+import { registerAnalyticsRoutes } from './routes/analytics';
+import { registerAppsRoutes } from './routes/apps';
+import { registerHealthRoutes } from './routes/health';
+import { registerIntegrationsRoutes } from './routes/integrations';
+import { registerMediaRoutes } from './routes/media';
+import { registerSiteRoutes } from './routes/site';
+import type { AnalyticsService } from './services/analytics/analytics-service';
+import type { AppsService } from './services/apps/apps-service';
+import type { ImageService } from './services/images/image-service';
+
+/** BODY_LIMIT is the largest request body accepted (1 MB); larger ones get 413. */
+export const BODY_LIMIT = 1024 * 1024;
+
+/** AppDeps is everything the HTTP layer needs; main.ts builds it. */
+export interface AppDeps {
+  logger: FastifyBaseLogger;
+  appId: string;
+  publicUrl: string | undefined;
+  bundle: SiteBundle;
+  apps: AppsService;
+  analytics: AnalyticsService;
+  images: ImageService;
+  isShuttingDown: () => boolean;
+}
+
+/** buildApp wires routes, parsers, error handling and socket.io into a Fastify instance, without listening. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({ loggerInstance: deps.logger, bodyLimit: BODY_LIMIT, trustProxy: false });
+  registerBodyParsers(app);
+  app.setErrorHandler(handleError);
+
+  const io = createSocketServer(app.server);
+  // Sockets go first so the HTTP server's close is not held open by WebSocket connections.
+  app.addHook('preClose', async () => {
+    io.disconnectSockets(true);
+    io.engine.close();
+  });
+
+  registerHealthRoutes(app, deps.isShuttingDown);
+  registerAppsRoutes(app, deps.apps);
+  registerAnalyticsRoutes(app, deps.analytics);
+  registerIntegrationsRoutes(app, { apps: deps.apps, images: deps.images, publicUrl: deps.publicUrl });
+  registerMediaRoutes(app, deps.images);
+  await registerSiteRoutes(app, {
+    bundle: deps.bundle,
+    appId: deps.appId,
+    apps: deps.apps,
+    images: deps.images,
+  });
+  return app;
+}
+
+function registerBodyParsers(app: FastifyInstance): void {
+  // The SDK sends `Content-Type: application/json` with an empty body for no-argument calls: that must
+  // reach validation as "no body", not fail in the parser.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
+    const source = String(text);
+    if (source.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(source));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : 'parse error';
+      done(new InvalidInputError(`The request body is not valid JSON: ${reason}`), undefined);
+    }
+  });
+  // Any other type arrives as text, so validation (not a 415) tells the caller what the route expects.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => done(null, String(text)));
+}
+
+function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof InvalidInputError) return reply.code(400).send({ message: error.message });
+  if (error instanceof NotFoundError) return reply.code(404).send({ message: error.message });
+  if (error instanceof UpstreamError) return reply.code(502).send({ message: error.message });
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return reply.code(413).send({ message: 'The request body is larger than the 1 MB limit' });
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return reply.code(status).send({ message: error.message });
+  request.log.error({ err: error }, 'request failed');
+  return reply.code(500).send({ message: 'Internal server error' });
+}

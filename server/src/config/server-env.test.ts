@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { parseServerEnv } from './server-env';
+
+const root = '/repo';
+
+describe('parseServerEnv', () => {
+  it('applies defaults', () => {
+    const config = parseServerEnv({}, root, 'site-app');
+    expect(config.PORT).toBe(8080);
+    expect(config.HOST).toBe('127.0.0.1');
+    expect(config.APP_ID).toBe('site-app');
+    expect(config.SITE_DIST).toBe('/repo/site/dist');
+    expect(config.IMAGE_MODEL).toBe('gpt-image-1');
+    expect(config.IMAGE_PROVIDER_TIMEOUT_MS).toBe(60_000);
+    expect(config.DATA_DIR.startsWith('/')).toBe(true);
+  });
+
+  it('reads explicit values', () => {
+    const config = parseServerEnv(
+      { PORT: '9000', APP_ID: 'other-app', PUBLIC_URL: 'https://x.example/path', LOG_LEVEL: 'warn' },
+      root,
+      'site-app',
+    );
+    expect(config.PORT).toBe(9000);
+    expect(config.APP_ID).toBe('other-app');
+    expect(config.PUBLIC_URL).toBe('https://x.example');
+    expect(config.LOG_LEVEL).toBe('warn');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['LOG_LEVEL', 'loud'],
+    ['PUBLIC_URL', 'not a url'],
+    ['IMAGE_PROVIDER', 'ftp://x'],
+    ['IMAGE_PROVIDER_TIMEOUT_MS', '-5'],
+    ['APP_ID', 'bad id!'],
+  ])('names %s when it is invalid', (name, value) => {
+    expect(() => parseServerEnv({ [name]: value }, root, 'a')).toThrow(name);
+  });
+});

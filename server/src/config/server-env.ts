@@ -1,0 +1,81 @@
+import { isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce
+  .number()
+  .int()
+  .min(1, 'must be a port number between 1 and 65535')
+  .max(65535, 'must be a port number between 1 and 65535');
+
+const absoluteOrigin = z
+  .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
+  .transform((url) => new URL(url).origin);
+
+const blankAsUndefined = (value: unknown): unknown => (value === '' ? undefined : value);
+
+/** ServerEnvSchema lists every environment variable the server reads, with its default. */
+export const ServerEnvSchema = z.object({
+  PORT: z.preprocess(blankAsUndefined, port.default(8080)),
+  HOST: z.preprocess(blankAsUndefined, z.string().min(1).default('127.0.0.1')),
+  DATA_DIR: z.preprocess(blankAsUndefined, z.string().min(1).default('./data')),
+  APP_ID: z.preprocess(
+    blankAsUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, "_" or "-"')
+      .optional(),
+  ),
+  SITE_DIST: z.preprocess(blankAsUndefined, z.string().min(1).optional()),
+  LOG_LEVEL: z.preprocess(
+    blankAsUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  PUBLIC_URL: z.preprocess(blankAsUndefined, absoluteOrigin.optional()),
+  IMAGE_PROVIDER: z.preprocess(
+    blankAsUndefined,
+    z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).optional(),
+  ),
+  IMAGE_PROVIDER_KEY: z.preprocess(blankAsUndefined, z.string().optional()),
+  IMAGE_MODEL: z.preprocess(blankAsUndefined, z.string().min(1).default('gpt-image-1')),
+  IMAGE_PROVIDER_TIMEOUT_MS: z.preprocess(
+    blankAsUndefined,
+    z.coerce
+      .number()
+      .int('must be a whole number of milliseconds')
+      .min(100, 'must be at least 100 milliseconds')
+      .max(600_000, 'must be at most 600000 milliseconds')
+      .default(60_000),
+  ),
+});
+
+export type ServerEnv = z.infer<typeof ServerEnvSchema>;
+
+/** ServerConfig is the parsed environment with paths made absolute and the app id settled. */
+export interface ServerConfig extends Omit<ServerEnv, 'APP_ID' | 'SITE_DIST'> {
+  APP_ID: string;
+  SITE_DIST: string;
+}
+
+export class ServerEnvError extends Error {
+  override name = 'ServerEnvError';
+}
+
+/**
+ * parseServerEnv validates the environment and resolves paths against repoRoot.
+ * It throws a ServerEnvError naming every bad variable; defaultAppId comes from the site config.
+ */
+export function parseServerEnv(env: NodeJS.ProcessEnv, repoRoot: string, defaultAppId: string): ServerConfig {
+  const result = ServerEnvSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`);
+    throw new ServerEnvError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const parsed = result.data;
+  return {
+    ...parsed,
+    // NB: relative paths are taken from the working directory, like any CLI would.
+    DATA_DIR: isAbsolute(parsed.DATA_DIR) ? parsed.DATA_DIR : resolve(parsed.DATA_DIR),
+    APP_ID: parsed.APP_ID ?? defaultAppId,
+    SITE_DIST: parsed.SITE_DIST ? resolve(parsed.SITE_DIST) : resolve(repoRoot, 'site/dist'),
+  };
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { requestedPathLabel } from './html-escape';
+import { serializeJsonForScript } from './json-script';
+import { renderHomePage, renderNotFoundPage, type BootData } from './site-page';
+
+const boot: BootData = { appId: 'a', publicSettings: null, heroImageUrl: null };
+
+describe('serializeJsonForScript', () => {
+  it('escapes < and line separators so the script cannot be closed early', () => {
+    const text = serializeJsonForScript({ x: '</script><!-- \u2028\u2029' });
+    expect(text).not.toContain('<');
+    expect(text).toContain('\\u003c/script>');
+    expect(text).toContain('\\u2028');
+    expect(text).toContain('\\u2029');
+    expect(JSON.parse(text)).toEqual({ x: '</script><!-- \u2028\u2029' });
+  });
+});
+
+describe('requestedPathLabel', () => {
+  it.each([
+    ['/no/such?x=1', 'no/such'],
+    ['/a%20b', 'a b'],
+    ['/%E0%A4%A', '%E0%A4%A'],
+    ['/', ''],
+  ])('%s → %s', (url, label) => expect(requestedPathLabel(url)).toBe(label));
+});
+
+describe('renderNotFoundPage', () => {
+  it('escapes every placeholder and fills the boot marker', () => {
+    const html = '<head><!--app-boot--></head><p>__APP_REQUESTED_PATH__</p><i>__APP_REQUESTED_PATH__</i>';
+    const page = renderNotFoundPage(html, boot, '<script>"x"');
+    expect(page).not.toContain('<script>"x"');
+    expect(page.match(/&lt;script&gt;&quot;x&quot;/g)).toHaveLength(2);
+    expect(page).toContain('<script id="app-boot" type="application/json">{"appId":"a"');
+  });
+});
+
+describe('renderHomePage', () => {
+  const info = {
+    configHash: 'h',
+    heroPrompt: 'p',
+    hero: { generating: '<div class="gen"></div>', ready: '<img src="__APP_HERO_URL__">' },
+  };
+  const html = '<head><!--app-boot--></head><main><div class="gen"></div></main>';
+
+  it('keeps the generating fragment without an image', () => {
+    expect(renderHomePage(html, boot, info)).toContain('<div class="gen"></div>');
+  });
+
+  it('swaps in the ready fragment with the image URL', () => {
+    const page = renderHomePage(html, { ...boot, heroImageUrl: '/media/k.svg' }, info);
+    expect(page).toContain('<img src="/media/k.svg">');
+    expect(page).not.toContain('class="gen"');
+    expect(page).toContain('"heroImageUrl":"/media/k.svg"');
+  });
+
+  it('does not expand $ patterns from the data', () => {
+    const page = renderHomePage(html, { ...boot, appId: "$&$'" }, null);
+    expect(page).toContain('"appId":"$&$\'"');
+  });
+});

@@ -1,0 +1,135 @@
+// Entry point: read configuration, open the store, serve. Every failure before listening exits non-zero
+// with a message that names what to fix.
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { loadSiteConfig, siteConfigWarnings } from '../../site/src/config/site-config-schema';
+import { buildApp } from './app';
+import { parseServerEnv, type ServerConfig } from './config/server-env';
+import { loadSiteBundle } from './lib/site-bundle';
+import { createAnalyticsService } from './services/analytics/analytics-service';
+import { createAppsService } from './services/apps/apps-service';
+import { createBuiltinImageProvider, type ImageProvider } from './services/images/image-provider';
+import { createImageService } from './services/images/image-service';
+import { createOpenAiImageProvider } from './services/images/openai-image-provider';
+import { createAnalyticsStore } from './store/analytics-store';
+import { createAppsStore } from './store/apps-store';
+import { createImagesStore } from './store/images-store';
+import type { Database } from './store/database';
+import { runMigrations } from './store/migrations';
+import { openPgliteDatabase } from './store/pglite-database';
+
+// Both src/main.ts and the bundle in dist/main.js sit two levels below the repository root.
+const REPO_ROOT = resolve(import.meta.dirname, '../..');
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+function createLogger(level: string): Logger {
+  return pino({
+    level,
+    redact: {
+      paths: ['req.headers.authorization', 'headers.authorization', 'request.headers.authorization'],
+      censor: '[redacted]',
+    },
+  });
+}
+
+function readConfig(): ServerConfig {
+  const bootLogger = createLogger(process.env.LOG_LEVEL === 'silent' ? 'silent' : 'info');
+  try {
+    const site = loadSiteConfig(join(REPO_ROOT, 'site.config.json'));
+    const config = parseServerEnv(process.env, REPO_ROOT, site.appId);
+    for (const warning of siteConfigWarnings(site)) bootLogger.warn(warning);
+    return config;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    bootLogger.fatal(message);
+    // Also plain text on stderr, so the reason is readable without a log viewer.
+    console.error(message);
+    process.exit(1);
+  }
+}
+
+function createImageProvider(config: ServerConfig): ImageProvider {
+  if (!config.IMAGE_PROVIDER) return createBuiltinImageProvider();
+  return createOpenAiImageProvider({
+    endpoint: config.IMAGE_PROVIDER,
+    apiKey: config.IMAGE_PROVIDER_KEY,
+    model: config.IMAGE_MODEL,
+    timeoutMs: config.IMAGE_PROVIDER_TIMEOUT_MS,
+  });
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger(config.LOG_LEVEL);
+  await mkdir(config.DATA_DIR, { recursive: true });
+  const databaseFolder = join(config.DATA_DIR, 'pglite');
+
+  let shuttingDown = false;
+  let app: FastifyInstance | null = null;
+  let db: Database | null = null;
+
+  const shutdown = async (signal: string) => {
+    if (shuttingDown) {
+      logger.warn({ signal }, 'second signal: forcing exit');
+      process.exit(1);
+    }
+    shuttingDown = true;
+    logger.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      logger.error(`shutdown took longer than ${SHUTDOWN_TIMEOUT_MS / 1000} s: forcing exit`);
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
+    try {
+      await app?.close();
+      await db?.close();
+      logger.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  db = await openPgliteDatabase(databaseFolder);
+  const applied = await runMigrations(db);
+  if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
+
+  const apps = createAppsService(createAppsStore(db));
+  await apps.ensureApp(config.APP_ID);
+  const analytics = createAnalyticsService(apps, createAnalyticsStore(db));
+  const images = createImageService(createImagesStore(db), createImageProvider(config));
+
+  const bundle = await loadSiteBundle(config.SITE_DIST);
+  if (bundle.index === null) {
+    logger.error(`The site is not built (${config.SITE_DIST} has no index.html): run \`npm run build\`.`);
+  }
+  for (const problem of bundle.problems) if (bundle.index !== null) logger.warn(problem);
+
+  app = await buildApp({
+    logger,
+    appId: config.APP_ID,
+    publicUrl: config.PUBLIC_URL,
+    bundle,
+    apps,
+    analytics,
+    images,
+    isShuttingDown: () => shuttingDown,
+  });
+  await app.listen({ port: config.PORT, host: config.HOST });
+
+  const hostForUrl = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  logger.info({ url: config.PUBLIC_URL ?? `http://${hostForUrl}:${config.PORT}` }, 'site served');
+  logger.info({ database: 'PGlite (embedded)', folder: databaseFolder }, 'database in use');
+  logger.info({ dataDir: config.DATA_DIR }, 'data folder');
+  logger.info({ realtime: 'single instance' }, 'realtime mode');
+  logger.info({ appId: config.APP_ID, imageProvider: images.providerId.split(' ')[0] }, 'app ready');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});

@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { InvalidInputError, NotFoundError, UpstreamError } from '../lib/errors';
+import { parseInput } from '../lib/validation';
+import { GenerateImageSchema, IntegrationParamsSchema } from '../schemas/integrations';
+import type { AppsService } from '../services/apps/apps-service';
+import type { ImageService } from '../services/images/image-service';
+
+/** IntegrationsDeps is what the Core integration routes need. */
+export interface IntegrationsDeps {
+  apps: AppsService;
+  images: ImageService;
+  publicUrl: string | undefined;
+}
+
+/** publicOrigin returns PUBLIC_URL, else the origin the request was addressed to. */
+export function publicOrigin(request: FastifyRequest, publicUrl: string | undefined): string {
+  return publicUrl ?? `${request.protocol}://${request.host}`;
+}
+
+function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `a string (${JSON.stringify(value.slice(0, 40))})`;
+  return `a ${typeof value}`;
+}
+
+/** requireNamedParameters checks that an integration body is a JSON object, as the SDK contract demands. */
+function requireNamedParameters(endpoint: string, body: unknown): object {
+  if (body === undefined || body === null || body === '') {
+    throw new InvalidInputError(
+      `Integration ${endpoint} needs a JSON object body such as {"prompt": "..."}; the request body was empty`,
+    );
+  }
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new InvalidInputError(
+      `Integration ${endpoint} must receive an object with named parameters, received: ${describeValue(body)}`,
+    );
+  }
+  return body;
+}
+
+/** registerIntegrationsRoutes adds `Core/<Name>` integrations; only GenerateImage exists so far. */
+export function registerIntegrationsRoutes(app: FastifyInstance, deps: IntegrationsDeps): void {
+  app.post('/api/apps/:appId/integration-endpoints/Core/:name', async (request, reply) => {
+    const { appId, name } = parseInput(IntegrationParamsSchema, request.params);
+    await deps.apps.requireApp(appId);
+    if (name !== 'GenerateImage') {
+      throw new NotFoundError(`Integration Core.${name} is not available on this server`);
+    }
+    const body = requireNamedParameters(name, request.body);
+    const { prompt } = parseInput(GenerateImageSchema, body);
+    try {
+      const file = await deps.images.generate(prompt);
+      return { url: `${publicOrigin(request, deps.publicUrl)}/media/${file}` };
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error;
+      request.log.warn({ reason: error.message }, 'image provider failed');
+      return reply.code(502).send({ message: `Image provider failed: ${error.message}` });
+    }
+  });
+}

@@ -1,0 +1,107 @@
+import { relative, sep } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createCompressionMemo, negotiateEncoding } from '../lib/compression';
+import { requestedPathLabel } from '../lib/html-escape';
+import type { SiteBundle } from '../lib/site-bundle';
+import { renderHomePage, renderNotFoundPage, type BootData } from '../lib/site-page';
+import type { AppsService } from '../services/apps/apps-service';
+import type { ImageService } from '../services/images/image-service';
+
+/** SiteDeps is what serving the built site needs. */
+export interface SiteDeps {
+  bundle: SiteBundle;
+  appId: string;
+  apps: AppsService;
+  images: ImageService;
+}
+
+const HOME_PATH = /^\/home\/?$/i;
+// The pages and build metadata are rendered from memory, never sent raw.
+const PRIVATE_FILE = /(\.html|^\/build-info\.json)$/i;
+
+const HTML_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-cache',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  vary: 'Accept-Encoding',
+};
+
+/**
+ * registerSiteRoutes serves the prerendered pages with the boot data filled in, the build's other files
+ * through @fastify/static, and a JSON 404 for unknown `/api/*` routes.
+ */
+export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): Promise<void> {
+  const { bundle } = deps;
+  const compress = createCompressionMemo(32);
+
+  async function bootData(): Promise<BootData> {
+    const settings = await deps.apps.findPublicSettings(deps.appId).catch(() => null);
+    const heroFile = bundle.buildInfo ? await deps.images.findStored(bundle.buildInfo.heroPrompt) : null;
+    return {
+      appId: deps.appId,
+      // Only an open app can be described before the visitor signs in; others fetch their settings.
+      publicSettings: settings?.public_settings === 'public_without_login' ? settings : null,
+      heroImageUrl: heroFile ? `/media/${heroFile}` : null,
+    };
+  }
+
+  function sendHtml(request: FastifyRequest, reply: FastifyReply, status: number, html: string) {
+    reply.code(status).headers(HTML_HEADERS);
+    const encoding = negotiateEncoding(request.headers['accept-encoding']);
+    if (encoding === 'identity') return reply.send(html);
+    return reply.header('content-encoding', encoding).send(compress(html, encoding));
+  }
+
+  async function sendHome(request: FastifyRequest, reply: FastifyReply) {
+    if (bundle.index === null) return sendUnbuilt(reply);
+    return sendHtml(request, reply, 200, renderHomePage(bundle.index, await bootData(), bundle.buildInfo));
+  }
+
+  async function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
+    if (bundle.index === null) return sendUnbuilt(reply);
+    const label = requestedPathLabel(request.url);
+    if (bundle.notFound === null) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    return sendHtml(request, reply, 404, renderNotFoundPage(bundle.notFound, await bootData(), label));
+  }
+
+  app.get('/', sendHome);
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?', 1)[0] ?? '/';
+    if (path === '/api' || path.startsWith('/api/')) {
+      return reply.code(404).send({ message: `No API route for ${request.method} ${path}` });
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply.code(404).send({ message: `No route for ${request.method} ${path}` });
+    }
+    if (HOME_PATH.test(path)) return sendHome(request, reply);
+    return sendNotFound(request, reply);
+  });
+
+  if (bundle.index === null) return;
+  await app.register(fastifyStatic, {
+    root: bundle.root,
+    preCompressed: true,
+    index: false,
+    redirect: false,
+    cacheControl: false,
+    allowedPath: (pathName) => !PRIVATE_FILE.test(pathName),
+    setHeaders: (reply, filePath) => {
+      // Vite names files under assets/ by content hash, so they can be cached for good.
+      const inAssets = relative(bundle.root, filePath).split(sep)[0] === 'assets';
+      reply.header(
+        'cache-control',
+        inAssets ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+      );
+    },
+  });
+}
+
+function sendUnbuilt(reply: FastifyReply) {
+  return reply
+    .code(503)
+    .type('text/plain; charset=utf-8')
+    .send('The site has not been built: run `npm run build`, then restart the server.');
+}

@@ -1,0 +1,14 @@
+// The one seam between the server and its SQL engine. PGlite implements it today; a `pg` pool can drop in
+// later, so every statement written against it must be valid PostgreSQL with `$n` parameters.
+
+/** Queryable runs one SQL statement with positional parameters. */
+export interface Queryable {
+  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+}
+
+/** Database is a Queryable that can also run a transaction and be closed. */
+export interface Database extends Queryable {
+  /** transaction runs fn in one transaction, committing if it resolves and rolling back if it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
