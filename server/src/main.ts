@@ -1,10 +1,15 @@
 // Entry point: read configuration, open the store, serve. Every failure before listening exits non-zero
 // with a message that names what to fix.
+import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
-import { loadSiteConfig, siteConfigWarnings } from '../../site/src/config/site-config-schema';
+import {
+  loadSiteConfig,
+  siteConfigWarnings,
+  type SiteConfig,
+} from '../../site/src/config/site-config-schema';
 import { buildApp } from './app';
 import { parseServerEnv, type ServerConfig } from './config/server-env';
 import { loadSiteBundle } from './lib/site-bundle';
@@ -34,13 +39,13 @@ function createLogger(level: string): Logger {
   });
 }
 
-function readConfig(): ServerConfig {
+function readConfig(): { config: ServerConfig; site: SiteConfig } {
   const bootLogger = createLogger(process.env.LOG_LEVEL === 'silent' ? 'silent' : 'info');
   try {
     const site = loadSiteConfig(join(REPO_ROOT, 'site.config.json'));
     const config = parseServerEnv(process.env, REPO_ROOT, site.appId);
     for (const warning of siteConfigWarnings(site)) bootLogger.warn(warning);
-    return config;
+    return { config, site };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     bootLogger.fatal(message);
@@ -61,7 +66,7 @@ function createImageProvider(config: ServerConfig): ImageProvider {
 }
 
 async function main(): Promise<void> {
-  const config = readConfig();
+  const { config, site } = readConfig();
   const logger = createLogger(config.LOG_LEVEL);
   await mkdir(config.DATA_DIR, { recursive: true });
   const databaseFolder = join(config.DATA_DIR, 'pglite');
@@ -108,6 +113,13 @@ async function main(): Promise<void> {
     logger.error(`The site is not built (${config.SITE_DIST} has no index.html): run \`npm run build\`.`);
   }
   for (const problem of bundle.problems) if (bundle.index !== null) logger.warn(problem);
+  // The page is prerendered from the site config: if it changed since the build, what is served is stale.
+  const configHash = createHash('sha256').update(JSON.stringify(site)).digest('hex');
+  if (bundle.buildInfo && bundle.buildInfo.configHash !== configHash) {
+    logger.warn(
+      'The site was built from a different site config than this start uses (site.config.json or SITE_* changed): run `npm run build` (`npm start` rebuilds automatically).',
+    );
+  }
 
   app = await buildApp({
     logger,

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { axeViolations } from '../../support/axe';
 import { startServer, type RunningServer } from '../../support/server-process';
 
@@ -10,7 +10,7 @@ test.afterAll(async () => {
   await server.stop();
 });
 
-const playStates = (page: import('@playwright/test').Page) =>
+const playStates = (page: Page) =>
   page.evaluate(() => [...new Set(document.getAnimations().map((animation) => animation.playState))]);
 
 test('looping animations use the five durations and only transform/opacity', async ({ page }) => {

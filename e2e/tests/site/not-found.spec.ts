@@ -24,7 +24,14 @@ test('an unknown path answers 404 and echoes the path; Go Home returns to /', as
   await expect(page.getByText('QUEEN OF QUEENS')).toBeVisible();
 });
 
-test('the echoed path is text, never markup', async ({ page }) => {
+test('the echoed path is text, never markup, and hydrates without errors', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    // The 404 document itself and the anonymous user check (401) are expected failed loads.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      errors.push(message.text());
+  });
   let dialogs = 0;
   page.on('dialog', (dialog) => {
     dialogs += 1;
@@ -32,8 +39,11 @@ test('the echoed path is text, never markup', async ({ page }) => {
   });
   await page.goto(`${server.url}/%3Cimg%20src=x%20onerror=alert(1)%3E`);
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+  await expect(page.getByText('The page "<img src=x onerror=alert(1)>" could not be found')).toBeVisible();
   await expect(page.locator('main img')).toHaveCount(0);
+  await page.waitForLoadState('networkidle');
   expect(dialogs).toBe(0);
+  expect(errors).toEqual([]);
 });
 
 test('the 404 screen has no WCAG 2.2 AA violations', async ({ page }) => {

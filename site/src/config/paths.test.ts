@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute } from './paths';
+import { matchRoute, requestedPageName } from './paths';
 
 describe('matchRoute', () => {
   it.each(['/', '/Home', '/home', '/HOME/', '/home/', '/hOmE'])('%s is home', (pathname) => {
@@ -12,4 +12,14 @@ describe('matchRoute', () => {
       expect(matchRoute(pathname)).toBe('not-found');
     },
   );
+});
+
+describe('requestedPageName', () => {
+  it('drops leading slashes and decodes percent escapes like the server does', () => {
+    expect(requestedPageName('/royal/treasury')).toBe('royal/treasury');
+    expect(requestedPageName('//x')).toBe('x');
+    expect(requestedPageName('/royal%20treasury')).toBe('royal treasury');
+    expect(requestedPageName('/%3Cimg%3E')).toBe('<img>');
+    expect(requestedPageName('/bad%E0%A4%A')).toBe('bad%E0%A4%A');
+  });
 });

@@ -15,3 +15,16 @@ export type RouteName = 'home' | 'not-found';
 export function matchRoute(pathname: string): RouteName {
   return pathname === '/' || /^\/home\/?$/i.test(pathname) ? 'home' : 'not-found';
 }
+
+/**
+ * requestedPageName is how the 404 screen names a path: without leading slashes, percent-decoded where
+ * possible (the server renders the same text into the prerendered page).
+ */
+export function requestedPageName(pathname: string): string {
+  const trimmed = pathname.replace(/^\/+/, '');
+  try {
+    return decodeURIComponent(trimmed);
+  } catch {
+    return trimmed;
+  }
+}

@@ -1,8 +1,9 @@
+import { requestedPageName } from '../../config/paths';
 import { useCurrentUser } from './use-current-user';
 
 /** PageNotFound is the template's 404 screen: it echoes the path and shows admins an Admin Note. */
 export function PageNotFound({ pathname }: { pathname: string }) {
-  const pageName = pathname.substring(1);
+  const pageName = requestedPageName(pathname);
   const { data, isFetched } = useCurrentUser();
   const isAdmin = isFetched && data?.isAuthenticated === true && data.user?.role === 'admin';
 
