@@ -1,0 +1,137 @@
+import type { FailedAudit, RunValues } from './lighthouse-runs';
+import type { ParticlesCost } from './particles';
+import type { ServedBytes } from './served-bytes';
+import { KB } from './stats';
+
+/** GoalRow is one line of the results table; goal and pass are null for metrics reported without a goal. */
+export interface GoalRow {
+  metric: string;
+  median: string;
+  goal: string | null;
+  pass: boolean | null;
+}
+
+/** AuditSummary is a failed audit merged over all runs. */
+export interface AuditSummary extends Omit<FailedAudit, 'score' | 'displayValue'> {
+  failedRuns: number;
+  scores: number[];
+  displayValues: string[];
+}
+
+export interface SiteReport {
+  date: string;
+  machine: {
+    node: string;
+    cpus: number;
+    cpuModel: string;
+    platform: string;
+    /** 1-minute load average before and after: other work on the shared box inflates TBT and CPU numbers. */
+    loadAverage1mBefore: number;
+    loadAverage1mAfter: number;
+    chromium: string;
+    lighthouse: string;
+  };
+  runs: number;
+  medians: Record<string, number>;
+  goals: GoalRow[];
+  lcpElements: Record<string, number>;
+  lcpPhasesMedianMs: Record<string, number>;
+  failedAudits: AuditSummary[];
+  bytes: ServedBytes;
+  particles: ParticlesCost;
+  perRun: Omit<RunValues, 'failedAudits' | 'lighthouseVersion' | 'hostUserAgent'>[];
+}
+
+/** mergeFailedAudits groups the failed audits of every run by id, heaviest and most frequent first. */
+export function mergeFailedAudits(runs: RunValues[]): AuditSummary[] {
+  const byId = new Map<string, AuditSummary>();
+  for (const run of runs)
+    for (const audit of run.failedAudits) {
+      const seen = byId.get(audit.id) ?? {
+        id: audit.id,
+        title: audit.title,
+        category: audit.category,
+        weight: audit.weight,
+        examples: audit.examples,
+        failedRuns: 0,
+        scores: [],
+        displayValues: [],
+      };
+      seen.failedRuns += 1;
+      seen.scores.push(audit.score);
+      if (audit.displayValue && !seen.displayValues.includes(audit.displayValue))
+        seen.displayValues.push(audit.displayValue);
+      byId.set(audit.id, seen);
+    }
+  return [...byId.values()].sort((a, b) => b.weight - a.weight || b.failedRuns - a.failedRuns);
+}
+
+const kb = (bytes: number): string => `${(bytes / KB).toFixed(1)} KB`;
+const cell = (value: string): string => value.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
+
+/** toMarkdown renders the report as the results page. */
+export function toMarkdown(report: SiteReport): string {
+  const { bytes, particles, machine } = report;
+  const lines = [
+    '# Site benchmark: Lighthouse mobile + particles cost',
+    '',
+    `${report.date} · Lighthouse ${machine.lighthouse} (mobile, simulated throttling) · median of ${report.runs} runs · ` +
+      `${machine.chromium} · Node ${machine.node} · ${machine.cpus} CPUs (${machine.cpuModel}) · ` +
+      `load average ${machine.loadAverage1mBefore.toFixed(1)} → ${machine.loadAverage1mAfter.toFixed(1)}`,
+    '',
+    '| Metric | Median | Goal | Result |',
+    '| --- | --- | --- | --- |',
+    ...report.goals.map(
+      (row) =>
+        `| ${row.metric} | ${row.median} | ${row.goal ?? '—'} | ${row.pass === null ? '—' : row.pass ? 'pass' : '**FAIL**'} |`,
+    ),
+    '',
+    '## LCP element',
+    '',
+    ...Object.entries(report.lcpElements).map(
+      ([element, runs]) => `- ${runs}/${report.runs} runs: \`${cell(element)}\``,
+    ),
+    '',
+    `LCP phases (median ms): ${Object.entries(report.lcpPhasesMedianMs)
+      .map(([phase, ms]) => `${phase} ${ms}`)
+      .join(' · ')}`,
+    '',
+    '## JavaScript',
+    '',
+    '| File | Bytes (br) | When |',
+    '| --- | --- | --- |',
+    `| ${bytes.html.path} (HTML, ${bytes.html.contentEncoding ?? 'identity'}) | ${kb(bytes.html.wireBytes)} | first flight |`,
+    ...bytes.initialJs.map(
+      (file) =>
+        `| ${file.path} (${file.contentEncoding ?? 'identity'}) | ${kb(file.wireBytes)} | before first paint |`,
+    ),
+    ...bytes.lazyJs.map((file) => `| /${file.file} | ${kb(file.brBytes)} | lazy |`),
+    '',
+    '## Failed audits (categories below 100)',
+    '',
+  ];
+  if (report.failedAudits.length === 0) lines.push('None.');
+  else {
+    lines.push(
+      '| Audit | Category | Weight | Failed runs | Value | Examples |',
+      '| --- | --- | --- | --- | --- | --- |',
+    );
+    for (const audit of report.failedAudits)
+      lines.push(
+        `| \`${audit.id}\` ${cell(audit.title)} | ${audit.category} | ${audit.weight} | ${audit.failedRuns}/${report.runs} | ` +
+          `${cell(audit.displayValues.join('; ')) || '—'} | ${audit.examples.map((example) => `\`${cell(example).slice(0, 160)}\``).join('<br>') || '—'} |`,
+      );
+  }
+  lines.push(
+    '',
+    '## Particles (412×823, no throttling, 5 s window after 2 s settle)',
+    '',
+    `${particles.runningAnimations} running animations · ${particles.layoutsPerSecond.toFixed(1)} layouts/s · ` +
+      `${particles.styleRecalcsPerSecond.toFixed(1)} style recalcs/s · main thread ${particles.mainThreadBusyPercent.toFixed(1)} % busy · ` +
+      `${particles.longTasksInWindow} long tasks in the window (${particles.longTasksTotal} since navigation)`,
+    '',
+    'Per-run values and everything above, unrounded: `site-lighthouse.json`. Raw Lighthouse reports: `bench/.tmp/lighthouse/`.',
+    '',
+  );
+  return lines.join('\n');
+}
