@@ -23,6 +23,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     assetsInlineLimit: 0,
+    // Every browser the page targets supports modulepreload natively.
+    modulePreload: { polyfill: false },
   },
   server: { proxy: { '/api': 'http://127.0.0.1:8080', '/media': 'http://127.0.0.1:8080' } },
 });

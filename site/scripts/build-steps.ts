@@ -68,3 +68,19 @@ export async function precompressDirectory(dist: string): Promise<void> {
     }),
   );
 }
+
+/**
+ * deferEntryScript loads the page's module script after the load event, a painted frame and an idle moment:
+ * the prerendered HTML is complete without it, so hydration must not compete with the first render.
+ */
+export function deferEntryScript(html: string): string {
+  const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(html);
+  if (!entry?.[1]) throw new Error('build: no module entry script found in index.html');
+  const loader =
+    `<script>(function(){var loaded=false;function load(){if(loaded)return;loaded=true;` +
+    `var s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=${JSON.stringify(entry[1])};` +
+    `document.head.appendChild(s)}function idle(){if(window.requestIdleCallback)requestIdleCallback(load,{timeout:1000});` +
+    `else setTimeout(load,50)}function painted(){requestAnimationFrame(function(){requestAnimationFrame(idle)});` +
+    `setTimeout(load,1500)}if(document.readyState==='complete')painted();else addEventListener('load',painted)})()</script>`;
+  return html.replace(entry[0], '').replace('</body>', () => `${loader}\n  </body>`);
+}

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { loadSiteConfig, siteConfigWarnings, SiteConfigError } from '../src/config/site-config-schema';
 import { writeBrandAssets } from './brand-assets';
-import { inlineStylesheets, precompressDirectory, writeCrawlerFiles } from './build-steps';
+import { deferEntryScript, inlineStylesheets, precompressDirectory, writeCrawlerFiles } from './build-steps';
 
 const siteRoot = resolve(import.meta.dirname, '..');
 const dist = join(siteRoot, 'dist');
@@ -40,7 +40,9 @@ async function main() {
   const prerender = (await import(pathToFileURL(join(ssrOut, 'prerender.js')).href)) as PrerenderModule;
 
   console.log('site: prerendering Home and the 404 page…');
-  const template = await inlineStylesheets(await readFile(join(dist, 'index.html'), 'utf8'), dist);
+  const template = deferEntryScript(
+    await inlineStylesheets(await readFile(join(dist, 'index.html'), 'utf8'), dist),
+  );
   const home = template.replace('<!--app-html-->', await prerender.renderPage('/'));
   const notFound = template
     .replace('<!--app-html-->', await prerender.renderPage(`/${REQUESTED_PATH_PLACEHOLDER}`))

@@ -105,6 +105,10 @@ export function toMarkdown(report: SiteReport): string {
       (file) =>
         `| ${file.path} (${file.contentEncoding ?? 'identity'}) | ${kb(file.wireBytes)} | before first paint |`,
     ),
+    ...bytes.afterPaintJs.map(
+      (file) =>
+        `| ${file.path} (${file.contentEncoding ?? 'identity'}) | ${kb(file.wireBytes)} | right after first paint (hydration) |`,
+    ),
     ...bytes.lazyJs.map((file) => `| /${file.file} | ${kb(file.brBytes)} | lazy |`),
     '',
     '## Failed audits (categories below 100)',

@@ -16,6 +16,9 @@ export interface ServedBytes {
   /** Scripts and modulepreloads referenced by the served HTML: the JS fetched before first paint. */
   initialJs: ServedFile[];
   initialJsWireBytes: number;
+  /** Scripts the page's inline loader adds right after the first paint (the hydration bundle). */
+  afterPaintJs: ServedFile[];
+  afterPaintJsWireBytes: number;
   /** All other built JS chunks (lazily imported), by the size of their `.br` sibling. */
   lazyJs: { file: string; brBytes: number }[];
   lazyJsBrBytes: number;
@@ -56,6 +59,11 @@ export function referencedScripts(html: string): string[] {
   return [...found];
 }
 
+/** afterPaintScripts lists the paths an inline loader in html assigns to a created script's `src`. */
+export function afterPaintScripts(html: string): string[] {
+  return [...html.matchAll(/\.src=["']([^"']+)["']/g)].map((match) => match[1] ?? '').filter(Boolean);
+}
+
 /** brotliSize is the size of the build's `.br` sibling, or of a max-quality brotli of the file if there is none. */
 async function brotliSize(file: string): Promise<number> {
   try {
@@ -77,7 +85,12 @@ export async function measureServedBytes(origin: string, distDir: string): Promi
     const { body: _body, ...file } = await fetchRaw(new URL(path, origin).href);
     initialJs.push(file);
   }
-  const initialNames = new Set(initialJs.map((file) => basename(file.path)));
+  const afterPaintJs: ServedFile[] = [];
+  for (const path of afterPaintScripts(html)) {
+    const { body: _body, ...file } = await fetchRaw(new URL(path, origin).href);
+    afterPaintJs.push(file);
+  }
+  const initialNames = new Set([...initialJs, ...afterPaintJs].map((file) => basename(file.path)));
   const assetsDir = join(distDir, 'assets');
   const lazyJs: ServedBytes['lazyJs'] = [];
   for (const name of (await readdir(assetsDir)).sort()) {
@@ -89,6 +102,8 @@ export async function measureServedBytes(origin: string, distDir: string): Promi
     html: htmlFile,
     initialJs,
     initialJsWireBytes: initialJs.reduce((sum, file) => sum + file.wireBytes, 0),
+    afterPaintJs,
+    afterPaintJsWireBytes: afterPaintJs.reduce((sum, file) => sum + file.wireBytes, 0),
     lazyJs,
     lazyJsBrBytes: lazyJs.reduce((sum, file) => sum + file.brBytes, 0),
   };

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
+import { waitForHydration } from '../../support/open-site';
 import { startServer, type RunningServer } from '../../support/server-process';
 
 // The site inside an iframe on another origin (as the app builder embeds it): the parent hears about
@@ -42,7 +43,7 @@ async function appFrame(page: Page) {
   await expect.poll(() => page.frames().length).toBe(2);
   const frame = page.frames().find((candidate) => candidate.url().startsWith(server.url));
   if (!frame) throw new Error('app frame not found');
-  await frame.getByText('QUEEN OF QUEENS').waitFor();
+  await waitForHydration(frame);
   return frame;
 }
 

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { startFailingImageProvider } from '../../support/image-provider-double';
 import { startServer } from '../../support/server-process';
+import { openSite } from '../../support/open-site';
 
 // The hero image: spinner while generating, the image when ready, 'Loading Queen...' when generation fails.
 
@@ -16,7 +17,7 @@ test('spinner while generating, then the image; later visits get it in the HTML'
       await released;
       await route.continue();
     });
-    await page.goto(server.url);
+    await openSite(page, server.url);
     const slot = page.locator('.hero-art');
     await expect(slot).toHaveAttribute('data-hero-state', 'generating');
     await expect(slot.getByRole('status')).toBeAttached();
@@ -40,7 +41,7 @@ test("'Loading Queen...' when the image provider fails; the failure is only logg
   try {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(server.url);
+    await openSite(page, server.url);
     await expect(page.locator('.hero-art')).toHaveAttribute('data-hero-state', 'empty');
     await expect(page.getByText('Loading Queen...')).toBeVisible();
     expect(provider.requests).toBeGreaterThan(0);

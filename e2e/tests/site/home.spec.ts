@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startServer, type RunningServer } from '../../support/server-process';
+import { openSite } from '../../support/open-site';
 import { shippedConfig } from '../../support/site-config';
 
 // The built site, served by the real server, as a visitor sees it.
@@ -15,7 +16,7 @@ test.afterAll(async () => {
 const coin = shippedConfig.coinName;
 
 test('every section and text of the spec is on Home', async ({ page }) => {
-  await page.goto(server.url);
+  await openSite(page, server.url);
   const header = page.getByRole('banner');
   await expect(
     header.getByRole('link', { name: new RegExp(`${coin.replace('$', '\\$')}.*back to top`) }),
@@ -149,7 +150,7 @@ test('the served HTML already holds the whole Home (prerendered, no blank page)'
 
 test('each nav link lands its section just below the sticky header', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(server.url);
+  await openSite(page, server.url);
   const nav = page.getByRole('navigation', { name: 'Sections', exact: true });
   const headerHeight = await page.getByRole('banner').evaluate((node) => node.getBoundingClientRect().height);
   for (const [label, id] of [
@@ -183,7 +184,7 @@ test('each nav link lands its section just below the sticky header', async ({ pa
 
 test('the mobile menu opens, navigates and closes with Escape', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(server.url);
+  await openSite(page, server.url);
   const toggle = page.getByRole('button', { name: 'Open menu' });
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   await toggle.click();
@@ -202,7 +203,7 @@ test('the mobile menu opens, navigates and closes with Escape', async ({ page })
 
 test('Copy puts the address on the clipboard and announces it', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  await page.goto(server.url);
+  await openSite(page, server.url);
   await page.getByRole('button', { name: 'Copy contract address' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Contract address copied!' })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shippedConfig.contractAddress);
@@ -210,7 +211,7 @@ test('Copy puts the address on the clipboard and announces it', async ({ page, c
 
 test('without a clipboard, Copy says so and selects the address', async ({ page }) => {
   await page.addInitScript(() => Object.defineProperty(navigator, 'clipboard', { value: undefined }));
-  await page.goto(server.url);
+  await openSite(page, server.url);
   await page.getByRole('button', { name: 'Copy contract address' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Copying is not available here' })).toBeVisible();
   expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(shippedConfig.contractAddress);
@@ -218,7 +219,7 @@ test('without a clipboard, Copy says so and selects the address', async ({ page 
 
 test('toasts close with their close button', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  await page.goto(server.url);
+  await openSite(page, server.url);
   await page.getByRole('button', { name: 'Copy contract address' }).click();
   const message = page.getByRole('status').filter({ hasText: 'Contract address copied!' });
   await expect(message).toBeVisible();
@@ -231,7 +232,7 @@ test('Buy and X open new tabs with the configured URLs', async ({ page, context 
   await context.route(/^https:\/\//, (route) =>
     route.fulfill({ status: 200, contentType: 'text/html', body: 'ok' }),
   );
-  await page.goto(server.url);
+  await openSite(page, server.url);
   for (const [name, url] of [
     [`Buy ${coin}`, shippedConfig.launchpadUrl],
     ['X (Twitter) profile', shippedConfig.xUrl],
@@ -249,7 +250,7 @@ test('Buy and X open new tabs with the configured URLs', async ({ page, context 
 test('unset Telegram and chart links are disabled "coming soon" buttons that say so', async ({ page }) => {
   test.skip(Boolean(shippedConfig.telegramUrl), 'the shipped config sets a Telegram URL');
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(server.url);
+  await openSite(page, server.url);
   const telegram = page.getByRole('banner').getByRole('button', { name: 'Telegram (coming soon)' });
   await expect(telegram).toHaveAttribute('aria-disabled', 'true');
   await telegram.click({ force: true }); // aria-disabled, yet a visitor can still press it
@@ -269,7 +270,7 @@ test('screenshots at 390×844 and 1440×900', async ({ page }, testInfo) => {
     [1440, 900],
   ] as const) {
     await page.setViewportSize({ width, height });
-    await page.goto(server.url);
+    await openSite(page, server.url);
     await expect(page.locator('[data-hero-state="ready"] img')).toBeVisible();
     const horizontalOverflow = await page.evaluate(
       () => document.documentElement.scrollWidth > window.innerWidth,

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { axeViolations } from '../../support/axe';
 import { startServer, type RunningServer } from '../../support/server-process';
+import { openSite, waitForHydration } from '../../support/open-site';
 
 let server: RunningServer;
 test.beforeAll(async () => {
@@ -14,7 +15,7 @@ const playStates = (page: Page) =>
   page.evaluate(() => [...new Set(document.getAnimations().map((animation) => animation.playState))]);
 
 test('looping animations use the five durations and only transform/opacity', async ({ page }) => {
-  await page.goto(server.url);
+  await openSite(page, server.url);
   const durations = await page.evaluate(() =>
     [
       ...new Set(document.getAnimations().map((animation) => Number(animation.effect?.getTiming().duration))),
@@ -37,13 +38,14 @@ test('looping animations use the five durations and only transform/opacity', asy
 });
 
 test('the pause control stops every animation, and the choice is remembered', async ({ page }) => {
-  await page.goto(server.url);
+  await openSite(page, server.url);
   expect(await playStates(page)).toContain('running');
   const pause = page.getByRole('button', { name: 'Pause animations' });
   await pause.click();
   await expect(page.getByRole('button', { name: 'Play animations' })).toHaveAttribute('aria-pressed', 'true');
   await expect.poll(() => playStates(page)).toEqual(['paused']);
   await page.reload();
+  await waitForHydration(page);
   await expect(page.getByRole('button', { name: 'Play animations' })).toBeVisible();
   await expect.poll(() => playStates(page)).toEqual(['paused']);
   await page.getByRole('button', { name: 'Play animations' }).click();
@@ -52,7 +54,7 @@ test('the pause control stops every animation, and the choice is remembered', as
 
 test('prefers-reduced-motion stops the animations', async ({ page }) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.goto(server.url);
+  await openSite(page, server.url);
   expect(
     await page
       .locator('.particle')
@@ -69,14 +71,14 @@ for (const [width, height] of [
   test(`Home has no WCAG 2.2 AA violations at ${width}×${height}`, async ({ page }) => {
     await page.setViewportSize({ width, height });
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.goto(server.url);
+    await openSite(page, server.url);
     await expect(page.locator('[data-hero-state="ready"] img')).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
   });
 }
 
 test('keyboard: skip link first, then the header controls', async ({ page }) => {
-  await page.goto(server.url);
+  await openSite(page, server.url);
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
   await page.keyboard.press('Enter');

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startServer, type RunningServer } from '../../support/server-process';
+import { openSite } from '../../support/open-site';
 import { axeViolations } from '../../support/axe';
 
 let server: RunningServer;
@@ -11,7 +12,7 @@ test.afterAll(async () => {
 });
 
 test('an unknown path answers 404 and echoes the path; Go Home returns to /', async ({ page }) => {
-  const response = await page.goto(`${server.url}/royal/treasury?x=1`);
+  const response = await openSite(page, `${server.url}/royal/treasury?x=1`);
   expect(response?.status()).toBe(404);
   await expect(page.getByText('404', { exact: true })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
@@ -37,7 +38,7 @@ test('the echoed path is text, never markup, and hydrates without errors', async
     dialogs += 1;
     void dialog.dismiss();
   });
-  await page.goto(`${server.url}/%3Cimg%20src=x%20onerror=alert(1)%3E`);
+  await openSite(page, `${server.url}/%3Cimg%20src=x%20onerror=alert(1)%3E`);
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
   await expect(page.getByText('The page "<img src=x onerror=alert(1)>" could not be found')).toBeVisible();
   await expect(page.locator('main img')).toHaveCount(0);
@@ -47,7 +48,7 @@ test('the echoed path is text, never markup, and hydrates without errors', async
 });
 
 test('the 404 screen has no WCAG 2.2 AA violations', async ({ page }) => {
-  await page.goto(`${server.url}/missing`);
+  await openSite(page, `${server.url}/missing`);
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
 });

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startServer, type RunningServer } from '../../support/server-process';
+import { openSite } from '../../support/open-site';
 
 // A crafted link must not make the page send the visitor's token anywhere but its own origin.
 
@@ -26,7 +27,7 @@ test('server_url to a foreign origin is ignored and no request leaves the origin
       otherPort.push(request.url());
   });
   await page.addInitScript(() => localStorage.setItem('base44_access_token', 'stored-visitor-token'));
-  await page.goto(`${server.url}/?server_url=${encodeURIComponent('http://evil.example:4444')}`);
+  await openSite(page, `${server.url}/?server_url=${encodeURIComponent('http://evil.example:4444')}`);
   await expect(page.locator('[data-hero-state="ready"]')).toBeVisible();
   await page.waitForLoadState('networkidle');
   expect(foreign).toEqual([]);
@@ -35,7 +36,7 @@ test('server_url to a foreign origin is ignored and no request leaves the origin
 });
 
 test('a token in the URL is removed from the address bar at once', async ({ page }) => {
-  await page.goto(`${server.url}/?access_token=url-token-xyz&keep=1#kingdom`);
+  await openSite(page, `${server.url}/?access_token=url-token-xyz&keep=1#kingdom`);
   await expect(page.getByText('QUEEN OF QUEENS')).toBeVisible();
   expect(page.url()).toBe(`${server.url}/?keep=1#kingdom`);
 });

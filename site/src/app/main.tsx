@@ -6,6 +6,8 @@ import { getPlatformClient } from '../lib/platform-client';
 import { App } from './app';
 import '../styles/app.css';
 
+const PLATFORM_IDLE_DELAY_MS = 8000;
+
 reportGlobalErrors();
 
 const container = document.getElementById('root');
@@ -21,6 +23,12 @@ if (showsSpinner(initialAuthState(bootData.publicSettings, Boolean(appParams.tok
   hydrateRoot(container, app);
 }
 
-// Load the platform client once the page is idle, so its analytics start without delaying first paint.
-const whenIdle = window.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 1500));
-whenIdle(() => void getPlatformClient());
+// The platform client (and with it the SDK's analytics) loads at the visitor's first interaction, or once
+// the page has been idle for a while, so it never competes with the first paint or with hydration.
+// Anything that needs it sooner (a hero image to generate, a signed-in visitor, the 404 user check)
+// loads it on demand.
+const loadPlatform = () => void getPlatformClient();
+for (const type of ['pointerdown', 'keydown', 'scroll', 'touchstart'] as const) {
+  window.addEventListener(type, loadPlatform, { once: true, passive: true });
+}
+window.addEventListener('load', () => setTimeout(loadPlatform, PLATFORM_IDLE_DELAY_MS), { once: true });

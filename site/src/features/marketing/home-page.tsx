@@ -1,3 +1,4 @@
+import { useHydratedMarker } from '../../lib/use-hydrated-marker';
 import { AboutSection } from './components/about-section';
 import { BuySection } from './components/buy-section';
 import { CommunitySection } from './components/community-section';
@@ -11,6 +12,7 @@ import { SiteHeader } from './components/site-header';
 
 /** HomePage composes the single-page site, section by section. */
 export function HomePage({ heroImageUrl }: { heroImageUrl: string | null }) {
+  useHydratedMarker();
   return (
     <div className="relative min-h-screen overflow-x-clip bg-royal-950 text-white">
       <a
@@ -21,13 +23,20 @@ export function HomePage({ heroImageUrl }: { heroImageUrl: string | null }) {
       </a>
       <div aria-hidden="true" className="royal-backdrop" />
       <FloatingParticles />
+
       <SiteHeader />
+
       <main id="main" className="relative z-10">
         <HeroSection heroImageUrl={heroImageUrl} />
+
         <AboutSection />
+
         <KingdomSection />
+
         <BuySection />
+
         <RoadmapSection />
+
         <CommunitySection />
       </main>
       <div className="relative z-10">

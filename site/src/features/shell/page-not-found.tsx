@@ -1,8 +1,10 @@
 import { requestedPageName } from '../../config/paths';
+import { useHydratedMarker } from '../../lib/use-hydrated-marker';
 import { useCurrentUser } from './use-current-user';
 
 /** PageNotFound is the template's 404 screen: it echoes the path and shows admins an Admin Note. */
 export function PageNotFound({ pathname }: { pathname: string }) {
+  useHydratedMarker();
   const pageName = requestedPageName(pathname);
   const { data, isFetched } = useCurrentUser();
   const isAdmin = isFetched && data?.isAuthenticated === true && data.user?.role === 'admin';

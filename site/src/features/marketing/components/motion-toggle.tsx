@@ -14,6 +14,11 @@ const listeners = new Set<() => void>();
 function setPaused(paused: boolean) {
   if (paused) document.documentElement.dataset.motion = 'paused';
   else delete document.documentElement.dataset.motion;
+  // CSS pauses the stylesheet's loops; script-driven ones (the particles) are paused through the API.
+  for (const animation of document.getAnimations()) {
+    if (paused) animation.pause();
+    else if (animation.playState === 'paused') animation.play();
+  }
   try {
     localStorage.setItem(MOTION_STORAGE_KEY, paused ? 'paused' : 'running');
   } catch {

@@ -1,0 +1,65 @@
+// 80 particles whose loops cycle through the page's five durations (15 s, 8 s, 20 s, 4 s, 6 s).
+// They are Web Animations on transform and opacity, so they run on the compositor. NB: CSS animations
+// would fire `animationiteration` events, and because React listens for every event type, Chromium then
+// restyles on the main thread at each of the ~10 loop restarts per second; script animations fire none.
+
+export const PARTICLE_COUNT = 80;
+export const LOOP_SECONDS = [15, 8, 20, 4, 6] as const;
+
+const COLORS = ['#f5c542', '#ffe08a', '#9945ff', '#14f195', '#00c2ff'];
+
+const DRIFT: Keyframe[] = [
+  { transform: 'translate3d(0, 0, 0) scale(0.6)', opacity: 0 },
+  { opacity: 0.75, offset: 0.2 },
+  { opacity: 0.55, offset: 0.8 },
+  { transform: 'translate3d(24px, -144px, 0) scale(1)', opacity: 0 },
+];
+
+function seededRandom(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1664525 + 1013904223) % 4294967296;
+    return state / 4294967296;
+  };
+}
+
+/**
+ * startParticles fills layer with the particles and starts them (still, under reduced motion; paused when
+ * the visitor paused animations). It returns a function that removes them again.
+ */
+export function startParticles(layer: HTMLElement): () => void {
+  const random = seededRandom(2026);
+  const moving = !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  const paused = document.documentElement.dataset.motion === 'paused';
+  const animations: Animation[] = [];
+  const fragment = document.createDocumentFragment();
+  for (let index = 0; index < PARTICLE_COUNT; index += 1) {
+    const seconds = LOOP_SECONDS[index % LOOP_SECONDS.length] ?? 15;
+    const size = `${(2 + random() * 4).toFixed(1)}px`;
+    const particle = document.createElement('span');
+    particle.className = 'particle';
+    Object.assign(particle.style, {
+      left: `${(random() * 100).toFixed(2)}%`,
+      top: `${(random() * 100).toFixed(2)}%`,
+      width: size,
+      height: size,
+      background: COLORS[index % COLORS.length],
+    });
+    fragment.append(particle);
+    const delay = -random() * seconds * 1000;
+    if (!moving) continue;
+    const animation = particle.animate(DRIFT, {
+      duration: seconds * 1000,
+      delay,
+      iterations: Infinity,
+      easing: 'ease-in-out',
+    });
+    if (paused) animation.pause();
+    animations.push(animation);
+  }
+  layer.replaceChildren(fragment);
+  return () => {
+    animations.forEach((animation) => animation.cancel());
+    layer.replaceChildren();
+  };
+}
