@@ -88,10 +88,10 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
     redirect: false,
     cacheControl: false,
     allowedPath: (pathName) => !PRIVATE_FILE.test(pathName),
-    setHeaders: (reply, filePath) => {
+    setHeaders: (response, filePath) => {
       // Vite names files under assets/ by content hash, so they can be cached for good.
       const inAssets = relative(bundle.root, filePath).split(sep)[0] === 'assets';
-      reply.header(
+      response.setHeader(
         'cache-control',
         inAssets ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
       );
