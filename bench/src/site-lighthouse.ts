@@ -8,7 +8,7 @@ import { runLighthouse, type RunValues } from './lib/lighthouse-runs';
 import { measureParticles } from './lib/particles';
 import { mergeFailedAudits, toMarkdown, type GoalRow, type SiteReport } from './lib/report';
 import { measureServedBytes } from './lib/served-bytes';
-import { REPO_ROOT, startServer, type RunningServer } from './lib/server-process';
+import { REPO_ROOT, startServer, type RunningServer } from '../../e2e/support/server-process';
 import { KB, median } from './lib/stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

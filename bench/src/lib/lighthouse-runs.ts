@@ -4,18 +4,11 @@ import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import type Result from 'lighthouse/types/lhr/lhr';
 
-export const CHROMIUM = '/usr/bin/chromium';
-/** Flags from site-performance.md §6: headless, root-safe, and silent on a closed network. */
-export const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../../e2e/support/chromium';
+
+export { CHROMIUM };
+/** Lighthouse drives Chromium through chrome-launcher, headless, with the shared flags. */
+export const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS];
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 export type CategoryId = (typeof CATEGORIES)[number];
 
