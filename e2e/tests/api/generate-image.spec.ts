@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createClient, type Base44Error } from '@base44/sdk';
 import { expect, test } from '@playwright/test';
+import { sdkClient } from '../../support/sdk-client';
 import { startServer, type RunningServer } from '../../support/server-process';
 
 // Core/GenerateImage with the built-in artist (no IMAGE_PROVIDER), and the media route that serves results.
@@ -17,9 +18,7 @@ test.afterAll(async () => {
   expect(await server.stop()).toBe(0);
 });
 
-function client() {
-  return createClient({ serverUrl: server.url, appId, requiresAuth: false });
-}
+const client = () => sdkClient(server.url, appId);
 
 async function generate(prompt: string): Promise<string> {
   const result = (await client().integrations.Core.GenerateImage({ prompt })) as { url: string };

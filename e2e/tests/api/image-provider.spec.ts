@@ -1,10 +1,11 @@
-import { createClient, type Base44Error } from '@base44/sdk';
+import type { Base44Error } from '@base44/sdk';
 import { expect, test } from '@playwright/test';
 import {
   startImageProviderDouble,
   TINY_PNG,
   type ImageProviderDouble,
 } from '../../support/openai-images-double';
+import { sdkClient } from '../../support/sdk-client';
 import { startServer, type RunningServer } from '../../support/server-process';
 
 // GenerateImage against an OpenAI-compatible provider (a local double): success, failures, timeout, secrets.
@@ -30,9 +31,7 @@ test.afterAll(async () => {
   await provider.close();
 });
 
-function client() {
-  return createClient({ serverUrl: server.url, appId, requiresAuth: false });
-}
+const client = () => sdkClient(server.url, appId);
 
 async function generateError(prompt: string): Promise<Base44Error> {
   return (await client()

@@ -1,6 +1,7 @@
 import { createClient, type Base44Error } from '@base44/sdk';
 import { expect, test } from '@playwright/test';
 import { io } from 'socket.io-client';
+import { sdkClient } from '../../support/sdk-client';
 import { startServer, type RunningServer } from '../../support/server-process';
 
 // Health, public settings, the signed-out user and analytics, through the official SDK where it can
@@ -16,9 +17,7 @@ test.afterAll(async () => {
   expect(await server.stop()).toBe(0);
 });
 
-function client() {
-  return createClient({ serverUrl: server.url, appId, requiresAuth: false });
-}
+const client = () => sdkClient(server.url, appId);
 
 async function postJson(path: string, body: string, headers: Record<string, string> = {}) {
   return fetch(`${server.url}${path}`, {
