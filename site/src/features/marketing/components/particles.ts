@@ -59,7 +59,11 @@ export function startParticles(layer: HTMLElement): () => void {
   }
   layer.replaceChildren(fragment);
   return () => {
-    animations.forEach((animation) => animation.cancel());
+    for (const animation of animations) {
+      // Cancelling rejects `finished` with AbortError; browsers mark it handled, not every DOM does.
+      animation.finished.catch(() => undefined);
+      animation.cancel();
+    }
     layer.replaceChildren();
   };
 }
