@@ -1,17 +1,12 @@
 import { siteConfig } from '../../../config/site';
 import { SECTION_IDS } from '../../../config/paths';
 import { loreParagraphs } from '../../../content/home-content';
-import { SectionHeading } from './section-heading';
+import { HomeSection } from './home-section';
 
 /** AboutSection tells the lore: "The Royal Chronicle". */
 export function AboutSection() {
   return (
-    <section
-      id={SECTION_IDS.about}
-      aria-labelledby="about-title"
-      className="section-anchor px-4 py-20 sm:px-6"
-    >
-      <SectionHeading id="about-title" eyebrow="About" title="The Royal Chronicle" />
+    <HomeSection id={SECTION_IDS.about} eyebrow="About" title="The Royal Chronicle">
       <div className="mx-auto max-w-3xl rounded-3xl border border-white/10 bg-royal-900/60 p-6 text-lg leading-relaxed text-white/85 sm:p-10">
         {loreParagraphs(siteConfig.coinName).map((paragraph, index) => (
           <p
@@ -26,6 +21,6 @@ export function AboutSection() {
           </p>
         ))}
       </div>
-    </section>
+    </HomeSection>
   );
 }

@@ -1,18 +1,17 @@
 import { siteConfig } from '../../../config/site';
 import { SECTION_IDS } from '../../../config/paths';
 import { buySteps } from '../../../content/home-content';
-import { SectionHeading } from './section-heading';
+import { HomeSection } from './home-section';
 
 /** BuySection explains how to buy in four steps: "Claim Your Crown". */
 export function BuySection() {
   return (
-    <section id={SECTION_IDS.buy} aria-labelledby="buy-title" className="section-anchor px-4 py-20 sm:px-6">
-      <SectionHeading
-        id="buy-title"
-        eyebrow="How to Buy"
-        title="Claim Your Crown"
-        intro="Four steps from stranger to royalty. No wallet connection needed on this site."
-      />
+    <HomeSection
+      id={SECTION_IDS.buy}
+      eyebrow="How to Buy"
+      title="Claim Your Crown"
+      intro="Four steps from stranger to royalty. No wallet connection needed on this site."
+    >
       <ol className="mx-auto grid max-w-6xl gap-5 md:grid-cols-2 lg:grid-cols-4">
         {buySteps(siteConfig.coinName).map((step) => (
           <li key={step.number} className="relative rounded-3xl border border-white/10 bg-royal-900/70 p-6">
@@ -27,6 +26,6 @@ export function BuySection() {
           </li>
         ))}
       </ol>
-    </section>
+    </HomeSection>
   );
 }

@@ -3,7 +3,7 @@ import { ChartIcon, TelegramIcon, XLogoIcon } from '../../../components/ui/icons
 import { siteConfig } from '../../../config/site';
 import { SECTION_IDS } from '../../../config/paths';
 import { ExternalAction } from './external-action';
-import { SectionHeading } from './section-heading';
+import { HomeSection } from './home-section';
 
 interface Channel {
   name: string;
@@ -43,17 +43,12 @@ export function CommunitySection() {
   ];
 
   return (
-    <section
+    <HomeSection
       id={SECTION_IDS.community}
-      aria-labelledby="community-title"
-      className="section-anchor px-4 py-20 sm:px-6"
+      eyebrow="Community"
+      title="Join the Royal Court"
+      intro="The kingdom is its people. Take your seat."
     >
-      <SectionHeading
-        id="community-title"
-        eyebrow="Community"
-        title="Join the Royal Court"
-        intro="The kingdom is its people. Take your seat."
-      />
       <ul className="mx-auto grid max-w-5xl gap-5 md:grid-cols-3">
         {channels.map((channel) => (
           <li
@@ -75,6 +70,6 @@ export function CommunitySection() {
           </li>
         ))}
       </ul>
-    </section>
+    </HomeSection>
   );
 }

@@ -9,7 +9,7 @@ import {
 } from '../../../components/ui/icons';
 import { SECTION_IDS } from '../../../config/paths';
 import { KINGDOM_CARDS, type KingdomIcon } from '../../../content/home-content';
-import { SectionHeading } from './section-heading';
+import { HomeSection } from './home-section';
 
 const ICONS: Record<KingdomIcon, ComponentType<SVGProps<SVGSVGElement>>> = {
   bolt: BoltIcon,
@@ -23,17 +23,12 @@ const ICONS: Record<KingdomIcon, ComponentType<SVGProps<SVGSVGElement>>> = {
 /** KingdomSection lists the six powers of the kingdom: "The Kingdom's Power". */
 export function KingdomSection() {
   return (
-    <section
+    <HomeSection
       id={SECTION_IDS.kingdom}
-      aria-labelledby="kingdom-title"
-      className="section-anchor px-4 py-20 sm:px-6"
+      eyebrow="Kingdom"
+      title="The Kingdom's Power"
+      intro="Six reasons the court keeps growing."
     >
-      <SectionHeading
-        id="kingdom-title"
-        eyebrow="Kingdom"
-        title="The Kingdom's Power"
-        intro="Six reasons the court keeps growing."
-      />
       <ul className="mx-auto grid max-w-6xl gap-5 sm:grid-cols-2 lg:grid-cols-3">
         {KINGDOM_CARDS.map((card) => {
           const Icon = ICONS[card.icon];
@@ -51,6 +46,6 @@ export function KingdomSection() {
           );
         })}
       </ul>
-    </section>
+    </HomeSection>
   );
 }

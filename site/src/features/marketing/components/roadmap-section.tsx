@@ -1,17 +1,12 @@
 import { siteConfig } from '../../../config/site';
 import { SECTION_IDS } from '../../../config/paths';
 import { roadmapPhases } from '../../../content/home-content';
-import { SectionHeading } from './section-heading';
+import { HomeSection } from './home-section';
 
 /** RoadmapSection shows "The Royal Path": active phases lit in gold, upcoming ones dimmed. */
 export function RoadmapSection() {
   return (
-    <section
-      id={SECTION_IDS.roadmap}
-      aria-labelledby="roadmap-title"
-      className="section-anchor px-4 py-20 sm:px-6"
-    >
-      <SectionHeading id="roadmap-title" eyebrow="Roadmap" title="The Royal Path" />
+    <HomeSection id={SECTION_IDS.roadmap} eyebrow="Roadmap" title="The Royal Path">
       <ol className="mx-auto grid max-w-6xl gap-5 md:grid-cols-2 lg:grid-cols-4">
         {roadmapPhases(siteConfig.coinName).map((phase) => {
           const active = phase.status === 'active';
@@ -56,6 +51,6 @@ export function RoadmapSection() {
           );
         })}
       </ol>
-    </section>
+    </HomeSection>
   );
 }

@@ -14,6 +14,20 @@ import { ExternalAction } from './external-action';
 const iconButton =
   'relative grid h-11 w-11 place-items-center rounded-full border border-white/15 text-white/90 transition-colors hover:border-gold-300/70 hover:text-gold-200';
 
+/** ChannelIconLinks are the Telegram and chart icon buttons (link, or disabled "coming soon"). */
+function ChannelIconLinks({ className }: { className: string }) {
+  return (
+    <>
+      <ExternalAction href={siteConfig.telegramUrl} label="Telegram" className={className}>
+        <TelegramIcon className="h-5 w-5" />
+      </ExternalAction>
+      <ExternalAction href={siteConfig.dexscreenerUrl} label="Chart" className={className}>
+        <ChartIcon className="h-5 w-5" />
+      </ExternalAction>
+    </>
+  );
+}
+
 /** SiteHeader is the sticky bar: logo (back to top), section links, social icons and a mobile menu. */
 export function SiteHeader() {
   const [menuOpen, setMenuOpen] = useState(false);
@@ -62,20 +76,7 @@ export function SiteHeader() {
           >
             <XLogoIcon className="h-4 w-4" />
           </a>
-          <ExternalAction
-            href={siteConfig.telegramUrl}
-            label="Telegram"
-            className={`${iconButton} hidden sm:grid`}
-          >
-            <TelegramIcon className="h-5 w-5" />
-          </ExternalAction>
-          <ExternalAction
-            href={siteConfig.dexscreenerUrl}
-            label="Chart"
-            className={`${iconButton} hidden sm:grid`}
-          >
-            <ChartIcon className="h-5 w-5" />
-          </ExternalAction>
+          <ChannelIconLinks className={`${iconButton} hidden sm:grid`} />
           <button
             type="button"
             className={`${iconButton} lg:hidden`}
@@ -108,12 +109,7 @@ export function SiteHeader() {
           ))}
         </ul>
         <div className="mt-3 flex gap-2 sm:hidden">
-          <ExternalAction href={siteConfig.telegramUrl} label="Telegram" className={iconButton}>
-            <TelegramIcon className="h-5 w-5" />
-          </ExternalAction>
-          <ExternalAction href={siteConfig.dexscreenerUrl} label="Chart" className={iconButton}>
-            <ChartIcon className="h-5 w-5" />
-          </ExternalAction>
+          <ChannelIconLinks className={iconButton} />
         </div>
       </nav>
     </header>
