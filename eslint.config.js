@@ -20,8 +20,21 @@ const layers = [
     message: 'lib imports nothing above it.',
   },
   // The site composes features in app/; features never import each other or app/.
-  { files: 'site/src/features/marketing/**', forbid: ['shell', 'app'], message: 'Features are independent.' },
-  { files: 'site/src/features/shell/**', forbid: ['marketing', 'app'], message: 'Features are independent.' },
+  {
+    files: 'site/src/features/marketing/**',
+    forbid: ['shell', 'login', 'app'],
+    message: 'Features are independent.',
+  },
+  {
+    files: 'site/src/features/shell/**',
+    forbid: ['marketing', 'login', 'app'],
+    message: 'Features are independent.',
+  },
+  {
+    files: 'site/src/features/login/**',
+    forbid: ['marketing', 'shell', 'app'],
+    message: 'Features are independent.',
+  },
   { files: 'site/src/lib/**', forbid: ['features', 'app'], message: 'lib imports nothing above it.' },
   {
     files: 'site/src/components/**',

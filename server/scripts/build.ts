@@ -1,4 +1,5 @@
-// Bundles the server (and the site config loader it imports) into one ESM file; npm packages stay external.
+// Bundles the server and the operator CLI (and the site config loader they import) into dist/main.js and
+// dist/cli.js; npm packages stay external.
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -8,8 +9,8 @@ const outfile = resolve(serverRoot, 'dist/main.js');
 
 await rm(resolve(serverRoot, 'dist'), { recursive: true, force: true });
 const result = await build({
-  entryPoints: [resolve(serverRoot, 'src/main.ts')],
-  outfile,
+  entryPoints: { main: resolve(serverRoot, 'src/main.ts'), cli: resolve(serverRoot, 'src/cli.ts') },
+  outdir: resolve(serverRoot, 'dist'),
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -20,4 +21,4 @@ const result = await build({
   metafile: true,
 });
 const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
-console.log(`built ${outfile} (${Math.round(bytes / 1024)} KB with source map)`);
+console.log(`built ${outfile} and dist/cli.js (${Math.round(bytes / 1024)} KB with source map)`);

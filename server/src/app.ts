@@ -5,17 +5,28 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { InvalidInputError, NotFoundError, UpstreamError } from './lib/errors';
+import {
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  UpstreamError,
+} from './lib/errors';
 import type { SiteBundle } from './lib/site-bundle';
 import { createSocketServer } from './realtime/socket-server';
+import { registerAdminRoutes } from './routes/admin';
 import { registerAnalyticsRoutes } from './routes/analytics';
 import { registerAppsRoutes } from './routes/apps';
+import { registerAuthRoutes } from './routes/auth';
 import { registerHealthRoutes } from './routes/health';
 import { registerIntegrationsRoutes } from './routes/integrations';
 import { registerMediaRoutes } from './routes/media';
 import { registerSiteRoutes } from './routes/site';
+import { registerUsersRoutes } from './routes/users';
 import type { AnalyticsService } from './services/analytics/analytics-service';
 import type { AppsService } from './services/apps/apps-service';
+import type { Accounts } from './services/auth/accounts';
 import type { ImageService } from './services/images/image-service';
 
 /** BODY_LIMIT is the largest request body accepted (1 MB); larger ones get 413. */
@@ -30,6 +41,7 @@ export interface AppDeps {
   apps: AppsService;
   analytics: AnalyticsService;
   images: ImageService;
+  accounts: Accounts;
   isShuttingDown: () => boolean;
 }
 
@@ -47,7 +59,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerHealthRoutes(app, deps.isShuttingDown);
-  registerAppsRoutes(app, deps.apps);
+  const { sessions } = deps.accounts;
+  registerAppsRoutes(app, { apps: deps.apps, sessions, publicUrl: deps.publicUrl });
+  registerAuthRoutes(app, { ...deps.accounts, publicUrl: deps.publicUrl });
+  registerUsersRoutes(app, {
+    apps: deps.apps,
+    users: deps.accounts.users,
+    sessions,
+    publicUrl: deps.publicUrl,
+  });
+  registerAdminRoutes(app, { apps: deps.apps, users: deps.accounts.users, sessions });
   registerAnalyticsRoutes(app, deps.analytics);
   registerIntegrationsRoutes(app, { apps: deps.apps, images: deps.images, publicUrl: deps.publicUrl });
   registerMediaRoutes(app, deps.images);
@@ -82,6 +103,17 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
   if (error instanceof InvalidInputError) return reply.code(400).send({ message: error.message });
   if (error instanceof NotFoundError) return reply.code(404).send({ message: error.message });
   if (error instanceof UpstreamError) return reply.code(502).send({ message: error.message });
+  if (error instanceof UnauthorizedError) return reply.code(401).send({ message: error.message });
+  if (error instanceof ForbiddenError) {
+    const { reason } = error as unknown as ForbiddenError;
+    return reply.code(403).send({ message: error.message, ...(reason ? { extra_data: { reason } } : {}) });
+  }
+  if (error instanceof TooManyRequestsError) {
+    return reply
+      .code(429)
+      .header('retry-after', String((error as unknown as TooManyRequestsError).retryAfterSeconds))
+      .send({ message: error.message });
+  }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return reply.code(413).send({ message: 'The request body is larger than the 1 MB limit' });
   }

@@ -12,18 +12,24 @@ import {
 } from '../../site/src/config/site-config-schema';
 import { buildApp } from './app';
 import { parseServerEnv, type ServerConfig } from './config/server-env';
+import { loadSecrets } from './lib/secrets-file';
+import { removeRuntimeInfo, writeRuntimeInfo } from './lib/runtime-file';
 import { loadSiteBundle } from './lib/site-bundle';
 import { createAnalyticsService } from './services/analytics/analytics-service';
 import { createAppsService } from './services/apps/apps-service';
+import { createAccounts } from './services/auth/accounts';
 import { createBuiltinImageProvider, type ImageProvider } from './services/images/image-provider';
 import { createImageService } from './services/images/image-service';
 import { createOpenAiImageProvider } from './services/images/openai-image-provider';
+import { createMailer } from './services/mail/mailer';
 import { createAnalyticsStore } from './store/analytics-store';
 import { createAppsStore } from './store/apps-store';
+import { createAuthCodesStore } from './store/auth-codes-store';
 import { createImagesStore } from './store/images-store';
 import type { Database } from './store/database';
 import { runMigrations } from './store/migrations';
 import { openPgliteDatabase } from './store/pglite-database';
+import { createUsersStore } from './store/users-store';
 
 // Both src/main.ts and the bundle in dist/main.js sit two levels below the repository root.
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
@@ -87,6 +93,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_TIMEOUT_MS).unref();
     try {
+      await removeRuntimeInfo(config.DATA_DIR, process.pid);
       await app?.close();
       await db?.close();
       logger.info('stopped');
@@ -105,6 +112,30 @@ async function main(): Promise<void> {
 
   const apps = createAppsService(createAppsStore(db));
   await apps.ensureApp(config.APP_ID);
+  if (config.APP_VISIBILITY || config.APP_SELF_SIGNUP) {
+    await apps.updateSettings(config.APP_ID, {
+      visibility: config.APP_VISIBILITY,
+      selfSignup: config.APP_SELF_SIGNUP === undefined ? undefined : config.APP_SELF_SIGNUP === 'true',
+    });
+  }
+  const secrets = await loadSecrets(config.DATA_DIR, {
+    jwtSecret: config.JWT_SECRET,
+    serviceToken: config.SERVICE_TOKEN,
+  });
+  const mailer = createMailer({
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    outboxDir: join(config.DATA_DIR, 'outbox'),
+    log: logger,
+  });
+  const accounts = await createAccounts({
+    config,
+    secrets,
+    stores: { users: createUsersStore(db), codes: createAuthCodesStore(db) },
+    apps,
+    mailer,
+    log: logger,
+  });
   const analytics = createAnalyticsService(apps, createAnalyticsStore(db));
   const images = createImageService(createImagesStore(db), createImageProvider(config));
 
@@ -129,15 +160,28 @@ async function main(): Promise<void> {
     apps,
     analytics,
     images,
+    accounts,
     isShuttingDown: () => shuttingDown,
   });
   await app.listen({ port: config.PORT, host: config.HOST });
 
   const hostForUrl = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  const localUrl = `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${config.PORT}`;
+  await writeRuntimeInfo(config.DATA_DIR, { pid: process.pid, url: localUrl, appId: config.APP_ID });
   logger.info({ url: config.PUBLIC_URL ?? `http://${hostForUrl}:${config.PORT}` }, 'site served');
   logger.info({ database: 'PGlite (embedded)', folder: databaseFolder }, 'database in use');
   logger.info({ dataDir: config.DATA_DIR }, 'data folder');
   logger.info({ realtime: 'single instance' }, 'realtime mode');
+  logger.info({ mail: mailer.describe() }, 'mail delivery');
+  logger.info(
+    {
+      jwtSecret: config.JWT_SECRET ? 'from JWT_SECRET' : 'generated, kept in DATA_DIR/secrets.json',
+      serviceToken: config.SERVICE_TOKEN
+        ? 'from SERVICE_TOKEN'
+        : 'generated: print it with `npm run cli -- service-token`',
+    },
+    'auth secrets',
+  );
   logger.info({ appId: config.APP_ID, imageProvider: images.providerId.split(' ')[0] }, 'app ready');
 }
 

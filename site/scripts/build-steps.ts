@@ -84,3 +84,16 @@ export function deferEntryScript(html: string): string {
     `setTimeout(load,1500)}if(document.readyState==='complete')painted();else addEventListener('load',painted)})()</script>`;
   return html.replace(entry[0], '').replace('</body>', () => `${loader}\n  </body>`);
 }
+
+/**
+ * prerenderLoginPage fills the built login.html with the prerendered sign-in step and inlines its CSS. Its
+ * script is not deferred like Home's: the form is the whole page, so it should work as soon as possible.
+ */
+export async function prerenderLoginPage(dist: string, markup: string): Promise<string> {
+  const template = await inlineStylesheets(await readFile(join(dist, 'login.html'), 'utf8'), dist);
+  if (!template.includes('<!--app-boot-->'))
+    throw new Error('build: login.html has no <!--app-boot--> marker');
+  if (!template.includes('<!--app-html-->'))
+    throw new Error('build: login.html has no <!--app-html--> marker');
+  return template.replace('<!--app-html-->', () => markup);
+}

@@ -1,4 +1,4 @@
-// Builds the site: client bundle, prerendered Home and 404 pages with inlined CSS, brand assets, and
+// Builds the site: client bundles, prerendered Home, 404 and sign-in pages with inlined CSS, brand assets, and
 // precompressed (.br/.gz) copies of every static file. Run with `npm run build -w site`.
 import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -7,7 +7,13 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { loadSiteConfig, siteConfigWarnings, SiteConfigError } from '../src/config/site-config-schema';
 import { writeBrandAssets } from './brand-assets';
-import { deferEntryScript, inlineStylesheets, precompressDirectory, writeCrawlerFiles } from './build-steps';
+import {
+  deferEntryScript,
+  inlineStylesheets,
+  precompressDirectory,
+  prerenderLoginPage,
+  writeCrawlerFiles,
+} from './build-steps';
 
 const siteRoot = resolve(import.meta.dirname, '..');
 const dist = join(siteRoot, 'dist');
@@ -19,6 +25,7 @@ export const REQUESTED_PATH_PLACEHOLDER = '__APP_REQUESTED_PATH__';
 interface PrerenderModule {
   renderPage(pathname: string): Promise<string>;
   renderHeroFragments(urlPlaceholder: string): { generating: string; ready: string };
+  renderLoginPage(): string;
   HERO_IMAGE_PROMPT: string;
 }
 
@@ -27,8 +34,23 @@ async function main() {
   const config = loadSiteConfig(resolve(siteRoot, '../site.config.json'));
   siteConfigWarnings(config).forEach((warning) => console.warn(`warning: ${warning}`));
 
-  console.log('site: building the client bundle…');
-  await build({ configFile: join(siteRoot, 'vite.config.ts'), configLoader: 'runner', logLevel: 'warn' });
+  // One client build per page, Home first (it empties dist/): pages share no chunk, so the sign-in page
+  // never changes Home's bundle.
+  console.log('site: building the client bundles…');
+  for (const [page, input] of [
+    ['index', 'index.html'],
+    ['login', 'login.html'],
+  ] as const) {
+    await build({
+      configFile: join(siteRoot, 'vite.config.ts'),
+      configLoader: 'runner',
+      logLevel: 'warn',
+      build: {
+        rolldownOptions: { input: join(siteRoot, input) },
+        ...(page === 'index' ? {} : { emptyOutDir: false, copyPublicDir: false }),
+      },
+    });
+  }
 
   console.log('site: building the prerenderer…');
   await build({
@@ -52,6 +74,9 @@ async function main() {
     throw new Error('build: the hero "generating" fragment is not in index.html');
   await writeFile(join(dist, 'index.html'), home);
   await writeFile(join(dist, '404.html'), notFound);
+
+  console.log('site: prerendering the sign-in page…');
+  await writeFile(join(dist, 'login.html'), await prerenderLoginPage(dist, prerender.renderLoginPage()));
 
   const configHash = createHash('sha256').update(JSON.stringify(config)).digest('hex');
   await writeFile(

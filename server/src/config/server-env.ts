@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { AuthEnvShape } from './auth-env';
 
 const port = z.coerce
   .number()
@@ -46,6 +47,7 @@ export const ServerEnvSchema = z.object({
       .max(600_000, 'must be at most 600000 milliseconds')
       .default(60_000),
   ),
+  ...AuthEnvShape,
 });
 
 export type ServerEnv = z.infer<typeof ServerEnvSchema>;

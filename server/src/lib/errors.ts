@@ -14,3 +14,30 @@ export class InvalidInputError extends Error {
 export class UpstreamError extends Error {
   override name = 'UpstreamError';
 }
+
+/** UnauthorizedError says the caller is not signed in, or its token is invalid, expired or forged. */
+export class UnauthorizedError extends Error {
+  override name = 'UnauthorizedError';
+}
+
+/** ForbiddenError says the caller is known but may not do this; reason becomes `extra_data.reason`. */
+export class ForbiddenError extends Error {
+  override name = 'ForbiddenError';
+  constructor(
+    message: string,
+    readonly reason?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** TooManyRequestsError says a rate limit was hit; retryAfterSeconds becomes the Retry-After header. */
+export class TooManyRequestsError extends Error {
+  override name = 'TooManyRequestsError';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}

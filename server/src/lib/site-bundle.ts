@@ -22,12 +22,14 @@ export interface SiteBundle {
   root: string;
   index: string | null;
   notFound: string | null;
+  /** login is the prerendered sign-in page (`/login`); null when the build has none. */
+  login: string | null;
   buildInfo: BuildInfo | null;
   /** problems lists what is missing or malformed, for the start-up log. */
   problems: string[];
 }
 
-/** loadSiteBundle reads index.html, 404.html and build-info.json from the site build folder once. */
+/** loadSiteBundle reads index.html, 404.html, login.html and build-info.json from the site build folder once. */
 export async function loadSiteBundle(root: string): Promise<SiteBundle> {
   const problems: string[] = [];
   const readText = async (name: string): Promise<string | null> => {
@@ -37,13 +39,17 @@ export async function loadSiteBundle(root: string): Promise<SiteBundle> {
       return null;
     }
   };
-  const [index, notFound, buildInfoText] = await Promise.all([
+  const [index, notFound, login, buildInfoText] = await Promise.all([
     readText('index.html'),
     readText('404.html'),
+    readText('login.html'),
     readText('build-info.json'),
   ]);
   if (index === null) problems.push(`${join(root, 'index.html')} is missing: run \`npm run build\` first`);
   if (index !== null && notFound === null) problems.push(`${join(root, '404.html')} is missing`);
+  if (index !== null && login === null) {
+    problems.push(`${join(root, 'login.html')} is missing: /login answers 404 until the site is rebuilt`);
+  }
   let buildInfo: BuildInfo | null = null;
   if (buildInfoText !== null) {
     try {
@@ -56,5 +62,5 @@ export async function loadSiteBundle(root: string): Promise<SiteBundle> {
   } else if (index !== null) {
     problems.push('build-info.json is missing: the hero image will not be inlined');
   }
-  return { root, index, notFound, buildInfo, problems };
+  return { root, index, notFound, login, buildInfo, problems };
 }

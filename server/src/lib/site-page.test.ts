@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { requestedPathLabel } from './html-escape';
 import { serializeJsonForScript } from './json-script';
-import { renderHomePage, renderNotFoundPage, type BootData } from './site-page';
+import { renderHomePage, renderLoginPage, renderNotFoundPage, type BootData } from './site-page';
 
 const boot: BootData = { appId: 'a', publicSettings: null, heroImageUrl: null };
 
@@ -57,5 +57,14 @@ describe('renderHomePage', () => {
   it('does not expand $ patterns from the data', () => {
     const page = renderHomePage(html, { ...boot, appId: "$&$'" }, null);
     expect(page).toContain('"appId":"$&$\'"');
+  });
+});
+
+describe('renderLoginPage', () => {
+  it('fills the boot marker and nothing else', () => {
+    const html = '<head><!--app-boot--></head><main>__APP_REQUESTED_PATH__</main>';
+    const page = renderLoginPage(html, { ...boot, appId: "$&'" });
+    expect(page).toContain('<script id="app-boot" type="application/json">{"appId":"$&\'"');
+    expect(page).toContain('<main>__APP_REQUESTED_PATH__</main>');
   });
 });

@@ -35,3 +35,8 @@ export function renderNotFoundPage(html: string, data: BootData, requestedPath: 
     .join(escapeHtml(requestedPath))
     .replace(BOOT_MARKER, () => bootScript(data));
 }
+
+/** renderLoginPage fills the sign-in page's boot marker (the app id it signs in to). */
+export function renderLoginPage(html: string, data: BootData): string {
+  return html.replace(BOOT_MARKER, () => bootScript(data));
+}

@@ -1,19 +1,37 @@
 import type { FastifyInstance } from 'fastify';
 import { parseInput } from '../lib/validation';
+import { safeRedirectTarget } from '../lib/redirect-target';
 import { AppParamsSchema } from '../schemas/apps';
-import type { AppsService } from '../services/apps/apps-service';
+import { LogoutQuerySchema } from '../schemas/auth';
+import type { AppsService, Visitor } from '../services/apps/apps-service';
+import type { SessionService } from '../services/auth/session-service';
+import { publicOrigin } from './integrations';
 
-/** registerAppsRoutes adds public settings and the signed-in user lookup. */
-export function registerAppsRoutes(app: FastifyInstance, apps: AppsService): void {
+/** AppsRoutesDeps is what public settings and logout need. */
+export interface AppsRoutesDeps {
+  apps: AppsService;
+  sessions: SessionService;
+  publicUrl: string | undefined;
+}
+
+/** registerAppsRoutes adds public settings (visibility-aware) and the logout redirect. */
+export function registerAppsRoutes(app: FastifyInstance, deps: AppsRoutesDeps): void {
   app.get('/api/apps/public/prod/public-settings/by-id/:appId', async (request) => {
     const { appId } = parseInput(AppParamsSchema, request.params);
-    return apps.findPublicSettings(appId);
+    const check = await deps.sessions.check(appId, request.headers.authorization);
+    // NB: a public route treats a bad token as no token rather than failing.
+    let visitor: Visitor = 'anonymous';
+    if (check.status === 'inactive') visitor = 'not_registered';
+    if (check.status === 'service') visitor = 'approved';
+    if (check.status === 'user') visitor = check.user.approved ? 'approved' : 'not_registered';
+    return deps.apps.publicSettingsFor(appId, visitor);
   });
 
-  app.get('/api/apps/:appId/entities/User/me', async (request, reply) => {
-    const { appId } = parseInput(AppParamsSchema, request.params);
-    await apps.requireApp(appId);
-    // TODO(accounts): answer with the signed-in user once accounts land; until then nobody is signed in.
-    return reply.code(401).send({ message: 'Authentication required: sign in to continue' });
+  // Tokens live in the browser, so there is no session to end here: only the redirect, kept on this site.
+  app.get('/api/apps/auth/logout', async (request, reply) => {
+    const query = LogoutQuerySchema.safeParse(request.query);
+    const fromUrl = query.success ? query.data.from_url : undefined;
+    const origins = [`${request.protocol}://${request.host}`, publicOrigin(request, deps.publicUrl)];
+    return reply.header('cache-control', 'no-store').redirect(safeRedirectTarget(fromUrl, origins), 302);
   });
 }

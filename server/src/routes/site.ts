@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createCompressionMemo, negotiateEncoding } from '../lib/compression';
 import { requestedPathLabel } from '../lib/html-escape';
 import type { SiteBundle } from '../lib/site-bundle';
-import { renderHomePage, renderNotFoundPage, type BootData } from '../lib/site-page';
+import { renderHomePage, renderLoginPage, renderNotFoundPage, type BootData } from '../lib/site-page';
 import type { AppsService } from '../services/apps/apps-service';
 import type { ImageService } from '../services/images/image-service';
 
@@ -36,9 +36,10 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
   const { bundle } = deps;
   const compress = createCompressionMemo(32);
 
-  async function bootData(): Promise<BootData> {
+  async function bootData({ withHero = true } = {}): Promise<BootData> {
     const settings = await deps.apps.findPublicSettings(deps.appId).catch(() => null);
-    const heroFile = bundle.buildInfo ? await deps.images.findStored(bundle.buildInfo.heroPrompt) : null;
+    const heroFile =
+      withHero && bundle.buildInfo ? await deps.images.findStored(bundle.buildInfo.heroPrompt) : null;
     return {
       appId: deps.appId,
       // Only an open app can be described before the visitor signs in; others fetch their settings.
@@ -47,8 +48,14 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
     };
   }
 
-  function sendHtml(request: FastifyRequest, reply: FastifyReply, status: number, html: string) {
-    reply.code(status).headers(HTML_HEADERS);
+  function sendHtml(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    html: string,
+    headers: Record<string, string> = {},
+  ) {
+    reply.code(status).headers({ ...HTML_HEADERS, ...headers });
     const encoding = negotiateEncoding(request.headers['accept-encoding']);
     if (encoding === 'identity') return reply.send(html);
     return reply.header('content-encoding', encoding).send(compress(html, encoding));
@@ -66,7 +73,17 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
     return sendHtml(request, reply, 404, renderNotFoundPage(bundle.notFound, await bootData(), label));
   }
 
+  async function sendLogin(request: FastifyRequest, reply: FastifyReply) {
+    if (bundle.index === null) return sendUnbuilt(reply);
+    if (bundle.login === null) return sendNotFound(request, reply);
+    const page = renderLoginPage(bundle.login, await bootData({ withHero: false }));
+    // The page's URL may hold a single-use reset or invite token: never pass it on as a Referer.
+    return sendHtml(request, reply, 200, page, { 'referrer-policy': 'no-referrer' });
+  }
+
   app.get('/', sendHome);
+  // The SDK's redirectToLogin() lands here (`/login?from_url=…`); GET also answers HEAD.
+  app.get('/login', sendLogin);
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '/';

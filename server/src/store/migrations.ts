@@ -53,6 +53,42 @@ const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    version: 4,
+    name: 'create users, otp_codes and password_tokens',
+    statements: [
+      'ALTER TABLE apps ADD COLUMN self_signup boolean NOT NULL DEFAULT true',
+      `CREATE TABLE users (
+        id text PRIMARY KEY,
+        app_id text NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+        email text NOT NULL,
+        full_name text NOT NULL DEFAULT '',
+        role text NOT NULL DEFAULT 'user' CHECK (role IN ('admin', 'user')),
+        is_verified boolean NOT NULL DEFAULT false,
+        disabled boolean NOT NULL DEFAULT false,
+        approved boolean NOT NULL DEFAULT false,
+        password_hash text NULL,
+        custom jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created_date timestamptz NOT NULL DEFAULT now(),
+        updated_date timestamptz NOT NULL DEFAULT now()
+      )`,
+      'CREATE UNIQUE INDEX users_app_email_idx ON users (app_id, lower(email))',
+      `CREATE TABLE otp_codes (
+        user_id text PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        code_hash text NOT NULL,
+        expires_at timestamptz NOT NULL,
+        failed_attempts int NOT NULL DEFAULT 0
+      )`,
+      `CREATE TABLE password_tokens (
+        token_hash text PRIMARY KEY,
+        user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        purpose text NOT NULL CHECK (purpose IN ('reset', 'invite')),
+        expires_at timestamptz NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      'CREATE INDEX password_tokens_user_idx ON password_tokens (user_id)',
+    ],
+  },
 ];
 
 /** runMigrations applies every migration not yet recorded, each once, in order, in its own transaction. */

@@ -33,3 +33,4 @@ export function renderHeroFragments(urlPlaceholder: string) {
 }
 
 export { HERO_IMAGE_PROMPT } from '../content/home-content';
+export { renderLoginPage } from './login-prerender';

@@ -4,6 +4,15 @@ function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+// Theme colour, icons and manifest: the same on every page.
+const brandTags = [
+  `<meta name="theme-color" content="#1a0b2e" />`,
+  `<link rel="icon" href="/favicon.svg" type="image/svg+xml" />`,
+  `<link rel="icon" href="/favicon-32.png" type="image/png" sizes="32x32" />`,
+  `<link rel="apple-touch-icon" href="/apple-touch-icon.png" />`,
+  `<link rel="manifest" href="/manifest.webmanifest" />`,
+];
+
 /** headTags renders title, description, canonical, Open Graph, Twitter card and icon tags from the config. */
 export function headTags(config: SiteConfig): string {
   const title = `QUEEN SOLANA (${config.coinName}) · Crowned on Solana`;
@@ -17,11 +26,7 @@ export function headTags(config: SiteConfig): string {
     `<title>${escapeAttribute(title)}</title>`,
     meta('name', 'description', description),
     `<link rel="canonical" href="${escapeAttribute(url)}" />`,
-    meta('name', 'theme-color', '#1a0b2e'),
-    `<link rel="icon" href="/favicon.svg" type="image/svg+xml" />`,
-    `<link rel="icon" href="/favicon-32.png" type="image/png" sizes="32x32" />`,
-    `<link rel="apple-touch-icon" href="/apple-touch-icon.png" />`,
-    `<link rel="manifest" href="/manifest.webmanifest" />`,
+    ...brandTags,
     meta('property', 'og:type', 'website'),
     meta('property', 'og:site_name', 'QUEEN SOLANA'),
     meta('property', 'og:title', title),
@@ -40,5 +45,15 @@ export function headTags(config: SiteConfig): string {
     meta('name', 'twitter:title', title),
     meta('name', 'twitter:description', description),
     meta('name', 'twitter:image', image),
+  ].join('\n    ');
+}
+
+/** loginHeadTags renders the sign-in page's head: its title, noindex, and the site's icons. */
+export function loginHeadTags(): string {
+  return [
+    '<title>Sign in · QUEEN SOLANA</title>',
+    '<meta name="robots" content="noindex" />',
+    '<meta name="description" content="Sign in to QUEEN SOLANA." />',
+    ...brandTags,
   ].join('\n    ');
 }

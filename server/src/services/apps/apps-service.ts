@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../lib/errors';
+import { ForbiddenError, NotFoundError } from '../../lib/errors';
 import type { AppsStore } from '../../store/apps-store';
 
 /** PublicSettings is what the SDK's `app.getPublicSettings()` returns. */
@@ -7,20 +7,67 @@ export interface PublicSettings {
   public_settings: string;
 }
 
+/** Visibility is who may open the app. */
+export type Visibility = 'public_without_login' | 'public_with_login' | 'private_with_login';
+
+/** Visitor is what public settings need to know about the caller's token. */
+export type Visitor = 'anonymous' | 'approved' | 'not_registered';
+
 /** createAppsService returns the rules for apps: which exist and who may open them. */
 export function createAppsService(store: AppsStore) {
+  async function requireRow(appId: string) {
+    const app = await store.findById(appId);
+    if (!app) throw new NotFoundError(`App "${appId}" was not found`);
+    return app;
+  }
+
   return {
     /** ensureApp creates the app with default settings if it does not exist yet. */
     ensureApp: (appId: string) => store.ensure(appId),
     /** requireApp throws NotFoundError unless the app exists. */
     async requireApp(appId: string): Promise<void> {
-      if (!(await store.findById(appId))) throw new NotFoundError(`App "${appId}" was not found`);
+      await requireRow(appId);
     },
     /** findPublicSettings returns the app's public settings; it throws NotFoundError for an unknown app. */
     async findPublicSettings(appId: string): Promise<PublicSettings> {
-      const app = await store.findById(appId);
-      if (!app) throw new NotFoundError(`App "${appId}" was not found`);
+      const app = await requireRow(appId);
       return { id: app.id, public_settings: app.public_settings };
+    },
+    /** findAccessSettings returns the visibility and whether visitors may sign themselves up. */
+    async findAccessSettings(appId: string): Promise<{ visibility: string; selfSignup: boolean }> {
+      const app = await requireRow(appId);
+      return { visibility: app.public_settings, selfSignup: app.self_signup };
+    },
+    /**
+     * publicSettingsFor answers public settings for a visitor: an open app answers everyone; a
+     * `public_with_login` app answers anonymous visitors but refuses signed-in users it does not know;
+     * a `private_with_login` app answers only approved users (403 auth_required / user_not_registered).
+     */
+    async publicSettingsFor(appId: string, visitor: Visitor): Promise<PublicSettings> {
+      const app = await requireRow(appId);
+      const settings = { id: app.id, public_settings: app.public_settings };
+      if (app.public_settings === 'public_without_login' || visitor === 'approved') return settings;
+      if (visitor === 'not_registered') {
+        throw new ForbiddenError(
+          'You are not registered for this app: ask an admin for access',
+          'user_not_registered',
+        );
+      }
+      if (app.public_settings === 'public_with_login') return settings;
+      throw new ForbiddenError('Sign in to open this app', 'auth_required');
+    },
+    /** updateSettings changes the app's visibility and/or self-sign-up flag. */
+    async updateSettings(
+      appId: string,
+      settings: { visibility?: Visibility | undefined; selfSignup?: boolean | undefined },
+    ): Promise<{ id: string; public_settings: string; self_signup: boolean }> {
+      await requireRow(appId);
+      await store.updateSettings(appId, {
+        publicSettings: settings.visibility,
+        selfSignup: settings.selfSignup,
+      });
+      const app = await requireRow(appId);
+      return { id: app.id, public_settings: app.public_settings, self_signup: app.self_signup };
     },
   };
 }

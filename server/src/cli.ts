@@ -1,0 +1,189 @@
+// Operator CLI: create users, set roles, disable users, change app settings, print the service token.
+// With a live server on the same DATA_DIR it goes through the server's admin API (PGlite must never be
+// opened by two processes); otherwise it opens the database itself.
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { loadSiteConfig } from '../../site/src/config/site-config-schema';
+import { parseServerEnv } from './config/server-env';
+import { readRuntimeInfo } from './lib/runtime-file';
+import { loadSecrets } from './lib/secrets-file';
+import { formatIssues } from './lib/validation';
+import { AdminCreateUserSchema, AdminUpdateUserSchema, AppSettingsSchema } from './schemas/auth';
+import { createAppsService } from './services/apps/apps-service';
+import { createAccounts } from './services/auth/accounts';
+import { createMailer } from './services/mail/mailer';
+import { createAppsStore } from './store/apps-store';
+import { createAuthCodesStore } from './store/auth-codes-store';
+import { runMigrations } from './store/migrations';
+import { openPgliteDatabase } from './store/pglite-database';
+import { createUsersStore } from './store/users-store';
+
+const REPO_ROOT = resolve(import.meta.dirname, '../..');
+
+const USAGE = `Usage: npm run cli -- <command> [options]
+  create-user --email <e> --password <p> [--role admin|user] [--name <full name>]
+  set-role --email <e> --role admin|user
+  disable-user --email <e>
+  enable-user --email <e>
+  app-settings [--visibility public_without_login|public_with_login|private_with_login] [--self-signup on|off]
+  service-token
+Reads DATA_DIR, APP_ID, SERVICE_TOKEN and JWT_SECRET like the server.`;
+
+/** AdminRequest is one operator action as the admin API spells it. */
+interface AdminRequest {
+  method: 'POST' | 'PATCH' | 'PUT';
+  path: 'users' | 'settings';
+  body: Record<string, unknown>;
+}
+
+function toRequest(command: string, values: Record<string, string | undefined>): AdminRequest {
+  const pick = (schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, body: object) => {
+    const result = schema.safeParse(body);
+    if (!result.success) throw new Error(formatIssues(result.error as Parameters<typeof formatIssues>[0]));
+    return body as Record<string, unknown>;
+  };
+  switch (command) {
+    case 'create-user':
+      return {
+        method: 'POST',
+        path: 'users',
+        body: pick(AdminCreateUserSchema, {
+          email: values.email,
+          password: values.password,
+          role: values.role ?? 'user',
+          ...(values.name ? { full_name: values.name } : {}),
+        }),
+      };
+    case 'set-role':
+      return {
+        method: 'PATCH',
+        path: 'users',
+        body: pick(AdminUpdateUserSchema, { email: values.email, role: values.role }),
+      };
+    case 'disable-user':
+    case 'enable-user':
+      return {
+        method: 'PATCH',
+        path: 'users',
+        body: pick(AdminUpdateUserSchema, { email: values.email, disabled: command === 'disable-user' }),
+      };
+    case 'app-settings': {
+      const signup = values['self-signup'];
+      if (signup !== undefined && signup !== 'on' && signup !== 'off')
+        throw new Error('--self-signup must be on or off');
+      const body = {
+        ...(values.visibility ? { visibility: values.visibility } : {}),
+        ...(signup ? { self_signup: signup === 'on' } : {}),
+      };
+      return { method: 'PUT', path: 'settings', body: pick(AppSettingsSchema, body) };
+    }
+    default:
+      throw new Error(`Unknown command "${command}".\n${USAGE}`);
+  }
+}
+
+async function liveServerUrl(dataDir: string): Promise<string | null> {
+  const info = await readRuntimeInfo(dataDir);
+  if (!info) return null;
+  try {
+    process.kill(info.pid, 0);
+  } catch {
+    return null;
+  }
+  const health = await fetch(`${info.url}/healthz`, { signal: AbortSignal.timeout(3000) }).catch(() => null);
+  return health?.ok ? info.url : null;
+}
+
+async function viaServer(url: string, appId: string, serviceToken: string, request: AdminRequest) {
+  const response = await fetch(`${url}/api/apps/${encodeURIComponent(appId)}/admin/${request.path}`, {
+    method: request.method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${serviceToken}` },
+    body: JSON.stringify(request.body),
+  });
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok) throw new Error(`${response.status}: ${String(body.message ?? 'request failed')}`);
+  return body;
+}
+
+async function direct(
+  config: ReturnType<typeof parseServerEnv>,
+  secrets: Awaited<ReturnType<typeof loadSecrets>>,
+  request: AdminRequest,
+) {
+  const db = await openPgliteDatabase(join(config.DATA_DIR, 'pglite'));
+  try {
+    await runMigrations(db);
+    const apps = createAppsService(createAppsStore(db));
+    await apps.ensureApp(config.APP_ID);
+    const log = pino({ level: 'warn' });
+    const mailer = createMailer({
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      outboxDir: join(config.DATA_DIR, 'outbox'),
+      log,
+    });
+    const accounts = await createAccounts({
+      config,
+      secrets,
+      stores: { users: createUsersStore(db), codes: createAuthCodesStore(db) },
+      apps,
+      mailer,
+      log,
+    });
+    if (request.path === 'settings') {
+      const input = AppSettingsSchema.parse(request.body);
+      return await apps.updateSettings(config.APP_ID, {
+        visibility: input.visibility,
+        selfSignup: input.self_signup,
+      });
+    }
+    if (request.method === 'POST')
+      return await accounts.users.createUser(config.APP_ID, AdminCreateUserSchema.parse(request.body));
+    const { email, ...changes } = AdminUpdateUserSchema.parse(request.body);
+    return await accounts.users.updateByEmail(config.APP_ID, email, changes);
+  } finally {
+    await db.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string' },
+      name: { type: 'string' },
+      visibility: { type: 'string' },
+      'self-signup': { type: 'string' },
+    },
+  });
+  const command = positionals[0];
+  if (!command || command === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  const site = loadSiteConfig(join(REPO_ROOT, 'site.config.json'));
+  const config = parseServerEnv(process.env, REPO_ROOT, site.appId);
+  const secrets = await loadSecrets(config.DATA_DIR, {
+    jwtSecret: config.JWT_SECRET,
+    serviceToken: config.SERVICE_TOKEN,
+  });
+  if (command === 'service-token') {
+    // The one place a secret is printed on purpose: stdout only, for the operator to copy.
+    console.log(secrets.serviceToken);
+    return;
+  }
+  const request = toRequest(command, values);
+  const url = await liveServerUrl(config.DATA_DIR);
+  const result = url
+    ? await viaServer(url, config.APP_ID, secrets.serviceToken, request)
+    : await direct(config, secrets, request);
+  console.log(JSON.stringify({ ok: true, via: url ? `server at ${url}` : 'database', result }, null, 2));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

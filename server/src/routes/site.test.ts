@@ -1,0 +1,79 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadSiteBundle } from '../lib/site-bundle';
+import type { AppsService } from '../services/apps/apps-service';
+import type { ImageService } from '../services/images/image-service';
+import { registerSiteRoutes } from './site';
+
+const INDEX = '<html><head><!--app-boot--></head><body>Home</body></html>';
+const NOT_FOUND =
+  '<html><head><!--app-boot--></head><body>Page Not Found: __APP_REQUESTED_PATH__</body></html>';
+const LOGIN =
+  '<html><head><!--app-boot--><title>Sign in</title></head><body><form>Sign in</form></body></html>';
+
+// Only the two lookups the site routes make are answered.
+const apps = {
+  findPublicSettings: async (id: string) => ({ id, public_settings: 'private_with_login' }),
+} as unknown as AppsService;
+const images = { findStored: async () => null } as unknown as ImageService;
+
+let root: string;
+let app: FastifyInstance;
+
+async function serve(files: Record<string, string>) {
+  for (const [name, text] of Object.entries(files)) await writeFile(join(root, name), text);
+  const bundle = await loadSiteBundle(root);
+  app = Fastify();
+  await registerSiteRoutes(app, { bundle, appId: 'queen-test', apps, images });
+  return bundle;
+}
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'site-routes-'));
+});
+
+afterEach(async () => {
+  await app?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('GET /login', () => {
+  it('serves the sign-in page with the boot data, uncached and without a Referer', async () => {
+    await serve({ 'index.html': INDEX, '404.html': NOT_FOUND, 'login.html': LOGIN });
+    const response = await app.inject({ url: '/login?from_url=http%3A%2F%2Flocalhost%2Fx' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.body).toContain('<form>Sign in</form>');
+    expect(response.body).toContain('<script id="app-boot" type="application/json">{"appId":"queen-test"');
+    expect(response.body).not.toContain('<!--app-boot-->');
+  });
+
+  it('answers HEAD like GET, without a body', async () => {
+    await serve({ 'index.html': INDEX, '404.html': NOT_FOUND, 'login.html': LOGIN });
+    const response = await app.inject({ method: 'HEAD', url: '/login' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toBe('');
+  });
+
+  it('never serves the raw template at /login.html', async () => {
+    await serve({ 'index.html': INDEX, '404.html': NOT_FOUND, 'login.html': LOGIN });
+    const response = await app.inject({ url: '/login.html' });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).not.toContain('<!--app-boot-->');
+  });
+
+  it('without a built login.html, warns at load and answers with the 404 page', async () => {
+    const bundle = await serve({ 'index.html': INDEX, '404.html': NOT_FOUND });
+    expect(bundle.login).toBeNull();
+    expect(bundle.problems.some((problem) => problem.includes('login.html is missing'))).toBe(true);
+    const response = await app.inject({ url: '/login?from_url=%2F' });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toContain('Page Not Found: login');
+  });
+});

@@ -1,0 +1,43 @@
+import type { AuthCodesStore } from '../../store/auth-codes-store';
+import type { UsersStore } from '../../store/users-store';
+import type { AppsService } from '../apps/apps-service';
+import type { Mailer } from '../mail/mailer';
+import type { PasswordHasher } from './password-hasher';
+import type { AuthThrottle } from './rate-limiter';
+import type { SessionService } from './session-service';
+import type { TurnstileVerifier } from './turnstile';
+
+/** AccountLog is the part of a logger the account services use (never given a secret). */
+export interface AccountLog {
+  warn(details: object, message: string): void;
+}
+
+/** AccountDeps is what the sign-up, sign-in and user services share; main.ts builds it once. */
+export interface AccountDeps {
+  users: UsersStore;
+  codes: AuthCodesStore;
+  apps: AppsService;
+  sessions: SessionService;
+  hasher: PasswordHasher;
+  mailer: Mailer;
+  throttle: AuthThrottle;
+  turnstile: TurnstileVerifier;
+  otpTtlSeconds: number;
+  log: AccountLog;
+}
+
+/** RequestOrigin is where a call came from: the IP for throttling and the origin for mailed links. */
+export interface RequestOrigin {
+  ip: string;
+  origin: string;
+}
+
+/** RESET_TTL_MS is how long a password reset link stays valid. */
+export const RESET_TTL_MS = 60 * 60 * 1000;
+/** INVITE_TTL_MS is how long an invite link stays valid. */
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** defaultFullName is the name given to an account created from an email alone. */
+export function defaultFullName(email: string): string {
+  return email.split('@')[0] ?? email;
+}

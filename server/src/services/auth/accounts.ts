@@ -1,0 +1,67 @@
+import { createTokenSigner } from '../../lib/access-token';
+import type { ServerSecrets } from '../../lib/secrets-file';
+import type { AuthCodesStore } from '../../store/auth-codes-store';
+import type { UsersStore } from '../../store/users-store';
+import type { AppsService } from '../apps/apps-service';
+import type { Mailer } from '../mail/mailer';
+import { createUsersService } from '../users/users-service';
+import type { AccountLog } from './account-deps';
+import { createPasswordHasher } from './password-hasher';
+import { createAuthThrottle, createMemoryRateLimiter } from './rate-limiter';
+import { createSessionService } from './session-service';
+import { createSignInService } from './sign-in-service';
+import { createSignUpService } from './sign-up-service';
+import { createTurnstileVerifier } from './turnstile';
+
+/** AccountsConfig is the part of the server configuration accounts read. */
+export interface AccountsConfig {
+  JWT_EXPIRES_IN: string;
+  OTP_TTL_SECONDS: number;
+  AUTH_RATE_LIMIT_IP: number;
+  AUTH_RATE_LIMIT_ACCOUNT: number;
+  AUTH_RATE_LIMIT_WINDOW_SECONDS: number;
+  TURNSTILE_SECRET?: string | undefined;
+  TURNSTILE_VERIFY_URL: string;
+}
+
+/** createAccounts wires sessions, sign-up, sign-in and users from stores, secrets and configuration. */
+export async function createAccounts(input: {
+  config: AccountsConfig;
+  secrets: ServerSecrets;
+  stores: { users: UsersStore; codes: AuthCodesStore };
+  apps: AppsService;
+  mailer: Mailer;
+  log: AccountLog;
+}) {
+  const { config } = input;
+  const signer = createTokenSigner(input.secrets.jwtSecret, config.JWT_EXPIRES_IN);
+  const sessions = createSessionService({
+    users: input.stores.users,
+    signer,
+    serviceToken: input.secrets.serviceToken,
+  });
+  const limiter = createMemoryRateLimiter(config.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000);
+  const deps = {
+    ...input.stores,
+    apps: input.apps,
+    sessions,
+    hasher: await createPasswordHasher(),
+    mailer: input.mailer,
+    throttle: createAuthThrottle(limiter, {
+      perIp: config.AUTH_RATE_LIMIT_IP,
+      perAccount: config.AUTH_RATE_LIMIT_ACCOUNT,
+    }),
+    turnstile: createTurnstileVerifier(config.TURNSTILE_SECRET, config.TURNSTILE_VERIFY_URL),
+    otpTtlSeconds: config.OTP_TTL_SECONDS,
+    log: input.log,
+  };
+  const signIn = createSignInService(deps);
+  return {
+    sessions,
+    signIn,
+    signUp: createSignUpService(deps),
+    users: createUsersService(deps, signIn, signer),
+  };
+}
+
+export type Accounts = Awaited<ReturnType<typeof createAccounts>>;

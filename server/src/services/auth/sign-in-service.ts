@@ -1,0 +1,119 @@
+import { ForbiddenError, InvalidInputError, UnauthorizedError } from '../../lib/errors';
+import { randomSecret, sha256Hex } from '../../lib/secure-random';
+import type { PasswordTokenPurpose } from '../../store/auth-codes-store';
+import type { UserRow } from '../../store/users-store';
+import { toPublicUser, type PublicUser } from '../users/public-user';
+import { INVITE_TTL_MS, RESET_TTL_MS, type AccountDeps, type RequestOrigin } from './account-deps';
+
+const BAD_LOGIN = 'Invalid email or password';
+const BAD_RESET = 'The link is invalid, already used or expired: request a new one';
+
+/** createSignInService returns password sign-in, reset by mailed link and password change. */
+export function createSignInService(deps: AccountDeps) {
+  /** issueSetPasswordLink stores a single-use token by its hash and returns the link to mail. */
+  async function issueSetPasswordLink(user: UserRow, purpose: PasswordTokenPurpose, origin: string) {
+    const token = randomSecret();
+    const ttl = purpose === 'invite' ? INVITE_TTL_MS : RESET_TTL_MS;
+    await deps.codes.insertPasswordToken({
+      token_hash: sha256Hex(token),
+      user_id: user.id,
+      purpose,
+      expires_at: new Date(Date.now() + ttl),
+    });
+    const param = purpose === 'invite' ? 'invite_token' : 'reset_token';
+    return `${origin}/login?${param}=${encodeURIComponent(token)}`;
+  }
+
+  return {
+    issueSetPasswordLink,
+
+    /** login checks the password; wrong passwords and unknown emails get the same 401. */
+    async login(
+      appId: string,
+      input: { email: string; password: string; turnstile_token?: string | undefined },
+      from: RequestOrigin,
+    ): Promise<{ access_token: string; user: PublicUser }> {
+      await deps.throttle('login', from.ip, input.email);
+      await deps.turnstile(input.turnstile_token, from.ip);
+      const user = await deps.users.findByEmail(appId, input.email);
+      // Unknown emails are checked against a dummy hash, so both paths take the same time.
+      const ok = await deps.hasher.verify(user?.password_hash ?? null, input.password);
+      if (!user || !ok || user.disabled) throw new UnauthorizedError(BAD_LOGIN);
+      if (!user.is_verified) {
+        throw new ForbiddenError(
+          'Verify your email with the code we sent before signing in',
+          'email_not_verified',
+        );
+      }
+      return { access_token: await deps.sessions.issueToken(user), user: toPublicUser(user) };
+    },
+
+    /** requestReset mails a reset link if the account exists; the answer and timing never say whether it does. */
+    async requestReset(appId: string, email: string, from: RequestOrigin) {
+      await deps.throttle('reset', from.ip, email);
+      const work = async () => {
+        const user = await deps.users.findByEmail(appId, email);
+        if (!user || user.disabled) return;
+        const link = await issueSetPasswordLink(user, 'reset', from.origin);
+        await deps.mailer.send({
+          to: user.email,
+          subject: `Reset your ${appId} password`,
+          text: `Open this link within 1 hour to choose a new password:\n\n${link}\n\nIt works once. If you did not ask for it, ignore this mail.\n`,
+        });
+      };
+      // Done after answering, so the response time does not reveal whether the email exists.
+      void work().catch((error: unknown) => deps.log.warn({ err: error }, 'password reset mail failed'));
+      return { success: true, message: 'If an account exists for this email, a reset link has been sent' };
+    },
+
+    /** resetPassword consumes a reset or invite token and sets the password; the token works once. */
+    async resetPassword(
+      appId: string,
+      input: { reset_token: string; new_password: string },
+      from: RequestOrigin,
+    ) {
+      await deps.throttle('reset', from.ip);
+      const token = await deps.codes.takePasswordToken(sha256Hex(input.reset_token));
+      const user = token ? await deps.users.findById(appId, token.user_id) : null;
+      if (!token || !user || user.disabled || new Date(token.expires_at).getTime() <= Date.now()) {
+        throw new InvalidInputError(BAD_RESET);
+      }
+      const passwordHash = await deps.hasher.hash(input.new_password);
+      // The link proved the mailbox, so the email counts as verified; an invite also grants access.
+      await deps.users.update(appId, user.id, {
+        passwordHash,
+        isVerified: true,
+        approved: user.approved || token.purpose === 'invite',
+      });
+      await deps.codes.deletePasswordTokens(user.id);
+      return { success: true, message: 'Your password has been set: sign in with it' };
+    },
+
+    /**
+     * changePassword sets a new password for userId. The caller must give its own current password;
+     * only an admin may change someone else's.
+     */
+    async changePassword(
+      caller: UserRow,
+      input: { user_id: string; current_password: string; new_password: string },
+      from: RequestOrigin,
+    ) {
+      await deps.throttle('change-password', from.ip, caller.email);
+      if (input.user_id !== caller.id && caller.role !== 'admin') {
+        throw new ForbiddenError("Only an admin may change another user's password");
+      }
+      if (!(await deps.hasher.verify(caller.password_hash, input.current_password))) {
+        throw new InvalidInputError('current_password: is incorrect');
+      }
+      const target = await deps.users.findById(caller.app_id, input.user_id);
+      if (!target) throw new InvalidInputError('user_id: no such user');
+      await deps.users.update(caller.app_id, target.id, {
+        passwordHash: await deps.hasher.hash(input.new_password),
+      });
+      await deps.codes.deletePasswordTokens(target.id);
+      return { success: true, message: 'Password changed' };
+    },
+  };
+}
+
+export type SignInService = ReturnType<typeof createSignInService>;

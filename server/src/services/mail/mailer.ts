@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+
+/** MailMessage is one plain-text mail. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Mailer sends mail; which transport it uses is decided once at start. */
+export interface Mailer {
+  /** describe says where mail goes, for the start-up log (never a credential). */
+  describe(): string;
+  send(message: MailMessage): Promise<void>;
+}
+
+/** MailLog is the part of a logger the mailer uses. */
+export interface MailLog {
+  info(details: object, message: string): void;
+}
+
+/** MailerConfig picks SMTP (smtpUrl) or the outbox folder. */
+export interface MailerConfig {
+  smtpUrl: string | undefined;
+  from: string;
+  outboxDir: string;
+  log: MailLog;
+}
+
+/**
+ * createMailer returns an SMTP mailer when smtpUrl is set, else one that writes each mail as an `.eml`
+ * file into outboxDir. Only the recipient and file path are logged, never the body.
+ */
+export function createMailer(config: MailerConfig): Mailer {
+  if (config.smtpUrl) {
+    const transport = nodemailer.createTransport(config.smtpUrl);
+    const host = new URL(config.smtpUrl).host;
+    return {
+      describe: () => `SMTP at ${host}`,
+      async send(message) {
+        await transport.sendMail({ from: config.from, ...message });
+        config.log.info({ to: message.to, subject: message.subject }, 'mail sent');
+      },
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    describe: () => `outbox folder ${config.outboxDir} (set SMTP_URL to send real mail)`,
+    async send(message) {
+      const info = await transport.sendMail({ from: config.from, ...message });
+      await mkdir(config.outboxDir, { recursive: true, mode: 0o700 });
+      const name = `${Date.now()}-${randomBytes(4).toString('hex')}.eml`;
+      const path = join(config.outboxDir, name);
+      await writeFile(path, info.message, { mode: 0o600 });
+      config.log.info({ to: message.to, subject: message.subject }, `mail written to ${path}`);
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { InvalidInputError, NotFoundError } from '../../lib/errors';
+import type { UserRow } from '../../store/users-store';
+import { defaultFullName, type AccountDeps } from '../auth/account-deps';
+import type { SignInService } from '../auth/sign-in-service';
+import { toPublicUser, type PublicUser } from './public-user';
+
+/** Role is a user's role in the app. */
+export type Role = 'admin' | 'user';
+
+/** createUsersService returns the signed-in user's profile, invitations, SSO tokens and operator actions. */
+export function createUsersService(deps: AccountDeps, signIn: SignInService, signer: SsoSigner) {
+  async function requireByEmail(appId: string, email: string): Promise<UserRow> {
+    const user = await deps.users.findByEmail(appId, email);
+    if (!user) throw new NotFoundError(`No user with email ${email}`);
+    return user;
+  }
+
+  async function requireById(appId: string, id: string): Promise<UserRow> {
+    const user = await deps.users.findById(appId, id);
+    if (!user) throw new NotFoundError(`User "${id}" was not found`);
+    return user;
+  }
+
+  return {
+    /** updateMe merges full_name and custom fields into the user; the route has already refused other keys. */
+    async updateMe(
+      user: UserRow,
+      changes: { full_name?: string | undefined; custom: Record<string, unknown> },
+    ) {
+      const updated = await deps.users.update(user.app_id, user.id, {
+        fullName: changes.full_name,
+        custom: changes.custom,
+      });
+      if (!updated) throw new NotFoundError('The signed-in user no longer exists');
+      return toPublicUser(updated);
+    },
+
+    /** invite creates (or re-approves) the user with role and mails a link to set a password. */
+    async invite(appId: string, input: { user_email: string; role: Role }, origin: string) {
+      await deps.apps.requireApp(appId);
+      const existing = await deps.users.findByEmail(appId, input.user_email);
+      const user = existing
+        ? await deps.users.update(appId, existing.id, { role: input.role, approved: true })
+        : await deps.users.insert({
+            id: randomUUID(),
+            appId,
+            email: input.user_email,
+            fullName: defaultFullName(input.user_email),
+            role: input.role,
+            isVerified: false,
+            approved: true,
+            passwordHash: null,
+          });
+      if (!user) throw new NotFoundError('The invited user no longer exists');
+      const link = await signIn.issueSetPasswordLink(user, 'invite', origin);
+      await deps.mailer.send({
+        to: user.email,
+        subject: `You are invited to ${appId}`,
+        text: `You have been invited to ${appId} as ${input.role}. Open this link within 7 days to set your password:\n\n${link}\n`,
+      });
+      return { success: true, user_email: user.email, role: input.role };
+    },
+
+    /** ssoAccessToken mints an access token for a user of the app (service role only, checked by the route). */
+    async ssoAccessToken(appId: string, userId: string) {
+      const user = await requireById(appId, userId);
+      if (user.disabled) throw new InvalidInputError('userId: the user is disabled');
+      return { access_token: await deps.sessions.issueToken(user) };
+    },
+
+    /** ssoIdToken returns a signed id token (sub, email, aud = app id) for a user of the app. */
+    async ssoIdToken(appId: string, userId: string): Promise<string> {
+      const user = await requireById(appId, userId);
+      if (user.disabled) throw new InvalidInputError('userId: the user is disabled');
+      return signer.mintIdToken({ userId: user.id, appId, email: user.email });
+    },
+
+    /** createUser adds a verified, approved user with a password (the operator CLI and admin API). */
+    async createUser(
+      appId: string,
+      input: { email: string; password: string; role: Role; full_name?: string | undefined },
+    ): Promise<PublicUser> {
+      await deps.apps.requireApp(appId);
+      if (await deps.users.findByEmail(appId, input.email)) {
+        throw new InvalidInputError(`email: a user with email ${input.email} already exists`);
+      }
+      const user = await deps.users.insert({
+        id: randomUUID(),
+        appId,
+        email: input.email,
+        fullName: input.full_name ?? defaultFullName(input.email),
+        role: input.role,
+        isVerified: true,
+        approved: true,
+        passwordHash: await deps.hasher.hash(input.password),
+      });
+      return toPublicUser(user);
+    },
+
+    /** updateByEmail sets a user's role and/or disabled flag; a role change also approves the user. */
+    async updateByEmail(
+      appId: string,
+      email: string,
+      changes: { role?: Role | undefined; disabled?: boolean | undefined },
+    ): Promise<PublicUser> {
+      const user = await requireByEmail(appId, email);
+      const updated = await deps.users.update(appId, user.id, {
+        role: changes.role,
+        disabled: changes.disabled,
+        approved: changes.role ? true : undefined,
+      });
+      if (!updated) throw new NotFoundError(`No user with email ${email}`);
+      return toPublicUser(updated);
+    },
+  };
+}
+
+/** SsoSigner is the part of the token signer SSO needs. */
+export interface SsoSigner {
+  mintIdToken(claims: { userId: string; appId: string; email: string }): Promise<string>;
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

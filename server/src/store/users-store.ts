@@ -1,0 +1,114 @@
+import type { Queryable } from './database';
+
+/** UserRow is one row of the users table, password hash included: it never leaves the services. */
+export interface UserRow {
+  id: string;
+  app_id: string;
+  email: string;
+  full_name: string;
+  role: 'admin' | 'user';
+  is_verified: boolean;
+  disabled: boolean;
+  approved: boolean;
+  password_hash: string | null;
+  custom: Record<string, unknown>;
+  created_date: Date;
+  updated_date: Date;
+}
+
+/** NewUser is what creating a user needs. */
+export interface NewUser {
+  id: string;
+  appId: string;
+  email: string;
+  fullName: string;
+  role: 'admin' | 'user';
+  isVerified: boolean;
+  approved: boolean;
+  passwordHash: string | null;
+}
+
+/** UserChanges lists the columns a single update may set; undefined leaves a column as it is. */
+export interface UserChanges {
+  fullName?: string | undefined;
+  role?: 'admin' | 'user' | undefined;
+  isVerified?: boolean | undefined;
+  disabled?: boolean | undefined;
+  approved?: boolean | undefined;
+  passwordHash?: string | undefined;
+  custom?: Record<string, unknown> | undefined;
+}
+
+const COLUMNS = `id, app_id, email, full_name, role, is_verified, disabled, approved, password_hash, custom,
+  created_date, updated_date`;
+
+/** createUsersStore returns the SQL for the users table. */
+export function createUsersStore(db: Queryable) {
+  return {
+    /** findById returns the user of appId with that id, or null. */
+    async findById(appId: string, id: string): Promise<UserRow | null> {
+      const { rows } = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE app_id = $1 AND id = $2`, [
+        appId,
+        id,
+      ]);
+      return rows[0] ?? null;
+    },
+    /** findByEmail looks a user up by email, ignoring case. */
+    async findByEmail(appId: string, email: string): Promise<UserRow | null> {
+      const { rows } = await db.query<UserRow>(
+        `SELECT ${COLUMNS} FROM users WHERE app_id = $1 AND lower(email) = lower($2)`,
+        [appId, email],
+      );
+      return rows[0] ?? null;
+    },
+    /** insert creates a user and returns the stored row. */
+    async insert(user: NewUser): Promise<UserRow> {
+      const { rows } = await db.query<UserRow>(
+        `INSERT INTO users (id, app_id, email, full_name, role, is_verified, approved, password_hash)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+        [
+          user.id,
+          user.appId,
+          user.email,
+          user.fullName,
+          user.role,
+          user.isVerified,
+          user.approved,
+          user.passwordHash,
+        ],
+      );
+      const row = rows[0];
+      if (!row) throw new Error('insert into users returned no row');
+      return row;
+    },
+    /** update sets the given columns (custom fields are merged) and returns the row, or null if gone. */
+    async update(appId: string, id: string, changes: UserChanges): Promise<UserRow | null> {
+      const { rows } = await db.query<UserRow>(
+        `UPDATE users SET
+           full_name = COALESCE($3, full_name),
+           role = COALESCE($4, role),
+           is_verified = COALESCE($5, is_verified),
+           disabled = COALESCE($6, disabled),
+           approved = COALESCE($7, approved),
+           password_hash = COALESCE($8, password_hash),
+           custom = custom || COALESCE($9::jsonb, '{}'::jsonb),
+           updated_date = now()
+         WHERE app_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+        [
+          appId,
+          id,
+          changes.fullName ?? null,
+          changes.role ?? null,
+          changes.isVerified ?? null,
+          changes.disabled ?? null,
+          changes.approved ?? null,
+          changes.passwordHash ?? null,
+          changes.custom ? JSON.stringify(changes.custom) : null,
+        ],
+      );
+      return rows[0] ?? null;
+    },
+  };
+}
+
+export type UsersStore = ReturnType<typeof createUsersStore>;

@@ -1,0 +1,63 @@
+import { useCallback, useState } from 'react';
+import { PASSWORD_MIN_LENGTH, type StepProps } from '../lib/login-view';
+import { useSubmit } from '../lib/use-submit';
+import { SubmitButton, TextButton } from './buttons';
+import { FormError } from './form-messages';
+import { TextField } from './text-field';
+import { ViewHeading } from './view-heading';
+
+/** SignUpForm creates an account; the server mails a 6-digit code, entered on the next step. */
+export function SignUpForm({
+  api,
+  go,
+  focusOnShow,
+  email: initialEmail = '',
+}: StepProps & { email?: string }) {
+  const [email, setEmail] = useState(initialEmail);
+  const [password, setPassword] = useState('');
+
+  const { busy, error, submit } = useSubmit(
+    useCallback(async () => {
+      await api.register(email, password);
+      go({ step: 'verify', email, password });
+    }, [api, email, password, go]),
+  );
+
+  return (
+    <>
+      <ViewHeading title="Create your account" focusOnShow={focusOnShow}>
+        <p>Join the Royal Court. We will email you a code to confirm it is you.</p>
+      </ViewHeading>
+      <form onSubmit={submit}>
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          name="new-password"
+          autoComplete="new-password"
+          required
+          minLength={PASSWORD_MIN_LENGTH}
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        <FormError message={error} />
+        <SubmitButton busy={busy} busyLabel="Creating your account…">
+          Create account
+        </SubmitButton>
+      </form>
+      <p className="mt-6 text-center text-sm text-white/80">
+        Already have an account?{' '}
+        <TextButton onClick={() => go({ step: 'sign-in', email })}>Sign in</TextButton>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+import { useId, type InputHTMLAttributes } from 'react';
+
+interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className'> {
+  label: string;
+  hint?: string;
+}
+
+/** TextField is a labelled input with an optional hint tied to it by aria-describedby. */
+export function TextField({ label, hint, ...input }: TextFieldProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  return (
+    <div className="mb-4">
+      <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-white/90">
+        {label}
+      </label>
+      <input
+        id={id}
+        aria-describedby={hint ? hintId : undefined}
+        className="block min-h-11 w-full rounded-lg border border-white/40 bg-royal-950/80 px-3.5 py-2 text-base text-white placeholder:text-white/50 focus-visible:border-gold-300"
+        {...input}
+      />
+      {hint && (
+        <p id={hintId} className="mt-1.5 text-xs text-white/70">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
