@@ -102,6 +102,11 @@ async function viaServer(url: string, appId: string, serviceToken: string, reque
     body: JSON.stringify(request.body),
   });
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (response.status === 401 || response.status === 403) {
+    throw new Error(
+      `The server at ${url} refused the service token: if it was started with SERVICE_TOKEN, run the CLI with the same SERVICE_TOKEN (and APP_ID).`,
+    );
+  }
   if (!response.ok) throw new Error(`${response.status}: ${String(body.message ?? 'request failed')}`);
   return body;
 }
