@@ -13,17 +13,31 @@ export type Visibility = 'public_without_login' | 'public_with_login' | 'private
 /** Visitor is what public settings need to know about the caller's token. */
 export type Visitor = 'anonymous' | 'approved' | 'not_registered';
 
+/** APP_CACHE_MS bounds how long a settings change made by another instance can go unseen. */
+const APP_CACHE_MS = 2000;
+
 /** createAppsService returns the rules for apps: which exist and who may open them. */
-export function createAppsService(store: AppsStore) {
-  async function requireRow(appId: string) {
+export function createAppsService(store: AppsStore, now: () => number = Date.now) {
+  // Every API request checks its app; apps change rarely, so known rows are kept briefly in memory
+  // (unknown ids are not cached: they are caller-chosen).
+  type AppRow = NonNullable<Awaited<ReturnType<AppsStore['findById']>>>;
+  const cache = new Map<string, { row: AppRow; expires: number }>();
+
+  async function requireRow(appId: string): Promise<AppRow> {
+    const cached = cache.get(appId);
+    if (cached && cached.expires > now()) return cached.row;
     const app = await store.findById(appId);
     if (!app) throw new NotFoundError(`App "${appId}" was not found`);
+    cache.set(appId, { row: app, expires: now() + APP_CACHE_MS });
     return app;
   }
 
   return {
     /** ensureApp creates the app with default settings if it does not exist yet. */
-    ensureApp: (appId: string) => store.ensure(appId),
+    ensureApp: (appId: string) => {
+      cache.delete(appId);
+      return store.ensure(appId);
+    },
     /** requireApp throws NotFoundError unless the app exists. */
     async requireApp(appId: string): Promise<void> {
       await requireRow(appId);
@@ -66,6 +80,7 @@ export function createAppsService(store: AppsStore) {
         publicSettings: settings.visibility,
         selfSignup: settings.selfSignup,
       });
+      cache.delete(appId);
       const app = await requireRow(appId);
       return { id: app.id, public_settings: app.public_settings, self_signup: app.self_signup };
     },
