@@ -82,7 +82,8 @@ describe('App shell', () => {
   it('shows Access Restricted when the user is not registered for the app', async () => {
     platform.app.getPublicSettings.mockRejectedValue(forbidden('user_not_registered'));
     await renderApp({ publicSettings: null, token: 'tok' });
-    expect(container.querySelector('h1')?.textContent).toBe('Access Restricted');
+    // The screen is a lazily loaded chunk.
+    await vi.waitFor(() => expect(container.querySelector('h1')?.textContent).toBe('Access Restricted'));
     expect(text()).toContain(
       'You are not registered to use this application. Please contact the app administrator to request access.',
     );

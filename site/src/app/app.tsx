@@ -1,5 +1,4 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { Toaster } from '../components/ui/toaster';
 import { matchRoute } from '../config/paths';
 import { HomePage } from '../features/marketing/home-page';
 import { AuthProvider } from '../features/shell/auth-provider';
@@ -8,10 +7,16 @@ import { showsSpinner } from '../features/shell/auth-state';
 import { ErrorBoundary } from '../features/shell/error-boundary';
 import { FullScreenSpinner } from '../features/shell/full-screen-spinner';
 import { useNavigationReporter } from '../features/shell/use-navigation-reporter';
-import { UserNotRegistered } from '../features/shell/user-not-registered';
 import { bootData } from '../lib/app-context';
 
 const NotFoundRoute = lazy(() => import('./routes/not-found'));
+// Rarely needed on first load, so kept out of the page's initial script.
+const Toaster = lazy(() =>
+  import('../components/ui/toaster').then((module) => ({ default: module.Toaster })),
+);
+const UserNotRegistered = lazy(() =>
+  import('../features/shell/user-not-registered').then((module) => ({ default: module.UserNotRegistered })),
+);
 
 function Routes({ pathname }: { pathname: string }) {
   if (matchRoute(pathname) === 'home') return <HomePage heroImageUrl={bootData.heroImageUrl} />;
@@ -32,7 +37,13 @@ function AuthenticatedApp({ pathname }: { pathname: string }) {
   }, [mustLogin, navigateToLogin]);
 
   if (showsSpinner(auth) || mustLogin) return <FullScreenSpinner />;
-  if (auth.authError?.type === 'user_not_registered') return <UserNotRegistered />;
+  if (auth.authError?.type === 'user_not_registered') {
+    return (
+      <Suspense fallback={<FullScreenSpinner />}>
+        <UserNotRegistered />
+      </Suspense>
+    );
+  }
   // Any other error (unknown, other 403 reasons) is logged by the state machine; the site still renders.
   return <Routes pathname={pathname} />;
 }
@@ -50,7 +61,9 @@ export function App({ pathname }: { pathname: string }) {
         <NavigationReporter />
         <AuthenticatedApp pathname={pathname} />
       </AuthProvider>
-      <Toaster />
+      <Suspense fallback={null}>
+        <Toaster />
+      </Suspense>
     </ErrorBoundary>
   );
 }

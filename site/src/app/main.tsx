@@ -3,6 +3,7 @@ import { initialAuthState, showsSpinner } from '../features/shell/auth-state';
 import { appParams, bootData } from '../lib/app-context';
 import { reportGlobalErrors } from '../lib/embedding';
 import { getPlatformClient } from '../lib/platform-client';
+import { captureStaticIslands } from '../features/marketing/components/static-island';
 import { App } from './app';
 import '../styles/app.css';
 
@@ -16,6 +17,8 @@ const app = <App pathname={window.location.pathname} />;
 
 // The HTML was prerendered for an anonymous visitor of a public app. Hydrate it when that is what this
 // visitor will see; otherwise (settings unknown, e.g. a private app) render afresh behind the spinner.
+// Read before React touches the DOM: static sections keep exactly the HTML the build rendered.
+captureStaticIslands(container);
 if (showsSpinner(initialAuthState(bootData.publicSettings, Boolean(appParams.token)))) {
   container.textContent = '';
   createRoot(container).render(app);

@@ -1,16 +1,12 @@
 import { useHydratedMarker } from '../../lib/use-hydrated-marker';
-import { AboutSection } from './components/about-section';
-import { BuySection } from './components/buy-section';
 import { CommunitySection } from './components/community-section';
 import { FloatingParticles } from './components/floating-particles';
 import { HeroSection } from './components/hero-section';
-import { KingdomSection } from './components/kingdom-section';
 import { MotionToggle } from './components/motion-toggle';
-import { RoadmapSection } from './components/roadmap-section';
-import { SiteFooter } from './components/site-footer';
 import { SiteHeader } from './components/site-header';
+import { StaticIsland } from './components/static-island';
 
-/** HomePage composes the single-page site, section by section. */
+/** HomePage composes the single-page site, section by section; static sections are kept as prerendered. */
 export function HomePage({ heroImageUrl }: { heroImageUrl: string | null }) {
   useHydratedMarker();
   return (
@@ -29,19 +25,17 @@ export function HomePage({ heroImageUrl }: { heroImageUrl: string | null }) {
       <main id="main" className="relative z-10">
         <HeroSection heroImageUrl={heroImageUrl} />
 
-        <AboutSection />
+        <StaticIsland id="about" />
 
-        <KingdomSection />
+        <StaticIsland id="kingdom" />
 
-        <BuySection />
+        <StaticIsland id="buy" />
 
-        <RoadmapSection />
+        <StaticIsland id="roadmap" />
 
         <CommunitySection />
       </main>
-      <div className="relative z-10">
-        <SiteFooter />
-      </div>
+      <StaticIsland id="footer" className="relative z-10" />
       <MotionToggle />
     </div>
   );

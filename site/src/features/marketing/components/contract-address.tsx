@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { CopyIcon } from '../../../components/ui/icons';
-import { toast } from '../../../components/ui/use-toast';
+import { toast } from '../../../components/ui/toast';
 import { PLACEHOLDER_CONTRACT_ADDRESS } from '../../../config/placeholder';
 
 function selectText(element: HTMLElement) {
@@ -23,11 +23,11 @@ export function ContractAddress({ address }: { address: string }) {
     try {
       if (!navigator.clipboard?.writeText) throw new Error('Clipboard unavailable');
       await navigator.clipboard.writeText(address);
-      const shown = toast({ title: 'Contract address copied!' });
+      const shown = await toast({ title: 'Contract address copied!' });
       setTimeout(shown.dismiss, 4000);
     } catch {
       if (codeRef.current) selectText(codeRef.current);
-      toast({
+      void toast({
         variant: 'destructive',
         title: 'Copying is not available here',
         description: 'The address is selected: press Ctrl+C (⌘C on Mac) or long-press to copy it.',

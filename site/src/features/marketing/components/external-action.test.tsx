@@ -1,6 +1,6 @@
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toasts } from '../../../components/ui/use-toast';
 import { ExternalAction } from './external-action';
 
@@ -37,7 +37,7 @@ describe('ExternalAction', () => {
     expect(container.querySelector('button')).toBeNull();
   });
 
-  it('without a URL is a disabled "coming soon" button that says so when pressed', () => {
+  it('without a URL is a disabled "coming soon" button that says so when pressed', async () => {
     act(() =>
       root.render(
         <ExternalAction href="" label="Telegram" className="x">
@@ -50,6 +50,7 @@ describe('ExternalAction', () => {
     expect(button?.getAttribute('aria-disabled')).toBe('true');
     expect(button?.getAttribute('aria-label')).toBe('Telegram (coming soon)');
     act(() => button?.click());
-    expect(toasts.getState().toasts[0]?.title).toBe('Telegram is coming soon');
+    // The toast store loads on first use.
+    await vi.waitFor(() => expect(toasts.getState().toasts[0]?.title).toBe('Telegram is coming soon'));
   });
 });

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { toast } from '../../../components/ui/use-toast';
+import { toast } from '../../../components/ui/toast';
 
 interface Props {
   /** href is the configured URL; empty means "not announced yet". */

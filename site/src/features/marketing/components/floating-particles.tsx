@@ -1,15 +1,21 @@
 import { useEffect, useRef } from 'react';
-import { startParticles } from './particles';
 
 /**
  * FloatingParticles is the decorative layer of 80 drifting sparks (hidden from assistive tech). The sparks
- * are added after hydration, so they cost the first paint nothing.
+ * and their code arrive after hydration, so they cost the first paint and the page's script nothing.
  */
 export function FloatingParticles() {
   const layer = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (!layer.current) return;
-    return startParticles(layer.current);
+    let stop: (() => void) | undefined;
+    let unmounted = false;
+    void import('./particles').then(({ startParticles }) => {
+      if (!unmounted && layer.current) stop = startParticles(layer.current);
+    });
+    return () => {
+      unmounted = true;
+      stop?.();
+    };
   }, []);
   return <div ref={layer} aria-hidden="true" className="particle-layer" />;
 }

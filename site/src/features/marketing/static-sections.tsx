@@ -1,0 +1,24 @@
+import type { ComponentType } from 'react';
+import { AboutSection } from './components/about-section';
+import { BuySection } from './components/buy-section';
+import { KingdomSection } from './components/kingdom-section';
+import { RoadmapSection } from './components/roadmap-section';
+import { SiteFooter } from './components/site-footer';
+
+export type StaticSectionId = 'about' | 'kingdom' | 'buy' | 'roadmap' | 'footer';
+
+/**
+ * STATIC_SECTIONS are the Home sections with no interactivity. They exist only where pages are rendered
+ * (the build's prerender, the dev server, tests); the production browser bundle keeps their prerendered
+ * HTML instead, so their code and texts are not shipped twice.
+ */
+export const STATIC_SECTIONS: Record<StaticSectionId, ComponentType> | null =
+  import.meta.env.SSR || import.meta.env.DEV
+    ? {
+        about: AboutSection,
+        kingdom: KingdomSection,
+        buy: BuySection,
+        roadmap: RoadmapSection,
+        footer: SiteFooter,
+      }
+    : null;
