@@ -3,6 +3,8 @@ import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium';
 
 // Browser tests drive Debian's Chromium (never a downloaded browser) against the real built server.
 // Each spec file starts its own server process on a free port and a temporary DATA_DIR.
+// With DATABASE_URL set, the api suite runs a second time as `api-postgres`: every server then gets a fresh
+// PostgreSQL database instead of PGlite (support/server-process.ts reads `metadata.database`).
 export default defineConfig({
   testDir: './tests',
   outputDir: './test-results',
@@ -19,7 +21,10 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'api', testDir: './tests/api' },
+    { name: 'api', testDir: './tests/api', metadata: { database: 'pglite' } },
+    ...(process.env.DATABASE_URL
+      ? [{ name: 'api-postgres', testDir: './tests/api', metadata: { database: 'postgres' } }]
+      : []),
     { name: 'site', testDir: './tests/site' },
   ],
 });

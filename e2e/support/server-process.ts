@@ -3,26 +3,56 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { test } from '@playwright/test';
+import { createDatabase, dropDatabase } from './postgres';
 
 /** REPO_ROOT is the monorepo root, from which the built server is started. */
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
+
+/** DatabaseMode is the store a test server runs on: embedded PGlite or a PostgreSQL database. */
+export type DatabaseMode = 'pglite' | 'postgres';
 
 export interface RunningServer {
   url: string;
   port: number;
   dataDir: string;
+  /** database is the store this server runs on. */
+  database: DatabaseMode;
+  /** databaseUrl is the PostgreSQL database's URL (postgres mode only). */
+  databaseUrl?: string;
   /** logs returns everything the process has printed so far (stdout + stderr). */
   logs(): string;
   /** stop sends SIGTERM and resolves with the exit code once the process has exited. */
   stop(): Promise<number | null>;
+  /**
+   * kill sends signal (e.g. SIGKILL to simulate a crash) and resolves with the exit code once the process
+   * has exited (null when a signal ended it). Like stop, it removes data the harness created unless keepData.
+   */
+  kill(signal: NodeJS.Signals): Promise<number | null>;
 }
 
 export interface StartOptions {
   env?: Record<string, string>;
   /** dataDir reuses a folder (e.g. to restart on the same data); default a fresh temp folder. */
   dataDir?: string;
-  /** keepData leaves the data folder in place after stop (default: removed if we created it). */
+  /** keepData leaves the data folder (and database) in place after stop (default: removed if we created it). */
   keepData?: boolean;
+  /** database picks the store; default from the Playwright project (`api-postgres` → postgres). */
+  database?: DatabaseMode;
+  /** databaseUrl reuses a PostgreSQL database (restart on the same data, or a second instance); implies postgres. */
+  databaseUrl?: string;
+}
+
+/**
+ * currentDatabaseMode is the store the running Playwright project tests (its `metadata.database`), or
+ * PGlite outside a test.
+ */
+export function currentDatabaseMode(): DatabaseMode {
+  try {
+    return test.info().project.metadata.database === 'postgres' ? 'postgres' : 'pglite';
+  } catch {
+    return 'pglite';
+  }
 }
 
 /** freePort asks the OS for an unused TCP port on 127.0.0.1. */
@@ -39,21 +69,43 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * removeServerData deletes what a server kept with keepData: its data folder and, in postgres mode, its
+ * database.
+ */
+export async function removeServerData(
+  server: Pick<RunningServer, 'dataDir' | 'databaseUrl'>,
+): Promise<void> {
+  await rm(server.dataDir, { recursive: true, force: true });
+  if (server.databaseUrl) await dropDatabase(new URL(server.databaseUrl).pathname.slice(1));
+}
+
+/**
  * startServer runs the built platform server (`server/dist/main.js`) as a real child process on a free
- * port and a temporary DATA_DIR, and resolves once `GET /healthz` answers 200.
+ * port and a temporary DATA_DIR, and resolves once `GET /healthz` answers 200. In postgres mode it also
+ * creates a fresh database for it (dropped on stop).
  */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const port = await freePort();
   const ownsData = !options.dataDir;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'queen-e2e-')));
+  const database: DatabaseMode = options.databaseUrl
+    ? 'postgres'
+    : (options.database ?? currentDatabaseMode());
+  const ownedDatabase = database === 'postgres' && !options.databaseUrl ? await createDatabase() : null;
+  const databaseUrl = options.databaseUrl ?? ownedDatabase?.url;
   const url = `http://127.0.0.1:${port}`;
+
+  // The run's own DATABASE_URL / REDIS_URL are for the harness: a server gets only what its mode and
+  // options give it.
+  const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
   let output = '';
   const child = spawn(process.execPath, ['server/dist/main.js'], {
     cwd: REPO_ROOT,
     env: {
-      ...process.env,
+      ...inherited,
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...options.env,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -65,10 +117,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
 
+  const cleanUp = async () => {
+    if (options.keepData) return;
+    if (ownsData) await rm(dataDir, { recursive: true, force: true });
+    if (ownedDatabase) await dropDatabase(ownedDatabase.name);
+  };
+
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null)
+    if (child.exitCode !== null) {
+      await cleanUp();
       throw new Error(`server exited with ${child.exitCode} before ready:\n${output}`);
+    }
     try {
       const response = await fetch(`${url}/healthz`);
       if (response.ok) break;
@@ -77,21 +137,34 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
+      await exited;
+      await cleanUp();
       throw new Error(`server not ready within 60 s:\n${output}`);
     }
     await new Promise((wait) => setTimeout(wait, 100));
   }
 
+  // /healthz answers as soon as the server listens; the start-up summary is logged just after. Give it a
+  // moment so tests reading logs() see it (never fatal: a test may run a server that logs differently).
+  const summaryBy = Date.now() + 2_000;
+  while (!output.includes('"msg":"app ready"') && Date.now() < summaryBy && child.exitCode === null) {
+    await new Promise((wait) => setTimeout(wait, 20));
+  }
+
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    const code = await exited;
+    await cleanUp();
+    return code;
+  };
   return {
     url,
     port,
     dataDir,
+    database,
+    ...(databaseUrl ? { databaseUrl } : {}),
     logs: () => output,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      const code = await exited;
-      if (ownsData && !options.keepData) await rm(dataDir, { recursive: true, force: true });
-      return code;
-    },
+    stop: () => end('SIGTERM'),
+    kill: (signal) => end(signal),
   };
 }

@@ -14,19 +14,22 @@ import {
   UpstreamError,
 } from './lib/errors';
 import type { SiteBundle } from './lib/site-bundle';
-import { createSocketServer } from './realtime/socket-server';
+import { createRealtime, type Realtime } from './realtime/realtime-hub';
 import { registerAdminRoutes } from './routes/admin';
 import { registerAnalyticsRoutes } from './routes/analytics';
 import { registerAppsRoutes } from './routes/apps';
 import { registerAuthRoutes } from './routes/auth';
+import { registerEntitiesRoutes } from './routes/entities';
 import { registerHealthRoutes } from './routes/health';
 import { registerIntegrationsRoutes } from './routes/integrations';
 import { registerMediaRoutes } from './routes/media';
+import { registerRealtimeDiagnosticsRoutes } from './routes/realtime-diagnostics';
 import { registerSiteRoutes } from './routes/site';
 import { registerUsersRoutes } from './routes/users';
 import type { AnalyticsService } from './services/analytics/analytics-service';
 import type { AppsService } from './services/apps/apps-service';
 import type { Accounts } from './services/auth/accounts';
+import type { EntitiesService } from './services/entities/entities-service';
 import type { ImageService } from './services/images/image-service';
 
 /** BODY_LIMIT is the largest request body accepted (1 MB); larger ones get 413. */
@@ -42,7 +45,10 @@ export interface AppDeps {
   analytics: AnalyticsService;
   images: ImageService;
   accounts: Accounts;
+  entities: EntitiesService;
   isShuttingDown: () => boolean;
+  /** realtime is socket.io with its fan-out (main.ts passes the REDIS_URL one); default single instance. */
+  realtime?: Realtime;
 }
 
 /** buildApp wires routes, parsers, error handling and socket.io into a Fastify instance, without listening. */
@@ -51,12 +57,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBodyParsers(app);
   app.setErrorHandler(handleError);
 
-  const io = createSocketServer(app.server);
-  // Sockets go first so the HTTP server's close is not held open by WebSocket connections.
-  app.addHook('preClose', async () => {
-    io.disconnectSockets(true);
-    io.engine.close();
-  });
+  const realtime = deps.realtime ?? createRealtime();
+  realtime.attach(app.server);
+  // Sockets go first so the HTTP server's close is not held open by WebSocket connections; the Redis
+  // connections close within a bounded time even while Redis is down.
+  app.addHook('preClose', () => realtime.close());
 
   registerHealthRoutes(app, deps.isShuttingDown);
   const { sessions } = deps.accounts;
@@ -69,6 +74,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: deps.publicUrl,
   });
   registerAdminRoutes(app, { apps: deps.apps, users: deps.accounts.users, sessions });
+  registerEntitiesRoutes(app, { apps: deps.apps, sessions, entities: deps.entities });
+  registerRealtimeDiagnosticsRoutes(app, { apps: deps.apps, sessions, hub: realtime.hub });
   registerAnalyticsRoutes(app, deps.analytics);
   registerIntegrationsRoutes(app, { apps: deps.apps, images: deps.images, publicUrl: deps.publicUrl });
   registerMediaRoutes(app, deps.images);

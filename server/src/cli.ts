@@ -16,7 +16,7 @@ import { createMailer } from './services/mail/mailer';
 import { createAppsStore } from './store/apps-store';
 import { createAuthCodesStore } from './store/auth-codes-store';
 import { runMigrations } from './store/migrations';
-import { openPgliteDatabase } from './store/pglite-database';
+import { openDatabase } from './store/open-database';
 import { createUsersStore } from './store/users-store';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
@@ -116,7 +116,8 @@ async function direct(
   secrets: Awaited<ReturnType<typeof loadSecrets>>,
   request: AdminRequest,
 ) {
-  const db = await openPgliteDatabase(join(config.DATA_DIR, 'pglite'));
+  // With DATABASE_URL this is the shared PostgreSQL, which any number of processes may open.
+  const { db } = await openDatabase(config);
   try {
     await runMigrations(db);
     const apps = createAppsService(createAppsStore(db));

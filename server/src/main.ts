@@ -15,9 +15,13 @@ import { parseServerEnv, type ServerConfig } from './config/server-env';
 import { loadSecrets } from './lib/secrets-file';
 import { removeRuntimeInfo, writeRuntimeInfo } from './lib/runtime-file';
 import { loadSiteBundle } from './lib/site-bundle';
+import { createRealtime } from './realtime/realtime-hub';
 import { createAnalyticsService } from './services/analytics/analytics-service';
 import { createAppsService } from './services/apps/apps-service';
 import { createAccounts } from './services/auth/accounts';
+import { createEntitiesService } from './services/entities/entities-service';
+import { createEntityEvents } from './services/entities/entity-events';
+import { loadProject, projectDirFrom } from './services/entities/project-loader';
 import { createBuiltinImageProvider, type ImageProvider } from './services/images/image-provider';
 import { createImageService } from './services/images/image-service';
 import { createOpenAiImageProvider } from './services/images/openai-image-provider';
@@ -25,10 +29,11 @@ import { createMailer } from './services/mail/mailer';
 import { createAnalyticsStore } from './store/analytics-store';
 import { createAppsStore } from './store/apps-store';
 import { createAuthCodesStore } from './store/auth-codes-store';
+import { createEntityRecordsStore } from './store/entity-records-store';
 import { createImagesStore } from './store/images-store';
 import type { Database } from './store/database';
 import { runMigrations } from './store/migrations';
-import { openPgliteDatabase } from './store/pglite-database';
+import { openDatabase } from './store/open-database';
 import { createUsersStore } from './store/users-store';
 
 // Both src/main.ts and the bundle in dist/main.js sit two levels below the repository root.
@@ -73,9 +78,10 @@ function createImageProvider(config: ServerConfig): ImageProvider {
 
 async function main(): Promise<void> {
   const { config, site } = readConfig();
+  // An invalid app project (base44/ or PROJECT_DIR) stops start-up with the file and the problem.
+  const project = await loadProject(projectDirFrom(process.env, REPO_ROOT));
   const logger = createLogger(config.LOG_LEVEL);
   await mkdir(config.DATA_DIR, { recursive: true });
-  const databaseFolder = join(config.DATA_DIR, 'pglite');
 
   let shuttingDown = false;
   let app: FastifyInstance | null = null;
@@ -106,7 +112,11 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  db = await openPgliteDatabase(databaseFolder);
+  const opened = await openDatabase(config, (error) =>
+    logger.warn({ err: error }, 'database connection error'),
+  );
+  db = opened.db;
+  const realtime = createRealtime({ redisUrl: config.REDIS_URL, log: logger });
   const applied = await runMigrations(db);
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
 
@@ -138,6 +148,15 @@ async function main(): Promise<void> {
   });
   const analytics = createAnalyticsService(apps, createAnalyticsStore(db));
   const images = createImageService(createImagesStore(db), createImageProvider(config));
+  const entityEvents = createEntityEvents((error) =>
+    logger.error({ err: error }, 'entity event subscriber failed'),
+  );
+  const entities = createEntitiesService({
+    project,
+    store: createEntityRecordsStore(db),
+    events: entityEvents,
+  });
+  const seeded = await entities.seed(config.APP_ID);
 
   const bundle = await loadSiteBundle(config.SITE_DIST);
   if (bundle.index === null) {
@@ -161,7 +180,9 @@ async function main(): Promise<void> {
     analytics,
     images,
     accounts,
+    entities,
     isShuttingDown: () => shuttingDown,
+    realtime,
   });
   await app.listen({ port: config.PORT, host: config.HOST });
 
@@ -169,9 +190,13 @@ async function main(): Promise<void> {
   const localUrl = `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${config.PORT}`;
   await writeRuntimeInfo(config.DATA_DIR, { pid: process.pid, url: localUrl, appId: config.APP_ID });
   logger.info({ url: config.PUBLIC_URL ?? `http://${hostForUrl}:${config.PORT}` }, 'site served');
-  logger.info({ database: 'PGlite (embedded)', folder: databaseFolder }, 'database in use');
+  logger.info(
+    { database: opened.label, ...(opened.folder ? { folder: opened.folder } : {}) },
+    'database in use',
+  );
   logger.info({ dataDir: config.DATA_DIR }, 'data folder');
-  logger.info({ realtime: 'single instance' }, 'realtime mode');
+  logger.info({ project: project.dir, entities: project.entities.size, seeded }, 'app project');
+  logger.info({ realtime: realtime.mode }, 'realtime mode');
   logger.info({ mail: mailer.describe() }, 'mail delivery');
   logger.info(
     {

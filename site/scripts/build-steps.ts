@@ -81,7 +81,9 @@ export function deferEntryScript(html: string): string {
     `var s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=${JSON.stringify(entry[1])};` +
     `document.head.appendChild(s)}function idle(){if(window.requestIdleCallback)requestIdleCallback(load,{timeout:1000});` +
     `else setTimeout(load,50)}function painted(){requestAnimationFrame(function(){requestAnimationFrame(idle)});` +
-    `setTimeout(load,1500)}if(document.readyState==='complete')painted();else addEventListener('load',painted)})()</script>`;
+    `setTimeout(load,1500)}if(document.readyState==='complete')painted();else addEventListener('load',painted);` +
+    // A page whose load event is held up (a slow image) still becomes interactive.
+    `setTimeout(load,4000)})()</script>`;
   return html.replace(entry[0], '').replace('</body>', () => `${loader}\n  </body>`);
 }
 

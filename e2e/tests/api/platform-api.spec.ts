@@ -151,7 +151,11 @@ test('an unknown /api route is a JSON 404', async () => {
 test('the start-up log names the URL, the database, the data folder and the realtime mode', async () => {
   const logs = server.logs();
   expect(logs).toContain(server.url);
-  expect(logs).toContain('PGlite (embedded)');
+  expect(logs).toContain(
+    server.database === 'postgres'
+      ? `PostgreSQL ${new URL(server.databaseUrl ?? '').host}${new URL(server.databaseUrl ?? '').pathname}`
+      : 'PGlite (embedded)',
+  );
   expect(logs).toContain(server.dataDir);
   expect(logs).toContain('single instance');
 });

@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
 import { expect, test } from '@playwright/test';
 import { SignJWT } from 'jose';
 import { PASSWORD, api, failure, signUp, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { linkFrom, mailsTo, otpFrom, waitForMail } from '../../support/outbox';
-import { REPO_ROOT, startServer, type RunningServer } from '../../support/server-process';
+import { dumpDatabaseText } from '../../support/postgres';
+import { REPO_ROOT, removeServerData, startServer, type RunningServer } from '../../support/server-process';
 
 // What base44 dev gets wrong, checked here: forgeable tokens, plaintext passwords, no attempt limits (open
 // redirects are covered in auth-access). This server runs with generated secrets (no secret in the env).
@@ -27,7 +27,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await server.stop();
-  await rm(server.dataDir, { recursive: true, force: true });
+  await removeServerData(server);
 });
 
 const sign = (secret: string, claims: Record<string, unknown>, exp: number | string = '1h') =>
@@ -150,24 +150,11 @@ test('no password, code, token or secret reaches the logs, and the database hold
   expect(logs).toContain('mail written to');
 
   expect(await server.stop()).toBe(0);
-  const db = new PGlite(join(server.dataDir, 'pglite'));
-  try {
-    const { rows: tables } = await db.query<{ table_name: string }>(
-      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
-    );
-    let dump = '';
-    for (const { table_name } of tables) {
-      const { rows } = await db.query<{ row: string }>(
-        `SELECT row_to_json(t)::text AS row FROM "${table_name}" t`,
-      );
-      dump += rows.map((r) => r.row).join('\n');
-    }
-    expect(dump).toContain(email);
-    expect(dump).toContain('$argon2id$');
-    for (const secret of [password, 'cli made this password', resetToken, PASSWORD]) {
-      expect(dump.includes(secret), `plaintext in database: ${secret.slice(0, 6)}…`).toBe(false);
-    }
-  } finally {
-    await db.close();
+  // Whichever store the server used: its PGlite folder or its PostgreSQL database.
+  const dump = await dumpDatabaseText(server);
+  expect(dump).toContain(email);
+  expect(dump).toContain('$argon2id$');
+  for (const secret of [password, 'cli made this password', resetToken, PASSWORD]) {
+    expect(dump.includes(secret), `plaintext in database: ${secret.slice(0, 6)}…`).toBe(false);
   }
 });

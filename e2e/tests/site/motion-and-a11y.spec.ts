@@ -16,6 +16,8 @@ const playStates = (page: Page) =>
 
 test('looping animations use the five durations and only transform/opacity', async ({ page }) => {
   await openSite(page, server.url);
+  // The particles (and their animations) arrive just after hydration.
+  await expect(page.locator('.particle')).toHaveCount(80);
   const durations = await page.evaluate(() =>
     [
       ...new Set(document.getAnimations().map((animation) => Number(animation.effect?.getTiming().duration))),
@@ -39,6 +41,7 @@ test('looping animations use the five durations and only transform/opacity', asy
 
 test('the pause control stops every animation, and the choice is remembered', async ({ page }) => {
   await openSite(page, server.url);
+  await expect(page.locator('.particle')).toHaveCount(80);
   expect(await playStates(page)).toContain('running');
   const pause = page.getByRole('button', { name: 'Pause animations' });
   await pause.click();
@@ -46,6 +49,7 @@ test('the pause control stops every animation, and the choice is remembered', as
   await expect.poll(() => playStates(page)).toEqual(['paused']);
   await page.reload();
   await waitForHydration(page);
+  await expect(page.locator('.particle')).toHaveCount(80);
   await expect(page.getByRole('button', { name: 'Play animations' })).toBeVisible();
   await expect.poll(() => playStates(page)).toEqual(['paused']);
   await page.getByRole('button', { name: 'Play animations' }).click();

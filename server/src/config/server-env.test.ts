@@ -13,6 +13,24 @@ describe('parseServerEnv', () => {
     expect(config.IMAGE_MODEL).toBe('gpt-image-1');
     expect(config.IMAGE_PROVIDER_TIMEOUT_MS).toBe(60_000);
     expect(config.DATA_DIR.startsWith('/')).toBe(true);
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.DATABASE_POOL_SIZE).toBe(10);
+    expect(config.REDIS_URL).toBeUndefined();
+  });
+
+  it('reads the scale-out URLs', () => {
+    const config = parseServerEnv(
+      {
+        DATABASE_URL: 'postgresql://u:p@db:5432/queen',
+        REDIS_URL: 'rediss://cache:6380',
+        DATABASE_POOL_SIZE: '4',
+      },
+      root,
+      'a',
+    );
+    expect(config.DATABASE_URL).toBe('postgresql://u:p@db:5432/queen');
+    expect(config.REDIS_URL).toBe('rediss://cache:6380');
+    expect(config.DATABASE_POOL_SIZE).toBe(4);
   });
 
   it('reads explicit values', () => {
@@ -35,6 +53,9 @@ describe('parseServerEnv', () => {
     ['IMAGE_PROVIDER', 'ftp://x'],
     ['IMAGE_PROVIDER_TIMEOUT_MS', '-5'],
     ['APP_ID', 'bad id!'],
+    ['DATABASE_URL', 'mysql://db/x'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['REDIS_URL', 'http://cache:6379'],
   ])('names %s when it is invalid', (name, value) => {
     expect(() => parseServerEnv({ [name]: value }, root, 'a')).toThrow(name);
   });

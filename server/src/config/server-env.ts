@@ -47,6 +47,33 @@ export const ServerEnvSchema = z.object({
       .max(600_000, 'must be at most 600000 milliseconds')
       .default(60_000),
   ),
+  DATABASE_URL: z.preprocess(
+    blankAsUndefined,
+    z
+      .url({
+        protocol: /^postgres(ql)?$/,
+        error: 'must be a postgres:// or postgresql:// URL (e.g. postgres://user:password@host:5432/db)',
+      })
+      .optional(),
+  ),
+  DATABASE_POOL_SIZE: z.preprocess(
+    blankAsUndefined,
+    z.coerce
+      .number()
+      .int('must be a whole number of connections')
+      .min(1, 'must be between 1 and 1000')
+      .max(1000, 'must be between 1 and 1000')
+      .default(10),
+  ),
+  REDIS_URL: z.preprocess(
+    blankAsUndefined,
+    z
+      .url({
+        protocol: /^rediss?$/,
+        error: 'must be a redis:// or rediss:// URL (e.g. redis://127.0.0.1:6379)',
+      })
+      .optional(),
+  ),
   ...AuthEnvShape,
 });
 

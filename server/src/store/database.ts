@@ -1,5 +1,5 @@
-// The one seam between the server and its SQL engine. PGlite implements it today; a `pg` pool can drop in
-// later, so every statement written against it must be valid PostgreSQL with `$n` parameters.
+// The one seam between the server and its SQL engine: PGlite (embedded, one connection) or a `pg` pool
+// (DATABASE_URL). Every statement written against it must be valid PostgreSQL with `$n` parameters.
 
 /** Queryable runs one SQL statement with positional parameters. */
 export interface Queryable {
@@ -11,4 +11,9 @@ export interface Database extends Queryable {
   /** transaction runs fn in one transaction, committing if it resolves and rolling back if it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * session runs fn on one dedicated connection, for session-scoped state such as advisory locks.
+   * Engines with a single connection (PGlite) leave it out: they are owned by one process anyway.
+   */
+  session?<T>(fn: (db: Database) => Promise<T>): Promise<T>;
 }

@@ -89,10 +89,74 @@ const MIGRATIONS: Migration[] = [
       'CREATE INDEX password_tokens_user_idx ON password_tokens (user_id)',
     ],
   },
+  {
+    version: 5,
+    name: 'create entity_records and entity_seeds',
+    statements: [
+      `CREATE TABLE entity_records (
+        app_id text NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+        entity text NOT NULL,
+        id text NOT NULL,
+        data jsonb NOT NULL,
+        created_date timestamptz NOT NULL DEFAULT now(),
+        updated_date timestamptz NOT NULL DEFAULT now(),
+        created_by text NULL,
+        created_by_id text NULL,
+        PRIMARY KEY (app_id, entity, id)
+      )`,
+      // NB: fastupdate off, because PGlite has no autovacuum to flush a GIN pending list.
+      'CREATE INDEX entity_records_data_idx ON entity_records USING gin (data) WITH (fastupdate = off)',
+      'CREATE INDEX entity_records_created_idx ON entity_records (app_id, entity, created_date DESC, id)',
+      'CREATE INDEX entity_records_owner_idx ON entity_records (app_id, entity, created_by_id)',
+      `CREATE TABLE entity_seeds (
+        app_id text NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+        entity text NOT NULL,
+        seeded_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (app_id, entity)
+      )`,
+    ],
+  },
 ];
 
-/** runMigrations applies every migration not yet recorded, each once, in order, in its own transaction. */
+/**
+ * MIGRATION_LOCK_KEY is the PostgreSQL advisory lock key migrations hold: "QUEENMIG" in ASCII, so it is
+ * unlikely to collide with another application's lock on a shared database.
+ */
+export const MIGRATION_LOCK_KEY = '5860666654061316423';
+
+/**
+ * withAdvisoryLock runs fn while holding the session-level advisory lock key on one connection, so other
+ * processes calling it with the same key wait their turn. A database without sessions (PGlite, owned by a
+ * single process) runs fn directly.
+ *
+ * @example await withAdvisoryLock(db, MIGRATION_LOCK_KEY, (locked) => applyPending(locked));
+ */
+export async function withAdvisoryLock<T>(
+  db: Database,
+  key: string,
+  fn: (locked: Database) => Promise<T>,
+): Promise<T> {
+  if (!db.session) return fn(db);
+  return db.session(async (locked) => {
+    await locked.query('SELECT pg_advisory_lock($1::bigint)', [key]);
+    try {
+      return await fn(locked);
+    } finally {
+      // NB: if the unlock fails the connection is gone, and PostgreSQL released the lock with it.
+      await locked.query('SELECT pg_advisory_unlock($1::bigint)', [key]).catch(() => undefined);
+    }
+  });
+}
+
+/**
+ * runMigrations applies every migration not yet recorded, each once, in order, in its own transaction.
+ * It holds the migration advisory lock throughout, so instances starting together do not race.
+ */
 export async function runMigrations(db: Database): Promise<string[]> {
+  return withAdvisoryLock(db, MIGRATION_LOCK_KEY, applyPending);
+}
+
+async function applyPending(db: Database): Promise<string[]> {
   await db.query(
     `CREATE TABLE IF NOT EXISTS schema_migrations (
       version int PRIMARY KEY,

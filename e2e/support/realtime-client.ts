@@ -1,0 +1,46 @@
+import { io, type Socket } from 'socket.io-client';
+
+/** connectSocket connects to server the way the SDK does (WebSocket only, the SDK path) and joins rooms. */
+export async function connectSocket(serverUrl: string, rooms: string[] = []): Promise<Socket> {
+  const socket = io(serverUrl, {
+    path: '/ws-user-apps/socket.io/',
+    transports: ['websocket'],
+    reconnection: false,
+    query: { app_id: 'queen-solana', token: 'null' },
+  });
+  await new Promise<void>((resolveConnect, reject) => {
+    socket.once('connect', resolveConnect);
+    socket.once('connect_error', reject);
+  });
+  // Joined twice, as the SDK does.
+  for (const room of rooms) socket.emit('join', room).emit('join', room);
+  return socket;
+}
+
+/** received collects every payload of event that reaches socket. */
+export function received<T>(socket: Socket, event: string): T[] {
+  const payloads: T[] = [];
+  socket.on(event, (payload: T) => payloads.push(payload));
+  return payloads;
+}
+
+/**
+ * eventually retries act every intervalMs until done() holds or timeoutMs passes, and reports whether it
+ * held. Joins and Redis subscriptions settle asynchronously, so a single attempt could race them.
+ */
+export async function eventually(
+  act: () => Promise<void>,
+  done: () => boolean,
+  { timeoutMs = 5_000, intervalMs = 250 } = {},
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    await act();
+    const until = Date.now() + intervalMs;
+    while (Date.now() < until) {
+      if (done()) return true;
+      await new Promise((wait) => setTimeout(wait, 20));
+    }
+  }
+  return done();
+}

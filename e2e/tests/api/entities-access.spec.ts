@@ -1,0 +1,253 @@
+import { expect, test } from '@playwright/test';
+import fc from 'fast-check';
+import { api, createUser, failure, serviceClient, uniqueEmail, userClient } from '../../support/auth-helpers';
+import { entityOf, startEntitiesServer } from '../../support/entities-helpers';
+import type { RunningServer } from '../../support/server-process';
+
+// Access rules as a table: each caller × each operation on the owner-only Note and the admin-only
+// Secret, with the status it must get. Rules are evaluated in the query, so pages are never short.
+const appId = 'queen-solana';
+type Caller = 'anonymous' | 'owner' | 'other' | 'admin' | 'service';
+type Client = Pick<ReturnType<typeof userClient>, 'entities'>;
+type Row = Record<string, unknown> & { id: string };
+
+let server: RunningServer;
+const clients = {} as Record<Caller, Client>;
+const users = {} as Record<'owner' | 'other' | 'admin', { id: string; email: string }>;
+
+test.beforeAll(async () => {
+  server = await startEntitiesServer();
+  for (const [name, role] of [
+    ['owner', 'user'],
+    ['other', 'user'],
+    ['admin', 'admin'],
+  ] as const) {
+    const { token, user } = await createUser(server, { email: uniqueEmail(name), role });
+    users[name] = user;
+    clients[name] = userClient(server, token);
+  }
+  clients.anonymous = userClient(server);
+  clients.service = serviceClient(server).asServiceRole;
+});
+
+test.afterAll(async () => {
+  expect(await server.stop()).toBe(0);
+});
+
+async function outcome(call: Promise<unknown>): Promise<number | Record<string, unknown>> {
+  try {
+    const value = await call;
+    return typeof value === 'object' && value !== null && 'deleted' in value
+      ? { deleted: (value as { deleted: number }).deleted }
+      : 200;
+  } catch (error) {
+    return (error as { status: number }).status;
+  }
+}
+
+type Op = 'read' | 'list' | 'create' | 'update' | 'delete' | 'deleteMany';
+const OPS: Op[] = ['read', 'list', 'create', 'update', 'delete', 'deleteMany'];
+
+/** run performs op as caller on a fresh record made by maker, and returns the status (or deleted count). */
+async function run(entity: 'Note' | 'Secret', maker: Caller, caller: Caller, op: Op) {
+  const body = entity === 'Note' ? { text: `n-${op}-${caller}` } : { label: `s-${op}-${caller}` };
+  const record = (await entityOf(clients[maker], entity).create(body)) as Row;
+  const handler = entityOf(clients[caller], entity);
+  switch (op) {
+    case 'read':
+      return outcome(handler.get(record.id));
+    case 'list': {
+      const rows = (await handler.filter({ id: record.id })) as Row[];
+      return rows.length === 1 ? 200 : 404;
+    }
+    case 'create':
+      return outcome(handler.create(body).then(() => 200));
+    case 'update':
+      return outcome(
+        handler.update(record.id, entity === 'Note' ? { text: 'changed' } : { label: 'changed' }),
+      );
+    case 'delete':
+      return outcome(handler.delete(record.id));
+    case 'deleteMany':
+      return outcome(handler.deleteMany({ id: record.id }));
+  }
+}
+
+const MATRIX: Record<'Note' | 'Secret', { maker: Caller; expected: Record<Caller, unknown[]> }> = {
+  // columns: read, list, create, update, delete, deleteMany
+  Note: {
+    maker: 'owner',
+    expected: {
+      anonymous: [404, 404, 403, 404, 404, 403],
+      owner: [200, 200, 200, 200, 200, { deleted: 1 }],
+      other: [404, 404, 200, 404, 404, { deleted: 0 }],
+      admin: [404, 404, 200, 404, 404, { deleted: 0 }],
+      service: [200, 200, 200, 200, 200, { deleted: 1 }],
+    },
+  },
+  Secret: {
+    maker: 'admin',
+    expected: {
+      anonymous: [404, 404, 403, 404, 404, 403],
+      owner: [404, 404, 403, 404, 404, 403],
+      other: [404, 404, 403, 404, 404, 403],
+      admin: [200, 200, 200, 200, 200, { deleted: 1 }],
+      service: [200, 200, 200, 200, 200, { deleted: 1 }],
+    },
+  },
+};
+
+for (const [entity, { maker, expected }] of Object.entries(MATRIX) as [
+  keyof typeof MATRIX,
+  (typeof MATRIX)['Note'],
+][]) {
+  for (const [caller, row] of Object.entries(expected) as [Caller, unknown[]][]) {
+    test(`${entity}: ${caller} × ${OPS.join('/')} → ${row.map((cell) => JSON.stringify(cell)).join(' ')}`, async () => {
+      const got = [];
+      for (const op of OPS) got.push(await run(entity, maker, caller, op));
+      expect(got).toEqual(row);
+    });
+  }
+}
+
+test('anonymous delete-many of an entity with no delete rule is refused and deletes nothing', async () => {
+  const todos = entityOf(clients.service, 'Todo');
+  await todos.create({ name: 'keep-me' });
+  const refused = await api(server, `/api/apps/${appId}/entities/Todo`, { method: 'DELETE', body: {} });
+  expect(refused.status).toBe(403);
+  expect(await todos.count({ name: 'keep-me' })).toBe(1);
+});
+
+test('field rules: hidden fields are stripped and unqueryable; protected fields refuse writes with 403', async () => {
+  const secret = (await entityOf(clients.service, 'Secret').create({ label: 'fls', code: 'c0de' })) as Row;
+  const seenByAdmin = (await entityOf(clients.admin, 'Secret').get(secret.id)) as Row;
+  expect(seenByAdmin.label).toBe('fls');
+  expect(seenByAdmin).not.toHaveProperty('code');
+  expect(await entityOf(clients.admin, 'Secret').filter({ code: 'c0de' })).toEqual([]);
+  expect(await entityOf(clients.service, 'Secret').get(secret.id)).toMatchObject({ code: 'c0de' });
+  const own = (await entityOf(clients.admin, 'Secret').create({ label: 'mine', code: 'own' })) as Row;
+  expect(own.code).toBe('own');
+  // The rule needs created_by, which the projection leaves out: the field must still be shown.
+  expect(
+    await entityOf(clients.admin, 'Secret').filter({ id: own.id }, undefined, undefined, undefined, ['code']),
+  ).toEqual([{ id: own.id, code: 'own' }]);
+
+  const denied = await failure(entityOf(clients.owner, 'Note').create({ text: 'x', pinned: true }));
+  expect(denied.status).toBe(403);
+  expect(denied.message).toBe("You're not allowed to set the following fields: data.pinned");
+  const note = (await entityOf(clients.owner, 'Note').create({ text: 'x' })) as Row;
+  const modify = await failure(entityOf(clients.owner, 'Note').update(note.id, { pinned: true }));
+  expect(modify.message).toBe("You're not allowed to modify the following fields: data.pinned");
+  expect(await entityOf(clients.service, 'Note').update(note.id, { pinned: true })).toMatchObject({
+    pinned: true,
+  });
+  // Sending an unchanged protected value is not a modification.
+  expect(await entityOf(clients.owner, 'Note').update(note.id, { pinned: true, text: 'y' })).toMatchObject({
+    text: 'y',
+  });
+});
+
+test('pages are never short: 30 records from two users, the owner pages through exactly theirs', async () => {
+  const batch = Date.now();
+  for (let i = 0; i < 30; i += 1) {
+    const who = i % 3 === 2 ? 'other' : 'owner';
+    await entityOf(clients[who], 'Note').create({ text: `page-${batch}`, n: i });
+  }
+  const page = (await entityOf(clients.owner, 'Note').filter(
+    { text: `page-${batch}` },
+    'n',
+    10,
+    10,
+  )) as Row[];
+  const ownerNs = Array.from({ length: 30 }, (_, i) => i).filter((i) => i % 3 !== 2);
+  expect(page.map((row) => row.n)).toEqual(ownerNs.slice(10, 20));
+  expect(page.every((row) => row.created_by === users.owner.email)).toBe(true);
+  expect(await entityOf(clients.owner, 'Note').count({ text: `page-${batch}` })).toBe(20);
+  const fields = (await entityOf(clients.owner, 'Note').filter({ text: `page-${batch}` }, '-n', 3, 0, [
+    'n',
+  ])) as Row[];
+  expect(fields.map((row) => row.n)).toEqual([28, 27, 25]);
+});
+
+const key = fc.constantFrom(
+  'text',
+  'n',
+  'created_by',
+  'created_by_id',
+  'id',
+  'pinned',
+  '__proto__',
+  'constructor',
+  'a.b',
+);
+const scalar = fc.oneof(
+  fc.string({ maxLength: 5 }),
+  fc.integer({ min: -3, max: 40 }),
+  fc.boolean(),
+  fc.constant(null),
+);
+const operand = fc.oneof(
+  scalar,
+  fc.array(scalar, { maxLength: 3 }),
+  fc.dictionary(
+    fc.constantFrom(
+      '$eq',
+      '$ne',
+      '$gt',
+      '$lte',
+      '$in',
+      '$nin',
+      '$exists',
+      '$regex',
+      '$size',
+      '$not',
+      '$all',
+      '$nope',
+    ),
+    fc.oneof(
+      scalar,
+      fc.array(scalar, { maxLength: 2 }),
+      fc.dictionary(fc.constantFrom('$gt', '$eq'), scalar),
+    ),
+    { maxKeys: 2 },
+  ),
+);
+const queryArb = fc.oneof(
+  fc.dictionary(key, operand, { maxKeys: 3 }),
+  fc.record({ $or: fc.array(fc.dictionary(key, operand, { maxKeys: 2 }), { maxLength: 2 }) }),
+);
+
+test('random q, sort, fields and bodies: never a 500, never a record the caller may not read', async () => {
+  test.setTimeout(120_000);
+  const other = entityOf(clients.other, 'Note');
+  await fc.assert(
+    fc.asyncProperty(
+      queryArb,
+      fc.oneof(fc.constant('n'), fc.string({ maxLength: 10 })),
+      fc.array(fc.oneof(key, fc.string({ maxLength: 4 })), { maxLength: 3 }),
+      fc.dictionary(
+        fc.oneof(key, fc.string({ maxLength: 4 })),
+        fc.oneof(scalar, fc.object({ maxDepth: 1 })),
+        { maxKeys: 3 },
+      ),
+      async (query, sort, fields, body) => {
+        const rows = await other.filter(query, sort, 20, 0, fields).then(
+          (value) => value as Row[],
+          (error: { status: number }) => {
+            expect(error.status).toBe(400);
+            return [];
+          },
+        );
+        for (const row of rows) {
+          const full = (await entityOf(clients.service, 'Note').get(row.id)) as Row;
+          expect(full.created_by).toBe(users.other.email);
+        }
+        const status = await outcome(other.create(body));
+        expect([200, 403, 422]).toContain(status);
+      },
+    ),
+    { numRuns: 80 },
+  );
+  expect(Object.prototype).not.toHaveProperty('polluted');
+  expect(server.logs()).not.toContain('"statusCode":500');
+});

@@ -1,0 +1,143 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError } from '../lib/errors';
+import { parseInput } from '../lib/validation';
+import { EntityParamsSchema, ListQuerySchema, RecordParamsSchema } from '../schemas/entities';
+import type { AppsService } from '../services/apps/apps-service';
+import type { SessionService } from '../services/auth/session-service';
+import type { EntitiesService } from '../services/entities/entities-service';
+import { RecordValidationError } from '../services/entities/entity-errors';
+import type { Caller } from '../services/entities/entity-rules';
+
+/** BULK_BODY_LIMIT is the largest bulk-create body (5 MB); other entity writes keep the app's 1 MB limit. */
+export const BULK_BODY_LIMIT = 5 * 1024 * 1024;
+const MAX_ID_LENGTH = 128;
+
+/** EntitiesRoutesDeps is what the entity routes need. */
+export interface EntitiesRoutesDeps {
+  apps: AppsService;
+  sessions: SessionService;
+  entities: EntitiesService;
+}
+
+function parseQuery(q: string | undefined): unknown {
+  if (q === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(q);
+  } catch {
+    throw new InvalidInputError("Invalid query parameter 'q': it must be a JSON object");
+  }
+  if (value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new InvalidInputError("Invalid query parameter 'q': it must be a JSON object");
+  }
+  return value;
+}
+
+function handleEntityError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof RecordValidationError) {
+    // The envelope production answers with; the SDK reads `message`.
+    return reply.code(422).send({
+      error_type: 'ValidationError',
+      message: error.message,
+      detail: error.message,
+      request_id: null,
+      traceback: '',
+    });
+  }
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    const limit = reply.request.routeOptions.bodyLimit ?? 0;
+    return reply
+      .code(413)
+      .send({ message: `The request body is larger than the ${limit / 1024 / 1024} MB limit` });
+  }
+  // Everything else goes to the app's error handler.
+  throw error;
+}
+
+/** registerEntitiesRoutes adds the entity CRUD routes under `/api/apps/:appId/entities/:entity`. */
+export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoutesDeps): void {
+  async function callerOf(request: FastifyRequest, appId: string): Promise<Caller> {
+    await deps.apps.requireApp(appId);
+    const result = await deps.sessions.check(appId, request.headers.authorization);
+    if (result.status === 'none') return { kind: 'anonymous' };
+    if (result.status === 'service') return { kind: 'service' };
+    if (result.status === 'invalid') throw new UnauthorizedError('Invalid or expired token: sign in again');
+    if (result.status === 'inactive') throw new ForbiddenError('This account is disabled');
+    const { user } = result;
+    return {
+      kind: 'user',
+      user: {
+        id: user.id,
+        email: user.email,
+        role: user.role,
+        full_name: user.full_name,
+        custom: user.custom,
+      },
+    };
+  }
+
+  function recordParams(request: FastifyRequest) {
+    const params = parseInput(RecordParamsSchema, request.params);
+    if (params.id.length > MAX_ID_LENGTH) {
+      throw new NotFoundError(`Entity ${params.entity} with ID ${params.id.slice(0, 16)}… not found`);
+    }
+    return params;
+  }
+
+  const base = '/api/apps/:appId/entities/:entity';
+  app.register(async (scope) => {
+    scope.setErrorHandler(handleEntityError);
+
+    scope.get(base, async (request) => {
+      const { appId, entity } = parseInput(EntityParamsSchema, request.params);
+      const caller = await callerOf(request, appId);
+      const { q, ...page } = parseInput(ListQuerySchema, request.query);
+      return deps.entities.list(appId, entity, caller, { query: parseQuery(q), ...page });
+    });
+
+    scope.get(`${base}/count`, async (request) => {
+      const { appId, entity } = parseInput(EntityParamsSchema, request.params);
+      const caller = await callerOf(request, appId);
+      const { q } = parseInput(ListQuerySchema, request.query);
+      return { count: await deps.entities.count(appId, entity, caller, parseQuery(q)) };
+    });
+
+    scope.get(`${base}/:id`, async (request) => {
+      const { appId, entity, id } = recordParams(request);
+      return deps.entities.get(appId, entity, await callerOf(request, appId), id);
+    });
+
+    scope.post(base, async (request, reply) => {
+      const { appId, entity } = parseInput(EntityParamsSchema, request.params);
+      const record = await deps.entities.create(appId, entity, await callerOf(request, appId), request.body);
+      return reply.code(201).send(record);
+    });
+
+    scope.post(`${base}/bulk`, { bodyLimit: BULK_BODY_LIMIT }, async (request, reply) => {
+      const { appId, entity } = parseInput(EntityParamsSchema, request.params);
+      const records = await deps.entities.bulkCreate(
+        appId,
+        entity,
+        await callerOf(request, appId),
+        request.body,
+      );
+      return reply.code(201).send(records);
+    });
+
+    scope.put(`${base}/:id`, async (request) => {
+      const { appId, entity, id } = recordParams(request);
+      return deps.entities.update(appId, entity, await callerOf(request, appId), id, request.body);
+    });
+
+    scope.delete(`${base}/:id`, async (request) => {
+      const { appId, entity, id } = recordParams(request);
+      return deps.entities.remove(appId, entity, await callerOf(request, appId), id);
+    });
+
+    scope.delete(base, async (request) => {
+      const { appId, entity } = parseInput(EntityParamsSchema, request.params);
+      return deps.entities.removeMany(appId, entity, await callerOf(request, appId), request.body);
+    });
+  });
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import type { PropertySchema } from '../../schemas/entity-project';
+import { prepareRecord } from './record-validator';
+
+const shape = {
+  properties: {
+    title: { type: 'string', minLength: 1, maxLength: 5 },
+    note: { type: ['string', 'null'] },
+    n: { type: 'integer', minimum: 0, maximum: 10 },
+    x: { type: 'number' },
+    done: { type: 'boolean', default: false },
+    status: { type: 'string', enum: ['a', 'b'] },
+    email: { type: 'string', format: 'email' },
+    day: { type: 'string', format: 'date' },
+    at: { type: 'string', format: 'date-time' },
+    url: { type: 'string', format: 'uri' },
+    code: { type: 'string', pattern: '^[A-Z]+$' },
+    tags: { type: 'array', items: { type: 'string' } },
+    meta: { type: 'object', properties: { score: { type: 'number' } }, required: ['score'] },
+    anything: {},
+  } satisfies Record<string, PropertySchema>,
+  required: ['title'],
+};
+
+describe('prepareRecord', () => {
+  it('drops unknown keys and stamps, and applies defaults on create', () => {
+    const result = prepareRecord(shape, { title: 'a', id: 'x', created_by: 'evil', extra: 1 }, 'create');
+    expect(result).toEqual({ ok: true, data: { title: 'a', done: false } });
+  });
+
+  it('checks only sent fields on update', () => {
+    expect(prepareRecord(shape, { n: 3 }, 'update')).toEqual({ ok: true, data: { n: 3 } });
+  });
+
+  it.each([
+    [{}, 'title: Field required'],
+    [{ title: null }, 'title: Field required'],
+    [{ title: '' }, 'title: String should have at least 1'],
+    [{ title: 'toolong' }, 'title: String should have at most 5'],
+    [{ title: 'a', n: 1.5 }, 'n: Input should be a valid integer'],
+    [{ title: 'a', n: 11 }, 'n: Input should be ≤ 10'],
+    [{ title: 'a', n: -1 }, 'n: Input should be ≥ 0'],
+    [{ title: 'a', x: 'one' }, 'x: Input should be a valid number'],
+    [{ title: 'a', status: 'c' }, 'status: Input should be one of "a", "b"'],
+    [{ title: 'a', email: 'nope' }, 'email: Input should be a valid email'],
+    [{ title: 'a', day: '2024-02-30' }, 'day: Input should be a valid date'],
+    [{ title: 'a', at: 'yesterday' }, 'at: Input should be a valid date-time'],
+    [{ title: 'a', url: 'not a url' }, 'url: Input should be a valid URI'],
+    [{ title: 'a', code: 'abc' }, 'code: String should match pattern'],
+    [{ title: 'a', tags: ['a', 2] }, 'tags.1: Input should be a valid string'],
+    [{ title: 'a', meta: {} }, 'meta.score: Field required'],
+    [{ title: 'a', meta: { score: 'x' } }, 'meta.score: Input should be a valid number'],
+    [{ title: 'a', note: 5 }, 'note: Input should be a valid string'],
+  ])('%j → %s', (body, message) => {
+    const result = prepareRecord(shape, body, 'create');
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.message).toContain(`Error in field ${message}`);
+  });
+
+  it('accepts every valid form', () => {
+    const body = {
+      title: 'ok',
+      note: null,
+      n: 0,
+      x: 1.5,
+      status: 'b',
+      email: 'a@b.co',
+      day: '2024-02-29',
+      at: '2024-02-29T10:00:00.000Z',
+      url: 'https://example.com/x',
+      code: 'AB',
+      tags: ['x'],
+      meta: { score: 1, extra: true },
+      anything: { free: [1, 2] },
+    };
+    const result = prepareRecord(shape, body, 'create');
+    expect(result.ok && result.data.meta).toEqual({ score: 1 });
+    expect(result.ok && result.data.anything).toEqual({ free: [1, 2] });
+  });
+
+  it('keeps __proto__ and constructor keys inert', () => {
+    const body = JSON.parse('{"title":"a","__proto__":{"polluted":1},"anything":{"__proto__":{"x":1}}}');
+    const result = prepareRecord(shape, body, 'create');
+    expect(result.ok).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(result.ok && Object.getPrototypeOf(result.data)).toBe(Object.prototype);
+  });
+
+  it('refuses a body that is not an object', () => {
+    expect(prepareRecord(shape, [1], 'create')).toEqual({
+      ok: false,
+      message: 'The record must be a JSON object',
+    });
+  });
+});

@@ -1,0 +1,159 @@
+import type { PropertySchema } from '../../schemas/entity-project';
+
+// Record bodies are checked against the entity's JSON-Schema-style properties. Unlike `base44 dev`, every
+// constraint the schema states is enforced (enum, format, ranges, lengths, pattern, nested required).
+// Unknown keys are dropped, as the SDK contract expects (stamps and extra fields a client sends back).
+
+/** RecordShape is the part of an entity definition validation needs. */
+export interface RecordShape {
+  properties: Record<string, PropertySchema>;
+  required: string[];
+}
+
+class FieldProblem extends Error {}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function validDate(value: string): boolean {
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+function checkFormat(format: string, value: string): string | null {
+  if (format === 'email' && !EMAIL.test(value)) return 'Input should be a valid email address';
+  if (format === 'date' && !validDate(value)) return 'Input should be a valid date (YYYY-MM-DD)';
+  if (format === 'date-time' && !(DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)))) {
+    return 'Input should be a valid date-time (ISO 8601)';
+  }
+  if (format === 'uri') {
+    try {
+      if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return 'Input should be a valid URI';
+      new URL(value);
+    } catch {
+      return 'Input should be a valid URI';
+    }
+  }
+  return null;
+}
+
+function matchesType(type: string, value: unknown): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'integer':
+      return Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'object':
+      return isPlainObject(value);
+    case 'array':
+      return Array.isArray(value);
+    default:
+      return value === null;
+  }
+}
+
+function checkValue(schema: PropertySchema, value: unknown, path: string, optional: boolean): unknown {
+  const fail = (message: string): never => {
+    throw new FieldProblem(`Error in field ${path}: ${message}`);
+  };
+  const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (value === null) {
+    // NB: null clears an optional field (as Base44 apps do); a required one must hold a value.
+    if (types.includes('null') || optional) return null;
+    return fail('Field required');
+  }
+  if (types.length > 0 && !types.some((type) => matchesType(type, value))) {
+    return fail(`Input should be a valid ${types.filter((type) => type !== 'null').join(' or ')}`);
+  }
+  if (schema.enum && !schema.enum.some((option) => JSON.stringify(option) === JSON.stringify(value))) {
+    return fail(`Input should be one of ${schema.enum.map((option) => JSON.stringify(option)).join(', ')}`);
+  }
+  if (typeof value === 'string') {
+    const length = [...value].length;
+    if (schema.minLength !== undefined && length < schema.minLength) {
+      fail(`String should have at least ${schema.minLength} characters`);
+    }
+    if (schema.maxLength !== undefined && length > schema.maxLength) {
+      fail(`String should have at most ${schema.maxLength} characters`);
+    }
+    if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) {
+      fail(`String should match pattern ${schema.pattern}`);
+    }
+    const formatProblem = schema.format ? checkFormat(schema.format, value) : null;
+    if (formatProblem) fail(formatProblem);
+  }
+  if (typeof value === 'number') {
+    if (schema.minimum !== undefined && value < schema.minimum) fail(`Input should be ≥ ${schema.minimum}`);
+    if (schema.maximum !== undefined && value > schema.maximum) fail(`Input should be ≤ ${schema.maximum}`);
+  }
+  if (Array.isArray(value) && schema.items) {
+    const items = schema.items;
+    return value.map((item, index) => checkValue(items, item, `${path}.${index}`, false));
+  }
+  if (isPlainObject(value) && schema.properties) {
+    return checkObject(
+      { properties: schema.properties, required: schema.required ?? [] },
+      value,
+      path,
+      'create',
+    );
+  }
+  return value;
+}
+
+function checkObject(
+  shape: RecordShape,
+  body: Record<string, unknown>,
+  prefix: string,
+  mode: 'create' | 'update',
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(shape.properties)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    const required = shape.required.includes(key);
+    let value = Object.hasOwn(body, key) ? body[key] : undefined;
+    if (value === undefined && mode === 'create' && schema.default !== undefined) {
+      value = structuredClone(schema.default);
+    }
+    if (value === undefined) {
+      if (required && mode === 'create') throw new FieldProblem(`Error in field ${path}: Field required`);
+      continue;
+    }
+    out[key] = checkValue(schema, value, path, !required);
+  }
+  return out;
+}
+
+/** PreparedRecord is a body cut to the schema's fields (defaults applied on create), or the first problem. */
+export type PreparedRecord = { ok: true; data: Record<string, unknown> } | { ok: false; message: string };
+
+/**
+ * prepareRecord validates body against the entity: on create every required field must hold a value and
+ * defaults fill missing ones; on update only the fields sent are checked. Unknown keys are dropped.
+ */
+export function prepareRecord(shape: RecordShape, body: unknown, mode: 'create' | 'update'): PreparedRecord {
+  if (!isPlainObject(body)) return { ok: false, message: 'The record must be a JSON object' };
+  try {
+    return { ok: true, data: checkObject(shape, body, '', mode) };
+  } catch (error) {
+    if (error instanceof FieldProblem) return { ok: false, message: error.message };
+    throw error;
+  }
+}
+
+/** validateRecord returns the first problem of body against the entity, or null when it is valid. */
+export function validateRecord(shape: RecordShape, body: unknown, mode: 'create' | 'update'): string | null {
+  const result = prepareRecord(shape, body, mode);
+  return result.ok ? null : result.message;
+}

@@ -1,0 +1,303 @@
+import { InvalidInputError } from '../lib/errors';
+
+// Mongo-style entity queries compiled to one parameterized PostgreSQL boolean over `entity_records`.
+// Every value travels as a parameter; field paths travel as `text[]` parameters to `#>`, so no caller
+// string is ever spliced into the SQL. Every compiled predicate is non-NULL (COALESCE), so NOT is exact.
+// NB: array traversal happens only at the last path segment (`{tags: "x"}` matches `tags: ["x", …]`).
+
+/** Filter is a parsed `q` object (or a rule turned into one): field conditions and `$and/$or/$nor`. */
+export type Filter = Record<string, unknown>;
+
+/** Visibility maps a top-level field to the filter under which its value may be seen (field-level read). */
+export type Visibility = Map<string, Filter | boolean>;
+
+/** SqlParams collects positional parameters while SQL text is built. */
+export class SqlParams {
+  readonly values: unknown[] = [];
+  /** add stores value and returns its placeholder, e.g. `$3`. */
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+/** COLUMN_FIELDS maps the stamped fields to their columns (as jsonb, to compare like data fields). */
+const COLUMN_FIELDS = new Map<string, { json: string; sort: string }>(
+  Object.entries({
+    id: { json: 'to_jsonb(id)', sort: 'id' },
+    created_by: { json: 'to_jsonb(created_by)', sort: 'created_by' },
+    created_by_id: { json: 'to_jsonb(created_by_id)', sort: 'created_by_id' },
+    created_date: {
+      json: `to_jsonb(to_char(created_date AT TIME ZONE 'UTC', ${ISO}))`,
+      sort: 'created_date',
+    },
+    updated_date: {
+      json: `to_jsonb(to_char(updated_date AT TIME ZONE 'UTC', ${ISO}))`,
+      sort: 'updated_date',
+    },
+  }),
+);
+
+const MAX_DEPTH = 12;
+const MAX_NODES = 500;
+const MAX_REGEX = 256;
+const SEGMENT = /^[^$.][^.]{0,127}$/;
+
+interface Scope {
+  params: SqlParams;
+  visibility: Visibility;
+  /** element is the jsonb alias inside `$elemMatch`, or null at the record level. */
+  element: string | null;
+  depth: number;
+  counter: { nodes: number; aliases: number };
+}
+
+const bad = (message: string): never => {
+  throw new InvalidInputError(`Invalid query: ${message}`);
+};
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function splitPath(field: string): string[] {
+  const segments = field.split('.');
+  if (!segments.every((segment) => SEGMENT.test(segment))) bad(`"${field}" is not a valid field path`);
+  return segments;
+}
+
+/** nestedJson builds `{"a":{"b":value}}` as text without ever assigning a caller key on an object. */
+function nestedJson(path: string[], value: unknown): string {
+  return path.reduceRight((inner, key) => `{${JSON.stringify(key)}:${inner}}`, JSON.stringify(value));
+}
+
+function visibilityGuard(field: string, scope: Scope): string | null {
+  const rule = scope.visibility.get(field);
+  if (rule === undefined || rule === true) return null;
+  if (rule === false) return 'false';
+  return compileNode(rule, { ...scope, visibility: new Map(), element: null, depth: 0 });
+}
+
+interface Target {
+  json: string;
+  /** containment is `data` and the path when `@>` can answer equality (GIN-indexed). */
+  containment: string[] | null;
+}
+
+function target(path: string[], scope: Scope): Target {
+  const { params } = scope;
+  if (scope.element !== null) {
+    return {
+      json: path.length ? `(${scope.element} #> ${params.add(path)}::text[])` : scope.element,
+      containment: null,
+    };
+  }
+  const first = path[0] as string;
+  const column = path.length === 1 ? COLUMN_FIELDS.get(first) : undefined;
+  if (column) return { json: column.json, containment: null };
+  const guard = visibilityGuard(first, scope);
+  if (guard !== null) {
+    return { json: `(CASE WHEN ${guard} THEN (data #> ${params.add(path)}::text[]) END)`, containment: null };
+  }
+  // The path parameter is added only when used: PostgreSQL rejects a parameter no statement refers to.
+  let json: string | null = null;
+  return {
+    get json() {
+      json ??= `(data #> ${params.add(path)}::text[])`;
+      return json;
+    },
+    // Containment cannot address an array position, so `tags.0` compares the extracted value instead.
+    containment: path.some((segment) => /^\d+$/.test(segment)) ? null : path,
+  };
+}
+
+function equals(t: Target, value: unknown, params: SqlParams): string {
+  if (value === null) return `(${t.json} IS NULL OR ${t.json} = 'null'::jsonb)`;
+  if (typeof value === 'object')
+    return `COALESCE(${t.json} = ${params.add(JSON.stringify(value))}::jsonb, false)`;
+  if (t.containment) {
+    const one = params.add(nestedJson(t.containment, value));
+    const inArray = params.add(nestedJson(t.containment, [value]));
+    return `(data @> ${one}::jsonb OR data @> ${inArray}::jsonb)`;
+  }
+  const one = params.add(JSON.stringify(value));
+  const inArray = params.add(JSON.stringify([value]));
+  return `COALESCE(${t.json} = ${one}::jsonb OR (jsonb_typeof(${t.json}) = 'array' AND ${t.json} @> ${inArray}::jsonb), false)`;
+}
+
+function anyOf(t: Target, values: unknown, op: string, params: SqlParams): string {
+  if (!Array.isArray(values)) return bad(`${op} needs an array`);
+  if (values.length > MAX_NODES) return bad(`${op} takes at most ${MAX_NODES} values`);
+  if (values.length === 0) return 'false';
+  return `(${values.map((value) => equals(t, value, params)).join(' OR ')})`;
+}
+
+const COMPARE: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
+const TYPE_OF: Record<string, string> = { number: 'number', string: 'string', boolean: 'boolean' };
+
+function regexCondition(t: Target, pattern: unknown, options: unknown, params: SqlParams): string {
+  if (typeof pattern !== 'string') return bad('$regex needs a string');
+  if (pattern.length > MAX_REGEX) return bad(`$regex is longer than ${MAX_REGEX} characters`);
+  if (options !== undefined && (typeof options !== 'string' || !/^i?$/.test(options))) {
+    return bad('$options supports only "i"');
+  }
+  try {
+    new RegExp(pattern);
+  } catch {
+    return bad('$regex is not a valid regular expression');
+  }
+  const operator = options === 'i' ? '~*' : '~';
+  return `COALESCE(jsonb_typeof(${t.json}) = 'string' AND (${t.json} #>> '{}') ${operator} ${params.add(pattern)}, false)`;
+}
+
+function operatorConditions(t: Target, ops: Record<string, unknown>, scope: Scope): string {
+  const { params } = scope;
+  const parts: string[] = [];
+  for (const [op, value] of Object.entries(ops)) {
+    count(scope);
+    if (op === '$eq') parts.push(equals(t, value, params));
+    else if (op === '$ne') parts.push(`NOT ${equals(t, value, params)}`);
+    else if (op === '$in') parts.push(anyOf(t, value, op, params));
+    else if (op === '$nin') parts.push(`NOT ${anyOf(t, value, op, params)}`);
+    else if (op in COMPARE) {
+      const type = TYPE_OF[typeof value];
+      if (!type) return bad(`${op} needs a number, string or boolean`);
+      const placeholder = params.add(JSON.stringify(value));
+      parts.push(
+        `COALESCE(jsonb_typeof(${t.json}) = '${type}' AND ${t.json} ${COMPARE[op]} ${placeholder}::jsonb, false)`,
+      );
+    } else if (op === '$exists') {
+      if (typeof value !== 'boolean' && value !== 0 && value !== 1) return bad('$exists needs true or false');
+      parts.push(value ? `(${t.json} IS NOT NULL)` : `(${t.json} IS NULL)`);
+    } else if (op === '$regex') parts.push(regexCondition(t, value, ops.$options, params));
+    else if (op === '$options') {
+      if (!('$regex' in ops)) return bad('$options needs $regex');
+    } else if (op === '$all') {
+      if (!Array.isArray(value)) return bad('$all needs an array');
+      if (value.length === 0) parts.push('false');
+      else {
+        const all = params.add(JSON.stringify(value));
+        parts.push(`COALESCE(jsonb_typeof(${t.json}) = 'array' AND ${t.json} @> ${all}::jsonb, false)`);
+      }
+    } else if (op === '$size') {
+      if (!Number.isInteger(value) || (value as number) < 0) return bad('$size needs a whole number ≥ 0');
+      const size = params.add(value);
+      parts.push(
+        `COALESCE(CASE WHEN jsonb_typeof(${t.json}) = 'array' THEN jsonb_array_length(${t.json}) = ${size}::int ELSE false END, false)`,
+      );
+    } else if (op === '$not') {
+      if (!isOperatorObject(value)) return bad('$not needs an operator object');
+      parts.push(`NOT ${operatorConditions(t, value, deeper(scope))}`);
+    } else if (op === '$elemMatch') parts.push(elemMatch(t, value, scope));
+    else return bad(`unknown operator "${op}"`);
+  }
+  return parts.length === 0 ? 'true' : `(${parts.join(' AND ')})`;
+}
+
+function elemMatch(t: Target, value: unknown, scope: Scope): string {
+  if (!isPlainObject(value)) return bad('$elemMatch needs an object');
+  scope.counter.aliases += 1;
+  const alias = `e${scope.counter.aliases}.v`;
+  const inner = { ...deeper(scope), element: alias };
+  const condition = isOperatorObject(value)
+    ? operatorConditions({ json: alias, containment: null }, value, inner)
+    : compileNode(value, inner);
+  const source = `CASE WHEN jsonb_typeof(${t.json}) = 'array' THEN ${t.json} ELSE '[]'::jsonb END`;
+  return `EXISTS (SELECT 1 FROM jsonb_array_elements(${source}) AS e${scope.counter.aliases}(v) WHERE ${condition})`;
+}
+
+const LOGICAL = new Set(['$and', '$or', '$nor']);
+
+function isOperatorObject(value: unknown): value is Record<string, unknown> {
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((key) => key.startsWith('$') && !LOGICAL.has(key));
+}
+
+function deeper(scope: Scope): Scope {
+  if (scope.depth >= MAX_DEPTH) bad(`nesting deeper than ${MAX_DEPTH}`);
+  return { ...scope, depth: scope.depth + 1 };
+}
+
+function count(scope: Scope): void {
+  scope.counter.nodes += 1;
+  if (scope.counter.nodes > MAX_NODES) bad(`more than ${MAX_NODES} conditions`);
+}
+
+function fieldCondition(field: string, value: unknown, scope: Scope): string {
+  const t = target(splitPath(field), scope);
+  if (Array.isArray(value)) return anyOf(t, value, 'an array value', scope.params);
+  if (isPlainObject(value)) {
+    const keys = Object.keys(value);
+    const dollar = keys.filter((key) => key.startsWith('$')).length;
+    if (dollar > 0 && dollar < keys.length) bad(`"${field}" mixes operators and fields`);
+    if (dollar > 0) return operatorConditions(t, value, deeper(scope));
+  }
+  return equals(t, value, scope.params);
+}
+
+function compileNode(node: unknown, scope: Scope): string {
+  if (!isPlainObject(node)) return bad('a query must be a JSON object');
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    count(scope);
+    if (LOGICAL.has(key)) {
+      if (!Array.isArray(value)) return bad(`${key} needs an array of queries`);
+      const inner = deeper(scope);
+      const items = value.map((item) => compileNode(item, inner));
+      if (key === '$and') parts.push(items.length ? `(${items.join(' AND ')})` : 'true');
+      if (key === '$or') parts.push(items.length ? `(${items.join(' OR ')})` : 'false');
+      if (key === '$nor') parts.push(items.length ? `NOT (${items.join(' OR ')})` : 'true');
+    } else if (key.startsWith('$')) {
+      return bad(`unknown operator "${key}"`);
+    } else {
+      parts.push(fieldCondition(key, value, scope));
+    }
+  }
+  return parts.length === 0 ? 'true' : `(${parts.join(' AND ')})`;
+}
+
+/** compileFilter turns a query into a SQL boolean; it throws InvalidInputError on anything malformed. */
+export function compileFilter(
+  filter: unknown,
+  params: SqlParams,
+  visibility: Visibility = new Map(),
+): string {
+  if (typeof filter === 'boolean') return filter ? 'true' : 'false';
+  return compileNode(filter, {
+    params,
+    visibility,
+    element: null,
+    depth: 0,
+    counter: { nodes: 0, aliases: 0 },
+  });
+}
+
+const SORT_TOKEN = /^[-+]?[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/;
+
+/**
+ * compileSort turns `field`, `-field` or a comma list into ORDER BY terms (Mongo order: missing first when
+ * ascending). Tokens that are not field names are ignored (the SDK's tests send `sort=10`); the default is
+ * `-created_date`, and `id` always breaks ties so pages are stable.
+ */
+export function compileSort(
+  sort: string | undefined,
+  params: SqlParams,
+  visibility: Visibility = new Map(),
+): string {
+  const terms: string[] = [];
+  for (const raw of (sort ?? '').split(',').slice(0, 5)) {
+    const token = raw.trim();
+    if (!SORT_TOKEN.test(token)) continue;
+    const descending = token.startsWith('-');
+    const path = token.replace(/^[-+]/, '').split('.');
+    const column = path.length === 1 ? COLUMN_FIELDS.get(path[0] as string) : undefined;
+    const expression = column
+      ? column.sort
+      : target(path, { params, visibility, element: null, depth: 0, counter: { nodes: 0, aliases: 0 } }).json;
+    terms.push(`${expression} ${descending ? 'DESC NULLS LAST' : 'ASC NULLS FIRST'}`);
+  }
+  if (terms.length === 0) terms.push('created_date DESC');
+  return [...terms, 'id ASC'].join(', ');
+}
