@@ -4,6 +4,9 @@ import { api, createUser, failure, serviceClient, uniqueEmail, userClient } from
 import { entityOf, startEntitiesServer } from '../../support/entities-helpers';
 import type { RunningServer } from '../../support/server-process';
 
+// CI pins the property-test seed (FC_SEED in .ci/run) so a landing is reproducible; local runs explore.
+if (process.env.FC_SEED) fc.configureGlobal({ seed: Number(process.env.FC_SEED) });
+
 // Access rules as a table: each caller × each operation on the owner-only Note and the admin-only
 // Secret, with the status it must get. Rules are evaluated in the query, so pages are never short.
 const appId = 'queen-solana';

@@ -198,13 +198,15 @@ function operatorConditions(t: Target, ops: Record<string, unknown>, scope: Scop
 function elemMatch(t: Target, value: unknown, scope: Scope): string {
   if (!isPlainObject(value)) return bad('$elemMatch needs an object');
   scope.counter.aliases += 1;
-  const alias = `e${scope.counter.aliases}.v`;
+  // NB: the inner condition may take further aliases; this one keeps its own name.
+  const name = `e${scope.counter.aliases}`;
+  const alias = `${name}.v`;
   const inner = { ...deeper(scope), element: alias };
   const condition = isOperatorObject(value)
     ? operatorConditions({ json: alias, containment: null }, value, inner)
     : compileNode(value, inner);
   const source = `CASE WHEN jsonb_typeof(${t.json}) = 'array' THEN ${t.json} ELSE '[]'::jsonb END`;
-  return `EXISTS (SELECT 1 FROM jsonb_array_elements(${source}) AS e${scope.counter.aliases}(v) WHERE ${condition})`;
+  return `EXISTS (SELECT 1 FROM jsonb_array_elements(${source}) AS ${name}(v) WHERE ${condition})`;
 }
 
 const LOGICAL = new Set(['$and', '$or', '$nor']);
