@@ -1,7 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
-import { EntityParamsSchema, ListQuerySchema, RecordParamsSchema } from '../schemas/entities';
+import {
+  EntityParamsSchema,
+  ListQuerySchema,
+  PageQuerySchema,
+  RecordParamsSchema,
+} from '../schemas/entities';
 import type { AppsService } from '../services/apps/apps-service';
 import type { SessionService } from '../services/auth/session-service';
 import type { EntitiesService } from '../services/entities/entities-service';
@@ -96,6 +101,13 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
       return deps.entities.list(appId, entity, caller, { query: parseQuery(q), ...page });
     });
 
+    scope.get(`${base}/v2/list`, async (request) => {
+      const { appId, entity } = parseInput(EntityParamsSchema, request.params);
+      const caller = await callerOf(request, appId);
+      const { q, ...page } = parseInput(PageQuerySchema, request.query);
+      return deps.entities.listPage(appId, entity, caller, { query: parseQuery(q), ...page });
+    });
+
     scope.get(`${base}/count`, async (request) => {
       const { appId, entity } = parseInput(EntityParamsSchema, request.params);
       const caller = await callerOf(request, appId);
@@ -123,6 +135,21 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
         request.body,
       );
       return reply.code(201).send(records);
+    });
+
+    scope.patch(`${base}/update-many`, async (request) => {
+      const { appId, entity } = parseInput(EntityParamsSchema, request.params);
+      return deps.entities.updateMany(appId, entity, await callerOf(request, appId), request.body);
+    });
+
+    scope.put(`${base}/bulk`, { bodyLimit: BULK_BODY_LIMIT }, async (request) => {
+      const { appId, entity } = parseInput(EntityParamsSchema, request.params);
+      return deps.entities.bulkUpdate(appId, entity, await callerOf(request, appId), request.body);
+    });
+
+    scope.post(`${base}/upsert`, { bodyLimit: BULK_BODY_LIMIT }, async (request) => {
+      const { appId, entity } = parseInput(EntityParamsSchema, request.params);
+      return deps.entities.upsert(appId, entity, await callerOf(request, appId), request.body);
     });
 
     scope.put(`${base}/:id`, async (request) => {

@@ -30,3 +30,9 @@ export const ListQuerySchema = z.object({
     )
     .optional(),
 });
+
+/** PageQuerySchema is the query string of a v2 list: a list query plus `cursor` and `distinct`. */
+export const PageQuerySchema = ListQuerySchema.omit({ skip: true }).extend({
+  cursor: z.string().max(16_384).optional(),
+  distinct: z.string().min(1).max(512).optional(),
+});

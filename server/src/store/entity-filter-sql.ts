@@ -303,3 +303,13 @@ export function compileSort(
   if (terms.length === 0) terms.push('created_date DESC');
   return [...terms, 'id ASC'].join(', ');
 }
+
+/**
+ * sortValueSql returns a jsonb expression for field (a stamp column as its JSON value, so `created_date`
+ * compares as its ISO text), guarded by the field's read rule; used by cursor pages and distinct.
+ */
+export function sortValueSql(field: string, params: SqlParams, visibility: Visibility = new Map()): string {
+  const path = splitPath(field);
+  return target(path, { params, visibility, element: null, depth: 0, counter: { nodes: 0, aliases: 0 } })
+    .json;
+}

@@ -1,6 +1,20 @@
 import { InvalidInputError } from '../lib/errors';
 import type { Database, Queryable } from './database';
-import { compileFilter, compileSort, SqlParams, type Filter, type Visibility } from './entity-filter-sql';
+import {
+  compileFilter,
+  compileSort,
+  SqlParams,
+  sortValueSql,
+  type Filter,
+  type Visibility,
+} from './entity-filter-sql';
+
+/** PagePosition is where a cursor page resumes: the last row's sort value (or its absence) and id. */
+export interface PagePosition {
+  missing: boolean;
+  value: unknown;
+  id: string;
+}
 
 /** EntityRecordRow is one stored record: its fields in `data`, its stamps in columns. */
 export interface EntityRecordRow {
@@ -34,6 +48,9 @@ export interface Selection {
 }
 
 const COLUMNS = 'id, data, created_date, updated_date, created_by, created_by_id';
+const T_COLUMNS = COLUMNS.split(', ')
+  .map((column) => `t.${column}`)
+  .join(', ');
 const NOW = "date_trunc('milliseconds', now())";
 
 function where(selection: Selection, params: SqlParams): string {
@@ -75,6 +92,26 @@ export function createEntityRecordsStore(db: Database) {
     return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   }
 
+  /** writeData replaces the data of records by id (ids unique) in one statement; rows come back in input order. */
+  async function writeData(
+    tx: Queryable,
+    appId: string,
+    entity: string,
+    changes: { id: string; data: Record<string, unknown> }[],
+  ): Promise<EntityRecordRow[]> {
+    if (changes.length === 0) return [];
+    const rows = await run<EntityRecordRow>(
+      tx,
+      `UPDATE entity_records AS t SET data = u.r->'data', updated_date = ${NOW}
+       FROM jsonb_array_elements($3::jsonb) AS u(r)
+       WHERE t.app_id = $1 AND t.entity = $2 AND t.id = u.r->>'id'
+       RETURNING ${T_COLUMNS}`,
+      [appId, entity, JSON.stringify(changes)],
+    );
+    const order = new Map(changes.map((change, index) => [change.id, index]));
+    return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  }
+
   return {
     /** findMany returns one page of the selected records in sort order. */
     async findMany(selection: Selection, page: { sort?: string | undefined; limit: number; skip: number }) {
@@ -88,6 +125,64 @@ export function createEntityRecordsStore(db: Database) {
         `SELECT ${COLUMNS} FROM entity_records WHERE ${condition} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
         params.values,
       );
+    },
+
+    /**
+     * findPage returns up to limit records after `after` in (field, id) order (keyset paging; ascending puts
+     * missing values first, descending last), each with its sort position, and whether more follow.
+     */
+    async findPage(
+      selection: Selection,
+      page: { field: string; descending: boolean; limit: number; after?: PagePosition | undefined },
+    ) {
+      const params = new SqlParams();
+      const condition = where(selection, params);
+      const e = `(${sortValueSql(page.field, params, selection.visibility)})`;
+      let keyset = 'true';
+      if (page.after) {
+        const id = params.add(page.after.id);
+        if (page.after.missing) {
+          keyset = page.descending
+            ? `(${e} IS NULL AND id > ${id})`
+            : `((${e} IS NULL AND id > ${id}) OR ${e} IS NOT NULL)`;
+        } else {
+          const v = `${params.add(JSON.stringify(page.after.value))}::jsonb`;
+          keyset = page.descending
+            ? `(${e} < ${v} OR (${e} = ${v} AND id > ${id}) OR ${e} IS NULL)`
+            : `(${e} > ${v} OR (${e} = ${v} AND id > ${id}))`;
+        }
+      }
+      const order = page.descending ? 'DESC NULLS LAST' : 'ASC NULLS FIRST';
+      const limit = params.add(page.limit + 1);
+      const rows = await run<EntityRecordRow & { sort_value: unknown; sort_missing: boolean }>(
+        db,
+        `SELECT ${COLUMNS}, ${e} AS sort_value, ${e} IS NULL AS sort_missing FROM entity_records
+         WHERE ${condition} AND ${keyset} ORDER BY ${e} ${order}, id ASC LIMIT ${limit}`,
+        params.values,
+      );
+      return {
+        rows: rows.slice(0, page.limit).map(({ sort_value, sort_missing, ...row }) => ({
+          row,
+          position: { missing: sort_missing, value: sort_value, id: row.id },
+        })),
+        more: rows.length > page.limit,
+      };
+    },
+
+    /** distinctValues returns up to limit distinct non-null values of field in ascending order, after `after`. */
+    async distinctValues(selection: Selection, field: string, limit: number, after?: unknown) {
+      const params = new SqlParams();
+      const condition = where(selection, params);
+      const e = `(${sortValueSql(field, params, selection.visibility)})`;
+      const keyset = after === undefined ? 'true' : `${e} > ${params.add(JSON.stringify(after))}::jsonb`;
+      const rows = await run<{ v: unknown }>(
+        db,
+        `SELECT DISTINCT ${e} AS v FROM entity_records
+         WHERE ${condition} AND ${e} IS NOT NULL AND ${e} <> 'null'::jsonb AND ${keyset}
+         ORDER BY v LIMIT ${params.add(limit + 1)}`,
+        params.values,
+      );
+      return { values: rows.slice(0, limit).map((row) => row.v), more: rows.length > limit };
     },
 
     /** count returns how many records the selection holds. */
@@ -143,6 +238,71 @@ export function createEntityRecordsStore(db: Database) {
           [selection.appId, selection.entity, id, JSON.stringify(change(row))],
         );
         return updated ?? null;
+      });
+    },
+
+    /**
+     * updateSelected locks the selected records (at most `limit`, by id; only `ids` when given), asks plan
+     * for their new data (plan may throw to roll everything back) and writes them with a fresh updated_date
+     * in one statement, all in one transaction. `more` says whether selected records remain beyond limit.
+     */
+    async updateSelected(
+      selection: Selection,
+      options: { limit: number; ids?: string[] },
+      plan: (rows: EntityRecordRow[]) => { id: string; data: Record<string, unknown> }[],
+    ): Promise<{ rows: EntityRecordRow[]; more: boolean }> {
+      return db.transaction(async (tx) => {
+        const params = new SqlParams();
+        const condition = where(selection, params);
+        const only = options.ids ? ` AND id = ANY(${params.add(options.ids)}::text[])` : '';
+        const limit = params.add(options.limit + 1);
+        const found = await run<EntityRecordRow>(
+          tx,
+          `SELECT ${COLUMNS} FROM entity_records WHERE ${condition}${only} ORDER BY id LIMIT ${limit} FOR UPDATE`,
+          params.values,
+        );
+        const more = found.length > options.limit;
+        const changes = plan(found.slice(0, options.limit));
+        if (changes.length === 0) return { rows: [], more };
+        return { rows: await writeData(tx, selection.appId, selection.entity, changes), more };
+      });
+    },
+
+    /**
+     * upsertByKey serialises upserts of one entity (transaction-scoped advisory lock), locks the records whose
+     * top-level `key` fields equal one of keyValues (each an array of values in key order), tells plan which of
+     * them `updateRule` admits, then inserts and updates what plan returns, all in one transaction.
+     */
+    async upsertByKey(
+      appId: string,
+      entity: string,
+      key: string[],
+      keyValues: unknown[][],
+      updateRule: Filter | boolean,
+      plan: (existing: { row: EntityRecordRow; admitted: boolean }[]) => {
+        inserts: NewEntityRecord[];
+        updates: { id: string; data: Record<string, unknown> }[];
+      },
+    ): Promise<{ inserted: EntityRecordRow[]; updated: EntityRecordRow[] }> {
+      return db.transaction(async (tx) => {
+        await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`entity-upsert:${appId}:${entity}`]);
+        const params = new SqlParams();
+        const app = params.add(appId);
+        const name = params.add(entity);
+        const admitted = compileFilter(updateRule, params);
+        const tuple = key.map((field) => `data -> ${params.add(field)}::text`).join(', ');
+        const wanted = params.add(JSON.stringify(keyValues));
+        const found = await run<EntityRecordRow & { admitted: boolean }>(
+          tx,
+          `SELECT ${COLUMNS}, (${admitted}) AS admitted FROM entity_records
+           WHERE app_id = ${app} AND entity = ${name}
+             AND jsonb_build_array(${tuple}) IN (SELECT value FROM jsonb_array_elements(${wanted}::jsonb))
+           ORDER BY created_date, id FOR UPDATE`,
+          params.values,
+        );
+        const { inserts, updates } = plan(found.map(({ admitted: ok, ...row }) => ({ row, admitted: ok })));
+        const inserted = inserts.length ? await insert(tx, appId, entity, inserts) : [];
+        return { inserted, updated: await writeData(tx, appId, entity, updates) };
       });
     },
 

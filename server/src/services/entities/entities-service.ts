@@ -12,6 +12,8 @@ import { isOpenRule, matchesRule, resolveRule, type Caller } from './entity-rule
 import { deniedWrites, readVisibility, stripHidden } from './field-rules';
 import type { EntityDef, Project } from './project-loader';
 import { prepareRecord } from './record-validator';
+import { decodeCursor, encodeCursor, type CursorState } from './entity-cursor';
+import { applyUpdate, changesBetween, parseUpdate } from './update-operators';
 
 /** DEFAULT_LIST_LIMIT caps a list sent without `limit`. */
 export const DEFAULT_LIST_LIMIT = 1000;
@@ -19,6 +21,23 @@ export const DEFAULT_LIST_LIMIT = 1000;
 export const MAX_LIST_LIMIT = 5000;
 /** MAX_BULK_RECORDS is the most records one bulk create may hold; more is a 400. */
 export const MAX_BULK_RECORDS = 1000;
+/** MAX_BATCH_WRITE is the most records one updateMany, bulkUpdate or upsert writes (the SDK's documented 500). */
+export const MAX_BATCH_WRITE = 500;
+
+/** MAX_DISTINCT_LIMIT is the largest `limit` of a distinct page. */
+export const MAX_DISTINCT_LIMIT = 1000;
+/** DEFAULT_PAGE_LIMIT is the v2 page size when `limit` is absent (the SDK always sends one). */
+export const DEFAULT_PAGE_LIMIT = 100;
+
+/** PageOptions is a v2 list request after parsing (`q` still JSON text or undefined). */
+export interface PageOptions {
+  query?: unknown;
+  sort?: string | undefined;
+  limit?: number | undefined;
+  fields?: string[] | undefined;
+  distinct?: string | undefined;
+  cursor?: string | undefined;
+}
 
 /** ListOptions is a list or filter request after parsing. */
 export interface ListOptions {
@@ -119,6 +138,36 @@ export function createEntitiesService(deps: {
     return { id: newId(), data: prepared.data, ...stamps };
   }
 
+  /** checkedUpdate validates merged data (required fields stay), checks field write rules and returns it. */
+  function checkedUpdate(entity: EntityDef, caller: Caller, row: EntityRecordRow, after: EntityRecord) {
+    const prepared = prepareRecord(entity, after, 'update');
+    if (!prepared.ok) throw new RecordValidationError(`Record ${row.id}: ${prepared.message}`);
+    for (const field of entity.required) {
+      if (Object.hasOwn(row.data, field) && !Object.hasOwn(prepared.data, field)) {
+        throw new RecordValidationError(`Record ${row.id}: Error in field ${field}: Field required`);
+      }
+    }
+    const denied = deniedWrites({
+      properties: entity.properties,
+      changes: changesBetween(row.data, prepared.data),
+      before: row.data,
+      context: toRecord(row),
+      mode: 'update',
+      caller,
+    });
+    if (denied.length) {
+      throw new ForbiddenError(`You're not allowed to modify the following fields: ${denied.join(', ')}`);
+    }
+    return prepared.data;
+  }
+
+  function requireSignedInWriter(entity: EntityDef, caller: Caller, op: 'update' | 'delete') {
+    const stated = entity.rls[op] ?? entity.rls.write;
+    if (caller.kind === 'anonymous' && !(stated !== undefined && isOpenRule(stated))) {
+      throw new ForbiddenError(`Permission denied: sign in to ${op} records`);
+    }
+  }
+
   function emitAll(
     appId: string,
     entity: EntityDef,
@@ -140,6 +189,82 @@ export function createEntitiesService(deps: {
         skip: options.skip ?? 0,
       });
       return rows.map((row) => present(entity, caller, row, options.fields));
+    },
+
+    /**
+     * listPage returns one cursor page `{items, next_cursor, has_more}` (keyset on one sort field + id), or
+     * with `distinct` the field's distinct values ascending. The cursor carries the walk; a request that
+     * sends a different query, sort, fields or distinct with it is a 400.
+     */
+    async listPage(appId: string, name: string, caller: Caller, options: PageOptions) {
+      const entity = requireEntity(name);
+      let walk: CursorState = {
+        q: options.query,
+        sort: options.sort,
+        fields: options.fields,
+        distinct: options.distinct,
+        at: {},
+      };
+      let resume = false;
+      if (options.cursor) {
+        const state = decodeCursor(options.cursor);
+        const differs = (sent: unknown, carried: unknown) =>
+          sent !== undefined && JSON.stringify(sent) !== JSON.stringify(carried);
+        if (
+          differs(options.query, state.q) ||
+          differs(options.sort, state.sort) ||
+          differs(options.fields, state.fields) ||
+          differs(options.distinct, state.distinct)
+        ) {
+          throw new InvalidInputError(
+            'A cursor cannot be combined with a different query, sort, fields or distinct',
+          );
+        }
+        walk = state;
+        resume = true;
+      }
+      const chosen = selection(appId, entity, caller, 'read', walk.q);
+      if (walk.distinct !== undefined) {
+        const limit = Math.min(options.limit || DEFAULT_PAGE_LIMIT, MAX_DISTINCT_LIMIT);
+        const page = await deps.store.distinctValues(
+          chosen,
+          walk.distinct,
+          limit,
+          resume ? walk.at.v : undefined,
+        );
+        const last = page.values[page.values.length - 1];
+        return {
+          items: page.values,
+          next_cursor: page.more ? encodeCursor({ ...walk, at: { v: last } }) : null,
+          has_more: page.more,
+        };
+      }
+      const terms = (walk.sort ?? '-created_date')
+        .split(',')
+        .map((term) => term.trim())
+        .filter(Boolean);
+      if (terms.length > 1) throw new InvalidInputError('A cursor page sorts by one field (and id)');
+      const term = terms[0] ?? '-created_date';
+      const descending = term.startsWith('-');
+      const field = term.replace(/^[-+]/, '');
+      const limit = Math.min(options.limit || DEFAULT_PAGE_LIMIT, MAX_LIST_LIMIT);
+      const after =
+        resume && walk.at.i !== undefined
+          ? { missing: walk.at.m === true, value: walk.at.v, id: walk.at.i }
+          : undefined;
+      const page = await deps.store.findPage(chosen, { field, descending, limit, after });
+      const last = page.rows[page.rows.length - 1];
+      return {
+        items: page.rows.map(({ row }) => present(entity, caller, row, walk.fields)),
+        next_cursor:
+          page.more && last
+            ? encodeCursor({
+                ...walk,
+                at: { m: last.position.missing, v: last.position.value, i: last.position.id },
+              })
+            : null,
+        has_more: page.more,
+      };
     },
 
     /** count returns how many records matching query the caller may read. */
@@ -245,6 +370,168 @@ export function createEntitiesService(deps: {
       const rows = await deps.store.deleteMany(chosen);
       emitAll(appId, entity, 'delete', rows);
       return { success: true as const, deleted: rows.length };
+    },
+
+    /**
+     * updateMany applies Mongo update operators to at most MAX_BATCH_WRITE records matching query that the
+     * update rule admits (both in SQL); one invalid or forbidden result rolls the whole batch back.
+     */
+    async updateMany(appId: string, name: string, caller: Caller, body: unknown) {
+      const entity = requireEntity(name);
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new InvalidInputError('updateMany needs a body {"query": {...}, "data": {...}}');
+      }
+      const { query, data } = body as { query?: unknown; data?: unknown };
+      if (typeof query !== 'object' || query === null || Array.isArray(query)) {
+        throw new InvalidInputError('updateMany needs "query" to be an object');
+      }
+      const update = parseUpdate(data);
+      requireSignedInWriter(entity, caller, 'update');
+      const chosen = selection(appId, entity, caller, 'update', query);
+      if (chosen.rule === false) throw new ForbiddenError('Permission denied');
+      const now = new Date();
+      const { rows, more } = await deps.store.updateSelected(chosen, { limit: MAX_BATCH_WRITE }, (found) =>
+        found.map((row) => ({
+          id: row.id,
+          data: checkedUpdate(entity, caller, row, applyUpdate(row.data, update, now)),
+        })),
+      );
+      emitAll(appId, entity, 'update', rows);
+      return { success: true as const, updated: rows.length, has_more: more };
+    },
+
+    /**
+     * bulkUpdate merges each `{id, ...fields}` into its record. All or nothing: an id the caller may not
+     * update (or that does not exist) refuses the whole call with 404, like update(); duplicates merge in order.
+     */
+    async bulkUpdate(appId: string, name: string, caller: Caller, body: unknown): Promise<EntityRecord[]> {
+      const entity = requireEntity(name);
+      if (!Array.isArray(body))
+        throw new InvalidInputError('Request body must be an array of {id, ...fields}');
+      if (body.length > MAX_BATCH_WRITE) {
+        throw new InvalidInputError(
+          `A bulk update takes at most ${MAX_BATCH_WRITE} records (got ${body.length})`,
+        );
+      }
+      const patches = new Map<string, EntityRecord>();
+      const order: string[] = [];
+      body.forEach((item, index) => {
+        if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+          throw new InvalidInputError(`Record ${index}: must be an object with an "id"`);
+        }
+        const { id, ...fields } = item as EntityRecord;
+        if (typeof id !== 'string' || id.length === 0 || id.length > 128) {
+          throw new InvalidInputError(`Record ${index}: "id" must be a non-empty string`);
+        }
+        const prepared = prepareRecord(entity, fields, 'update');
+        if (!prepared.ok) throw new RecordValidationError(`Record ${index}: ${prepared.message}`);
+        if (!patches.has(id)) order.push(id);
+        patches.set(id, { ...patches.get(id), ...prepared.data });
+      });
+      if (order.length === 0) return [];
+      const chosen = selection(appId, entity, caller, 'update');
+      const { rows } = await deps.store.updateSelected(
+        chosen,
+        { limit: order.length, ids: order },
+        (found) => {
+          const byId = new Map(found.map((row) => [row.id, row]));
+          return order.map((id) => {
+            const row = byId.get(id);
+            if (!row) throw notFound(entity, id);
+            return { id, data: checkedUpdate(entity, caller, row, { ...row.data, ...patches.get(id) }) };
+          });
+        },
+      );
+      emitAll(appId, entity, 'update', rows);
+      return rows.map((row) => present(entity, caller, row));
+    },
+
+    /**
+     * upsert creates or updates records by the value of their top-level key field(s): a record whose key
+     * matches an existing record merges into it (update rule and field rules; a matched record the caller
+     * may not update refuses the whole call with 403), any other is created (create rules). Duplicates
+     * within one call: the last wins. All or nothing.
+     */
+    async upsert(appId: string, name: string, caller: Caller, body: unknown) {
+      const entity = requireEntity(name);
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new InvalidInputError('upsert needs a body {"records": [...], "key": "field"}');
+      }
+      const { records, key } = body as { records?: unknown; key?: unknown };
+      const keys = typeof key === 'string' ? [key] : key;
+      if (
+        !Array.isArray(keys) ||
+        keys.length === 0 ||
+        keys.length > 4 ||
+        !keys.every((field) => typeof field === 'string' && Object.hasOwn(entity.properties, field))
+      ) {
+        throw new InvalidInputError(
+          'upsert needs "key": a field of the entity, or an array of up to 4 fields',
+        );
+      }
+      const keyFields = [...new Set(keys as string[])];
+      if (!Array.isArray(records)) throw new InvalidInputError('upsert needs "records" to be an array');
+      if (records.length > MAX_BATCH_WRITE) {
+        throw new InvalidInputError(
+          `An upsert takes at most ${MAX_BATCH_WRITE} records (got ${records.length})`,
+        );
+      }
+      const byKey = new Map<string, { values: unknown[]; body: EntityRecord }>();
+      records.forEach((record, index) => {
+        if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+          throw new InvalidInputError(`Record ${index}: must be an object`);
+        }
+        const values = keyFields.map((field) => (record as EntityRecord)[field]);
+        if (!values.every((value) => ['string', 'number', 'boolean'].includes(typeof value))) {
+          throw new InvalidInputError(
+            `Record ${index}: every key field (${keyFields.join(', ')}) needs a string, number or boolean value`,
+          );
+        }
+        const id = JSON.stringify(values);
+        byKey.delete(id);
+        byKey.set(id, { values, body: record as EntityRecord });
+      });
+      if (byKey.size === 0) return { created: 0, updated: 0, records: [] as EntityRecord[] };
+      const updateRule = selection(appId, entity, caller, 'update').rule;
+      const { inserted, updated } = await deps.store.upsertByKey(
+        appId,
+        entity.name,
+        keyFields,
+        [...byKey.values()].map((entry) => entry.values),
+        updateRule,
+        (existing) => {
+          const matches = new Map<string, { row: EntityRecordRow; admitted: boolean }>();
+          for (const found of existing) {
+            const id = JSON.stringify(keyFields.map((field) => found.row.data[field]));
+            if (!matches.has(id)) matches.set(id, found);
+          }
+          const inserts: NewEntityRecord[] = [];
+          const updates: { id: string; data: EntityRecord }[] = [];
+          for (const [id, { body: record }] of byKey) {
+            const match = matches.get(id);
+            if (!match) {
+              inserts.push(prepareCreate(entity, caller, record));
+              continue;
+            }
+            if (!match.admitted)
+              throw new ForbiddenError('Permission denied: you may not update a matching record');
+            const prepared = prepareRecord(entity, record, 'update');
+            if (!prepared.ok) throw new RecordValidationError(prepared.message);
+            updates.push({
+              id: match.row.id,
+              data: checkedUpdate(entity, caller, match.row, { ...match.row.data, ...prepared.data }),
+            });
+          }
+          return { inserts, updates };
+        },
+      );
+      emitAll(appId, entity, 'create', inserted);
+      emitAll(appId, entity, 'update', updated);
+      return {
+        created: inserted.length,
+        updated: updated.length,
+        records: [...inserted, ...updated].map((row) => present(entity, caller, row)),
+      };
     },
 
     /** seed loads each seed file the first time its entity is seeded for appId and returns the counts. */

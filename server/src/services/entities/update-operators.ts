@@ -1,0 +1,255 @@
+import { InvalidInputError } from '../../lib/errors';
+import { RecordValidationError } from './entity-errors';
+
+// Mongo-style update operators for updateMany, applied to one record's data in code. The records they
+// apply to are chosen in SQL (the caller's query AND the update rule); `parseUpdate` rejects a malformed
+// update before anything is read (400), `applyUpdate` fails on a record whose current value the operator
+// cannot work on (422, e.g. `$inc` on a string).
+
+type Data = Record<string, unknown>;
+
+/** UPDATE_OPERATORS are the operators updateMany accepts; anything else is a 400. */
+export const UPDATE_OPERATORS = [
+  '$set',
+  '$unset',
+  '$inc',
+  '$mul',
+  '$min',
+  '$max',
+  '$rename',
+  '$currentDate',
+  '$addToSet',
+  '$push',
+  '$pull',
+] as const;
+type Operator = (typeof UPDATE_OPERATORS)[number];
+
+/** ParsedUpdate is a checked update: one entry per (operator, path). */
+export interface ParsedUpdate {
+  steps: { op: Operator; path: string[]; value: unknown }[];
+}
+
+const SEGMENT = /^[^$.][^.]{0,127}$/;
+const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
+const MAX_STEPS = 200;
+
+const bad = (message: string): never => {
+  throw new InvalidInputError(`Invalid update: ${message}`);
+};
+
+function isPlainObject(value: unknown): value is Data {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function splitPath(field: string): string[] {
+  const segments = field.split('.');
+  if (!segments.every((segment) => SEGMENT.test(segment) && !FORBIDDEN_SEGMENTS.has(segment))) {
+    bad(`"${field}" is not a valid field path`);
+  }
+  return segments;
+}
+
+const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+function eachValues(op: string, field: string, value: unknown): unknown[] {
+  if (isPlainObject(value) && Object.keys(value).some((key) => key.startsWith('$'))) {
+    const keys = Object.keys(value);
+    if (keys.length !== 1 || keys[0] !== '$each') bad(`${op} on "${field}" supports only the $each modifier`);
+    if (!Array.isArray(value.$each)) bad(`${op} $each on "${field}" needs an array`);
+    return value.$each as unknown[];
+  }
+  return [value];
+}
+
+/** parseUpdate checks an updateMany `data` object; each field may appear in one operator only. */
+export function parseUpdate(data: unknown): ParsedUpdate {
+  if (!isPlainObject(data)) return bad('data must be an object of update operators such as {"$set": {...}}');
+  const steps: ParsedUpdate['steps'] = [];
+  const seen: string[] = [];
+  const claim = (field: string) => {
+    for (const other of seen) {
+      if (other === field || other.startsWith(`${field}.`) || field.startsWith(`${other}.`)) {
+        bad(`"${field}" appears in more than one operator`);
+      }
+    }
+    seen.push(field);
+  };
+  for (const [name, fields] of Object.entries(data)) {
+    const op = UPDATE_OPERATORS.find((known) => known === name);
+    if (!op) return bad(`unknown update operator "${name}" (supported: ${UPDATE_OPERATORS.join(' ')})`);
+    if (!isPlainObject(fields)) return bad(`${op} needs an object of fields`);
+    for (const [field, value] of Object.entries(fields)) {
+      if (steps.length >= MAX_STEPS) bad(`more than ${MAX_STEPS} field updates`);
+      const path = splitPath(field);
+      claim(field);
+      if ((op === '$inc' || op === '$mul') && !isNumber(value)) bad(`${op} on "${field}" needs a number`);
+      if ((op === '$min' || op === '$max') && !(isNumber(value) || typeof value === 'string')) {
+        bad(`${op} on "${field}" needs a number or a string`);
+      }
+      if (op === '$rename') {
+        if (typeof value !== 'string') bad(`$rename on "${field}" needs the new field name`);
+        const to = value as string;
+        splitPath(to);
+        if (to === field) bad(`$rename of "${field}" to itself`);
+        claim(to);
+        steps.push({ op, path, value: splitPath(to) });
+        continue;
+      }
+      if (op === '$currentDate') {
+        const ok =
+          value === true || (isPlainObject(value) && (value.$type === 'date' || value.$type === 'timestamp'));
+        if (!ok) bad(`$currentDate on "${field}" needs true or {"$type": "date"}`);
+      }
+      if (op === '$addToSet' || op === '$push') eachValues(op, field, value);
+      if (op === '$pull' && isPlainObject(value) && Object.keys(value).some((key) => key.startsWith('$'))) {
+        const keys = Object.keys(value);
+        if (keys.length !== 1 || keys[0] !== '$in' || !Array.isArray(value.$in)) {
+          bad(`$pull on "${field}" supports a value or {"$in": [...]}`);
+        }
+      }
+      steps.push({ op, path, value });
+    }
+  }
+  if (steps.length === 0) bad('data names no field to update');
+  return { steps };
+}
+
+function parentOf(data: Data, path: string[], create: boolean): Data | null {
+  let current: Data = data;
+  for (const key of path.slice(0, -1)) {
+    const next = Object.hasOwn(current, key) ? current[key] : undefined;
+    if (isPlainObject(next)) {
+      current = next;
+      continue;
+    }
+    if (!create) return null;
+    if (next !== undefined && next !== null) {
+      throw new RecordValidationError(`Error in field ${path.join('.')}: ${key} is not an object`);
+    }
+    const fresh: Data = {};
+    current[key] = fresh;
+    current = fresh;
+  }
+  return current;
+}
+
+function read(data: Data, path: string[]): unknown {
+  const parent = parentOf(data, path, false);
+  const key = path[path.length - 1] as string;
+  return parent && Object.hasOwn(parent, key) ? parent[key] : undefined;
+}
+
+function write(data: Data, path: string[], value: unknown): void {
+  const parent = parentOf(data, path, true) as Data;
+  parent[path[path.length - 1] as string] = value;
+}
+
+function remove(data: Data, path: string[]): void {
+  const parent = parentOf(data, path, false);
+  if (parent) Reflect.deleteProperty(parent, path[path.length - 1] as string);
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+function arrayAt(data: Data, path: string[], op: string): unknown[] {
+  const current = read(data, path);
+  if (current === undefined || current === null) return [];
+  if (!Array.isArray(current)) {
+    throw new RecordValidationError(`Error in field ${path.join('.')}: ${op} needs an array`);
+  }
+  return [...(current as unknown[])];
+}
+
+/** applyUpdate returns a copy of data with update applied; now stamps `$currentDate`. */
+export function applyUpdate(before: Data, update: ParsedUpdate, now: Date): Data {
+  const data = structuredClone(before);
+  for (const { op, path, value } of update.steps) {
+    const field = path.join('.');
+    const current = read(data, path);
+    switch (op) {
+      case '$set':
+        write(data, path, structuredClone(value));
+        break;
+      case '$unset':
+        remove(data, path);
+        break;
+      case '$inc':
+      case '$mul': {
+        if (current !== undefined && current !== null && !isNumber(current)) {
+          throw new RecordValidationError(`Error in field ${field}: ${op} needs a number`);
+        }
+        const base = isNumber(current) ? current : 0;
+        write(data, path, op === '$inc' ? base + (value as number) : base * (value as number));
+        break;
+      }
+      case '$min':
+      case '$max': {
+        if (current === undefined || current === null) {
+          write(data, path, value);
+          break;
+        }
+        if (typeof current !== typeof value) {
+          throw new RecordValidationError(
+            `Error in field ${field}: ${op} compares values of different types`,
+          );
+        }
+        const smaller = (value as number | string) < (current as number | string);
+        if (op === '$min' ? smaller : !smaller && value !== current) write(data, path, value);
+        break;
+      }
+      case '$rename':
+        if (current !== undefined) {
+          remove(data, path);
+          write(data, value as string[], current);
+        }
+        break;
+      case '$currentDate':
+        write(data, path, now.toISOString());
+        break;
+      case '$addToSet': {
+        const items = arrayAt(data, path, op);
+        for (const item of eachValues(op, field, value)) {
+          if (!items.some((existing) => same(existing, item))) items.push(structuredClone(item));
+        }
+        write(data, path, items);
+        break;
+      }
+      case '$push': {
+        const items = arrayAt(data, path, op);
+        for (const item of eachValues(op, field, value)) items.push(structuredClone(item));
+        write(data, path, items);
+        break;
+      }
+      case '$pull': {
+        if (current === undefined || current === null) break;
+        const items = arrayAt(data, path, op);
+        const drop =
+          isPlainObject(value) && Array.isArray(value.$in) && Object.keys(value).length === 1
+            ? (value.$in as unknown[])
+            : [value];
+        write(
+          data,
+          path,
+          items.filter((item) => !drop.some((gone) => same(gone, item))),
+        );
+        break;
+      }
+    }
+  }
+  return data;
+}
+
+/**
+ * changesBetween returns after with every field present in before but gone from after set to undefined
+ * (recursively), so field-level write rules see a removal as a change.
+ */
+export function changesBetween(before: Data, after: Data): Data {
+  const out: Data = { ...after };
+  for (const key of Object.keys(before)) {
+    if (!Object.hasOwn(after, key)) out[key] = undefined;
+    else if (isPlainObject(before[key]) && isPlainObject(after[key])) {
+      out[key] = changesBetween(before[key], after[key]);
+    }
+  }
+  return out;
+}
