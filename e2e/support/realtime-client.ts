@@ -44,3 +44,48 @@ export async function eventually(
   }
   return done();
 }
+
+/** RealtimeEvent is what an SDK subscription callback receives. */
+export interface RealtimeEvent {
+  type: 'create' | 'update' | 'delete';
+  data: Record<string, unknown>;
+  id: string;
+  timestamp: string;
+}
+
+interface Subscribable {
+  entities: Record<string, { subscribe(callback: (event: RealtimeEvent) => void): () => void } | undefined>;
+}
+
+/**
+ * subscribeAll subscribes client (the official SDK) to each entity and collects the events per entity.
+ * The SDK joins before its socket connects, so wait for a probe (see subscriptionReady) before writing.
+ */
+export function subscribeAll(client: Subscribable, names: string[]): Record<string, RealtimeEvent[]> {
+  const events: Record<string, RealtimeEvent[]> = {};
+  for (const name of names) {
+    const list: RealtimeEvent[] = [];
+    events[name] = list;
+    const handler = client.entities[name];
+    if (!handler) throw new Error(`the SDK has no handler for ${name}`);
+    handler.subscribe((event) => list.push(event));
+  }
+  return events;
+}
+
+/**
+ * subscriptionReady creates probe records through write (an open entity the subscriber reads, e.g. Todo)
+ * until one reaches probeEvents: the socket is then connected and in every room it asked for.
+ */
+export async function subscriptionReady(
+  write: () => Promise<unknown>,
+  probeEvents: RealtimeEvent[],
+): Promise<void> {
+  const seen = probeEvents.length;
+  const ready = await eventually(
+    async () => void (await write()),
+    () => probeEvents.length > seen,
+    { timeoutMs: 10_000 },
+  );
+  if (!ready) throw new Error('the realtime subscription never became ready');
+}

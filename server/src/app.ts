@@ -31,6 +31,7 @@ import type { AppsService } from './services/apps/apps-service';
 import type { Accounts } from './services/auth/accounts';
 import type { EntitiesService } from './services/entities/entities-service';
 import type { ImageService } from './services/images/image-service';
+import { identifySocket } from './services/realtime/entity-delivery';
 
 /** BODY_LIMIT is the largest request body accepted (1 MB); larger ones get 413. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -58,7 +59,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler(handleError);
 
   const realtime = deps.realtime ?? createRealtime();
-  realtime.attach(app.server);
+  // Each socket's identity comes from its handshake token (invalid or disabled: anonymous).
+  realtime.attach(app.server, {
+    identify: (appId, token) => identifySocket(deps.accounts.sessions, appId, token),
+  });
   // Sockets go first so the HTTP server's close is not held open by WebSocket connections; the Redis
   // connections close within a bounded time even while Redis is down.
   app.addHook('preClose', () => realtime.close());

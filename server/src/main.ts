@@ -26,6 +26,7 @@ import { createBuiltinImageProvider, type ImageProvider } from './services/image
 import { createImageService } from './services/images/image-service';
 import { createOpenAiImageProvider } from './services/images/openai-image-provider';
 import { createMailer } from './services/mail/mailer';
+import { startEntityDelivery } from './services/realtime/entity-delivery';
 import { createAnalyticsStore } from './store/analytics-store';
 import { createAppsStore } from './store/apps-store';
 import { createAuthCodesStore } from './store/auth-codes-store';
@@ -157,6 +158,14 @@ async function main(): Promise<void> {
     events: entityEvents,
   });
   const seeded = await entities.seed(config.APP_ID);
+  // Committed writes go to subscribed sockets, each filtered by its reader's read rules, on every instance.
+  startEntityDelivery({
+    project,
+    events: entityEvents,
+    hub: realtime.hub,
+    sessions: accounts.sessions,
+    log: logger,
+  });
 
   const bundle = await loadSiteBundle(config.SITE_DIST);
   if (bundle.index === null) {

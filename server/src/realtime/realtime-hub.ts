@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
-import type { Server } from 'socket.io';
+import type { Server, Socket } from 'socket.io';
 import { createRedisFanout, type RealtimeLog, type RedisFanout } from './redis-adapter';
-import { createSocketServer } from './socket-server';
+import { createSocketServer, type SocketIdentityResolver } from './socket-server';
 
 /** RealtimeHub is how services send events to the sockets in a room, on every instance. */
 export interface RealtimeHub {
@@ -12,6 +12,15 @@ export interface RealtimeHub {
    * @example hub.publish(`entities:${appId}:Todo`, 'update', { type: 'create', data: record });
    */
   publish(room: string, event: string, payload: unknown): void;
+  /**
+   * dispatch runs the handler registered for name with payload on this instance and (with REDIS_URL) on
+   * every other one, so each instance can filter for its own sockets. It never throws.
+   */
+  dispatch(name: string, payload: unknown): void;
+  /** handle registers the handler dispatch runs for name (one per name). */
+  handle(name: string, handler: (payload: unknown) => void): void;
+  /** localSockets returns the sockets in room connected to this instance. */
+  localSockets(room: string): Socket[];
 }
 
 /** Realtime owns the socket.io server, its fan-out and the hub feeding it. */
@@ -19,8 +28,8 @@ export interface Realtime {
   hub: RealtimeHub;
   /** mode is `single instance` or `Redis <host>:<port>`, for the start-up log. */
   mode: string;
-  /** attach creates the socket.io server on httpServer; call it once. */
-  attach(httpServer: HttpServer): Server;
+  /** attach creates the socket.io server on httpServer, identify resolving each handshake; call it once. */
+  attach(httpServer: HttpServer, options?: { identify?: SocketIdentityResolver }): Server;
   /** close disconnects the sockets and ends the Redis connections, within a bounded time. */
   close(): Promise<void>;
 }
@@ -41,9 +50,43 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
   const log = options.log ?? silent;
   const fanout: RedisFanout | null = options.redisUrl ? createRedisFanout(options.redisUrl, log) : null;
   let io: Server | null = null;
+  const handlers = new Map<string, (payload: unknown) => void>();
+  const run = (name: string, payload: unknown) => {
+    try {
+      handlers.get(name)?.(payload);
+    } catch (error) {
+      log.warn({ event: name, err: error }, 'realtime handler failed');
+    }
+  };
   return {
     mode: fanout ? fanout.label : 'single instance',
     hub: {
+      dispatch(name, payload) {
+        run(name, payload);
+        if (!io || !fanout) return;
+        try {
+          // Other instances only: serverSideEmit does not loop back to this one.
+          io.serverSideEmit(name, payload);
+        } catch (error) {
+          log.warn({ event: name, err: error }, 'realtime dispatch to other instances failed');
+        }
+      },
+      handle(name, handler) {
+        const known = handlers.has(name);
+        handlers.set(name, handler);
+        if (io && !known) io.on(name, (payload: unknown) => run(name, payload));
+      },
+      localSockets(room) {
+        if (!io) return [];
+        const ids = io.of('/').adapter.rooms.get(room);
+        if (!ids) return [];
+        const sockets: Socket[] = [];
+        for (const id of ids) {
+          const socket = io.of('/').sockets.get(id);
+          if (socket) sockets.push(socket);
+        }
+        return sockets;
+      },
       publish(room, event, payload) {
         if (!io) return;
         try {
@@ -53,9 +96,15 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
         }
       },
     },
-    attach(httpServer) {
+    attach(httpServer, attachOptions = {}) {
       if (io) throw new Error('realtime is already attached to a server');
-      io = createSocketServer(httpServer, { adapter: fanout?.adapter });
+      const server = createSocketServer(httpServer, {
+        adapter: fanout?.adapter,
+        identify: attachOptions.identify,
+      });
+      // serverSideEmit from another instance arrives as a server-level event.
+      for (const name of handlers.keys()) server.on(name, (payload: unknown) => run(name, payload));
+      io = server;
       return io;
     },
     async close() {

@@ -4,14 +4,43 @@ import { z } from 'zod';
 
 const RoomSchema = z.string().min(1).max(256);
 
+/** SocketIdentityResolver turns the handshake's `app_id` and `token` into whatever delivery checks later. */
+export type SocketIdentityResolver = (appId: string, token: string | null) => Promise<unknown>;
+
+/** SocketData is what the handshake leaves on `socket.data`. */
+export interface SocketData {
+  appId: string;
+  token: string | null;
+  identity: unknown;
+  /** checkedAt is when identity was last resolved (ms since epoch). */
+  checkedAt: number;
+}
+
 /** SocketServerOptions configures how events fan out; without an adapter, within this process only. */
 export interface SocketServerOptions {
   adapter?: ServerOptions['adapter'];
+  /** identify resolves the handshake's identity once at connect; without it every socket is anonymous (null). */
+  identify?: SocketIdentityResolver;
+}
+
+function queryValue(value: unknown): string | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (typeof text !== 'string') return null;
+  // The SDK sends the literal `null` when it has no token.
+  return text === '' || text === 'null' || text === 'undefined' ? null : text;
+}
+
+/** mayJoin says whether a socket of appId may join room: entity rooms only of its own app. */
+export function mayJoin(appId: string, room: string): boolean {
+  if (!room.startsWith('entities:')) return false;
+  const [, roomApp, entity, ...rest] = room.split(':');
+  return rest.length === 0 && roomApp === appId && Boolean(entity);
 }
 
 /**
- * createSocketServer attaches socket.io where the SDK connects (WebSocket only, EIO4) and lets clients
- * join and leave rooms. Events reach them through the RealtimeHub.
+ * createSocketServer attaches socket.io where the SDK connects (WebSocket only, EIO4), resolves each
+ * socket's identity from its handshake and lets it join and leave its own app's entity rooms. Events reach
+ * them through the RealtimeHub.
  */
 export function createSocketServer(httpServer: HttpServer, options: SocketServerOptions = {}): Server {
   const io = new Server(httpServer, {
@@ -20,12 +49,31 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
     serveClient: false,
     ...(options.adapter ? { adapter: options.adapter } : {}),
   });
+  // NB: a rejected handshake is never retried by socket.io-client, so an unknown or expired token does not
+  // refuse the connection: the resolver decides what it is (the entity resolver makes it anonymous).
+  io.use((socket, next) => {
+    const data = socket.data as SocketData;
+    data.appId = queryValue(socket.handshake.query.app_id) ?? '';
+    data.token = queryValue(socket.handshake.query.token);
+    data.identity = null;
+    data.checkedAt = Date.now();
+    if (!options.identify) return next();
+    options.identify(data.appId, data.token).then(
+      (identity) => {
+        data.identity = identity;
+        next();
+      },
+      () => next(),
+    );
+  });
   io.on('connection', (socket) => {
+    const { appId } = socket.data as SocketData;
     // NB: the SDK sends `join` twice for one subscription; socket.io's join and leave are idempotent
     // (a room is a set), also with the Redis adapter, whose rooms are local to the instance.
     socket.on('join', (room: unknown) => {
       const parsed = RoomSchema.safeParse(room);
-      if (parsed.success) void socket.join(parsed.data);
+      // Another app's room (or a room this server never publishes to) is ignored.
+      if (parsed.success && mayJoin(appId, parsed.data)) void socket.join(parsed.data);
     });
     socket.on('leave', (room: unknown) => {
       const parsed = RoomSchema.safeParse(room);

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { Caller } from '../entities/entity-rules';
+import type { EntityDef, Project } from '../entities/project-loader';
+import { MAX_FIELD_BYTES, identifySocket, slim, visibleTo } from './entity-delivery';
+
+const note: EntityDef = {
+  name: 'Note',
+  required: [],
+  properties: {
+    text: { type: 'string' },
+    code: { type: 'string', rls: { read: { created_by: '{{user.email}}' } } },
+  },
+  rls: { read: { $or: [{ created_by: '{{user.email}}' }, { user_condition: { role: 'admin' } }] } },
+};
+const project: Project = { name: 'p', dir: '/p', entities: new Map([['Note', note]]), seeds: [] };
+const record = { id: 'n1', text: 'hi', code: '42', created_by: 'alice@x.test', created_by_id: 'u1' };
+const userOf = (email: string, role = 'user'): Caller => ({
+  kind: 'user',
+  user: { id: email, email, role, full_name: '', custom: {} },
+});
+
+describe('visibleTo', () => {
+  it('gives the owner everything, the service role everything, an admin all but owner-only fields', () => {
+    expect(visibleTo(project, { entity: 'Note', record }, userOf('alice@x.test'))).toEqual(record);
+    expect(visibleTo(project, { entity: 'Note', record }, { kind: 'service' })).toEqual(record);
+    const { code: _hidden, ...rest } = record;
+    expect(visibleTo(project, { entity: 'Note', record }, userOf('root@x.test', 'admin'))).toEqual(rest);
+  });
+
+  it('gives another user, an anonymous caller and an unknown entity nothing', () => {
+    expect(visibleTo(project, { entity: 'Note', record }, userOf('bob@x.test'))).toBeNull();
+    expect(visibleTo(project, { entity: 'Note', record }, { kind: 'anonymous' })).toBeNull();
+    expect(visibleTo(project, { entity: 'Other', record }, { kind: 'service' })).toBeNull();
+  });
+});
+
+describe('slim', () => {
+  it('leaves a small record alone', () => {
+    expect(slim(record)).toBe(record);
+  });
+
+  it('empties string fields over 10 KB and flags _oversize', () => {
+    const big = { ...record, body: 'x'.repeat(70 * 1024), note: 'y'.repeat(MAX_FIELD_BYTES) };
+    expect(slim(big)).toEqual({ ...record, body: '', note: big.note, _oversize: true });
+  });
+
+  it('collapses to a stub when emptying big strings is not enough', () => {
+    const many = { ...record, items: Array.from({ length: 20_000 }, (_, index) => index) };
+    expect(slim(many)).toEqual({
+      id: 'n1',
+      created_by: 'alice@x.test',
+      created_by_id: 'u1',
+      _oversize: true,
+    });
+  });
+});
+
+describe('identifySocket', () => {
+  const sessions = (status: string) => ({
+    check: () =>
+      Promise.resolve({
+        status,
+        user: { id: 'u1', email: 'a@x.test', role: 'user', full_name: 'A', custom: {} },
+      } as never),
+  });
+
+  it('treats no token, an invalid token and a disabled user as anonymous', async () => {
+    expect(await identifySocket(sessions('user'), 'app', null)).toEqual({ kind: 'anonymous' });
+    expect(await identifySocket(sessions('invalid'), 'app', 't')).toEqual({ kind: 'anonymous' });
+    expect(await identifySocket(sessions('inactive'), 'app', 't')).toEqual({ kind: 'anonymous' });
+  });
+
+  it('resolves the service role and signed-in users', async () => {
+    expect(await identifySocket(sessions('service'), 'app', 't')).toEqual({ kind: 'service' });
+    expect(await identifySocket(sessions('user'), 'app', 't')).toMatchObject({
+      kind: 'user',
+      user: { id: 'u1', email: 'a@x.test' },
+    });
+  });
+});
