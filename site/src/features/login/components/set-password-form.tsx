@@ -1,9 +1,9 @@
 import { useCallback, useState } from 'react';
-import { PASSWORD_MIN_LENGTH, type StepProps } from '../lib/login-view';
+import type { StepProps } from '../lib/login-view';
 import { LEAVING, useSubmit } from '../lib/use-submit';
 import { SubmitButton, TextButton } from './buttons';
 import { FormError } from './form-messages';
-import { TextField } from './text-field';
+import { NewPasswordField, TextField } from './text-field';
 import { ViewHeading } from './view-heading';
 
 interface SetPasswordFormProps extends StepProps {
@@ -72,17 +72,7 @@ export function SetPasswordForm({ api, go, finish, focusOnShow, token, invite }:
             onChange={(event) => setEmail(event.target.value)}
           />
         )}
-        <TextField
-          label="New password"
-          type="password"
-          name="new-password"
-          autoComplete="new-password"
-          required
-          minLength={PASSWORD_MIN_LENGTH}
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-        />
+        <NewPasswordField value={password} onChange={(event) => setPassword(event.target.value)} />
         <TextField
           label="Confirm new password"
           type="password"

@@ -1,9 +1,9 @@
 import { useCallback, useState } from 'react';
-import { PASSWORD_MIN_LENGTH, type StepProps } from '../lib/login-view';
+import type { StepProps } from '../lib/login-view';
 import { useSubmit } from '../lib/use-submit';
 import { SubmitButton, TextButton } from './buttons';
 import { FormError } from './form-messages';
-import { TextField } from './text-field';
+import { NewPasswordField, TextField } from './text-field';
 import { ViewHeading } from './view-heading';
 
 /** SignUpForm creates an account; the server mails a 6-digit code, entered on the next step. */
@@ -38,14 +38,8 @@ export function SignUpForm({
           value={email}
           onChange={(event) => setEmail(event.target.value)}
         />
-        <TextField
+        <NewPasswordField
           label="Password"
-          type="password"
-          name="new-password"
-          autoComplete="new-password"
-          required
-          minLength={PASSWORD_MIN_LENGTH}
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
           value={password}
           onChange={(event) => setPassword(event.target.value)}
         />

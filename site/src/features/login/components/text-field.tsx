@@ -1,4 +1,5 @@
 import { useId, type InputHTMLAttributes } from 'react';
+import { PASSWORD_MIN_LENGTH } from '../lib/login-view';
 
 interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className'> {
   label: string;
@@ -26,5 +27,23 @@ export function TextField({ label, hint, ...input }: TextFieldProps) {
         </p>
       )}
     </div>
+  );
+}
+
+type ValueFieldProps = Pick<TextFieldProps, 'value' | 'onChange'> & { label?: string };
+
+/** NewPasswordField is a password being chosen: the platform's minimum length, announced as a hint. */
+export function NewPasswordField({ label = 'New password', ...props }: ValueFieldProps) {
+  return (
+    <TextField
+      label={label}
+      type="password"
+      name="new-password"
+      autoComplete="new-password"
+      required
+      minLength={PASSWORD_MIN_LENGTH}
+      hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+      {...props}
+    />
   );
 }
