@@ -10,7 +10,8 @@ import {
 import type { AppsService } from '../services/apps/apps-service';
 import type { SessionService } from '../services/auth/session-service';
 import type { EntitiesService } from '../services/entities/entities-service';
-import { RecordValidationError } from '../services/entities/entity-errors';
+import { ImportRefusedError, RecordValidationError } from '../services/entities/entity-errors';
+import { IMPORT_FILE_LIMIT, multipartFile } from '../services/entities/entity-import';
 import type { Caller } from '../services/entities/entity-rules';
 
 /** BULK_BODY_LIMIT is the largest bulk-create body (5 MB); other entity writes keep the app's 1 MB limit. */
@@ -48,6 +49,18 @@ function handleEntityError(error: FastifyError, _request: FastifyRequest, reply:
       detail: error.message,
       request_id: null,
       traceback: '',
+    });
+  }
+  if (error instanceof ImportRefusedError) {
+    // The SDK's ImportResult shape plus the report; as an error status the SDK throws with it in `data`.
+    return reply.code(422).send({
+      status: 'error',
+      message: error.message,
+      detail: error.message,
+      details: error.message,
+      output: null,
+      errors: error.problems,
+      error_count: error.count,
     });
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -150,6 +163,24 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
     scope.post(`${base}/upsert`, { bodyLimit: BULK_BODY_LIMIT }, async (request) => {
       const { appId, entity } = parseInput(EntityParamsSchema, request.params);
       return deps.entities.upsert(appId, entity, await callerOf(request, appId), request.body);
+    });
+
+    scope.post(`${base}/aggregate`, async (request) => {
+      const { appId, entity } = parseInput(EntityParamsSchema, request.params);
+      return deps.entities.aggregate(appId, entity, await callerOf(request, appId), request.body);
+    });
+
+    // Import takes multipart/form-data (the SDK's one part `file`), read whole as a buffer up to IMPORT_FILE_LIMIT.
+    scope.register(async (imports) => {
+      imports.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (_request, body, done) =>
+        done(null, body),
+      );
+      imports.post(`${base}/import`, { bodyLimit: IMPORT_FILE_LIMIT }, async (request, reply) => {
+        const { appId, entity } = parseInput(EntityParamsSchema, request.params);
+        const caller = await callerOf(request, appId);
+        const file = multipartFile(request.headers['content-type'], request.body);
+        return reply.code(201).send(await deps.entities.importRecords(appId, entity, caller, file));
+      });
     });
 
     scope.put(`${base}/:id`, async (request) => {

@@ -8,6 +8,7 @@ import {
   type Filter,
   type Visibility,
 } from './entity-filter-sql';
+import { aggregateSql, type AggregatePlan } from './entity-aggregate-sql';
 
 /** PagePosition is where a cursor page resumes: the last row's sort value (or its absence) and id. */
 export interface PagePosition {
@@ -46,6 +47,9 @@ export interface Selection {
   rule: Filter | boolean;
   visibility?: Visibility;
 }
+
+/** IMPORT_CHUNK is how many records one INSERT statement of an import carries. */
+const IMPORT_CHUNK = 20_000;
 
 const COLUMNS = 'id, data, created_date, updated_date, created_by, created_by_id';
 const T_COLUMNS = COLUMNS.split(', ')
@@ -195,6 +199,38 @@ export function createEntityRecordsStore(db: Database) {
         params.values,
       );
       return Number(rows[0]?.n ?? 0);
+    },
+
+    /**
+     * aggregate groups the selected records (rule and query in the WHERE clause) by plan and returns at most
+     * plan.limit rows keyed by the plan's names, and whether more rows existed.
+     */
+    async aggregate(selection: Selection, plan: AggregatePlan) {
+      const params = new SqlParams();
+      const condition = where(selection, params);
+      const sql = aggregateSql(plan, condition, params, selection.visibility);
+      const found = await run<Record<string, unknown>>(db, sql, params.values);
+      const rows = found.slice(0, plan.limit).map((row) => {
+        const out: Record<string, unknown> = {};
+        plan.groups.forEach((group, i) => (out[group.name] = row[`g${i}`] ?? null));
+        plan.measures.forEach((measure, i) => (out[measure.name] = row[`m${i}`] ?? null));
+        return out;
+      });
+      return { rows, truncated: found.length > plan.limit };
+    },
+
+    /**
+     * importMany inserts records all or nothing: one transaction, one INSERT … SELECT FROM
+     * jsonb_array_elements per chunk of IMPORT_CHUNK records. Rows come back in input order.
+     */
+    async importMany(appId: string, entity: string, records: NewEntityRecord[]) {
+      return db.transaction(async (tx) => {
+        const rows: EntityRecordRow[] = [];
+        for (let start = 0; start < records.length; start += IMPORT_CHUNK) {
+          rows.push(...(await insert(tx, appId, entity, records.slice(start, start + IMPORT_CHUNK))));
+        }
+        return rows;
+      });
     },
 
     /** findOne returns the record with id if the selection's rule admits it. */

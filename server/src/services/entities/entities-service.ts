@@ -6,7 +6,15 @@ import type {
   NewEntityRecord,
   Selection,
 } from '../../store/entity-records-store';
-import { RecordValidationError } from './entity-errors';
+import { parseAggregateSpec } from './entity-aggregate';
+import { ImportRefusedError, RecordValidationError } from './entity-errors';
+import {
+  fieldOf,
+  MAX_IMPORT_ERRORS,
+  parseImportFile,
+  type ImportProblem,
+  type UploadedFile,
+} from './entity-import';
 import type { EntityEvents } from './entity-events';
 import { isOpenRule, matchesRule, resolveRule, type Caller } from './entity-rules';
 import { deniedWrites, readVisibility, stripHidden } from './field-rules';
@@ -531,6 +539,64 @@ export function createEntitiesService(deps: {
         created: inserted.length,
         updated: updated.length,
         records: [...inserted, ...updated].map((row) => present(entity, caller, row)),
+      };
+    },
+
+    /**
+     * aggregate groups the records matching spec.query that the caller may read (read rule and query in
+     * SQL, hidden fields read as missing) and returns `{rows, truncated}`; a bad spec is a 400.
+     */
+    async aggregate(appId: string, name: string, caller: Caller, spec: unknown) {
+      const entity = requireEntity(name);
+      const { plan, query } = parseAggregateSpec(entity, spec);
+      return deps.store.aggregate(selection(appId, entity, caller, 'read', query), plan);
+    },
+
+    /**
+     * importRecords creates one record per row of a CSV or JSON file, all or nothing: every row is
+     * validated against the schema, the create rule and the field write rules first; any problem refuses
+     * the whole import with a per-row report (ImportRefusedError, nothing written). Then one transaction
+     * inserts them all and one create event per record follows the commit.
+     */
+    async importRecords(appId: string, name: string, caller: Caller, file: UploadedFile) {
+      const entity = requireEntity(name);
+      const rule = resolveRule(entity.rls.create ?? entity.rls.write, caller);
+      if (rule === false) throw new ForbiddenError('Permission denied: you may not create records');
+      const { records, problems } = parseImportFile(entity, file);
+      const stamps = owner(caller);
+      const prepared: NewEntityRecord[] = [];
+      const add = (problem: ImportProblem) => problems.push(problem);
+      records.forEach((record, index) => {
+        const row = index + 1;
+        const checked = prepareRecord(entity, record, 'create');
+        if (!checked.ok) return add({ row, ...fieldOf(checked.message) });
+        const context = { ...checked.data, ...stamps };
+        if (!matchesRule(context, rule)) {
+          return add({ row, field: null, message: 'Permission denied by the create rule' });
+        }
+        const denied = deniedWrites({
+          properties: entity.properties,
+          changes: checked.data,
+          before: {},
+          context,
+          mode: 'create',
+          caller,
+        });
+        for (const path of denied) {
+          add({ row, field: path.replace(/^data\./, ''), message: "You're not allowed to set this field" });
+        }
+        if (denied.length === 0) prepared.push({ id: newId(), data: checked.data, ...stamps });
+      });
+      if (problems.length) {
+        problems.sort((a, b) => a.row - b.row);
+        throw new ImportRefusedError(problems.slice(0, MAX_IMPORT_ERRORS), problems.length);
+      }
+      const rows = prepared.length ? await deps.store.importMany(appId, entity.name, prepared) : [];
+      emitAll(appId, entity, 'create', rows);
+      return {
+        status: 'success' as const,
+        details: `Imported ${rows.length} ${rows.length === 1 ? 'record' : 'records'}`,
+        output: rows.map((row) => present(entity, caller, row)),
       };
     },
 

@@ -1,0 +1,198 @@
+import { parse } from 'csv-parse/sync';
+import { InvalidInputError } from '../../lib/errors';
+import type { PropertySchema } from '../../schemas/entity-project';
+import type { EntityDef } from './project-loader';
+
+/** IMPORT_FILE_LIMIT is the largest import request (32 MB, multipart framing included); more is a 413. */
+export const IMPORT_FILE_LIMIT = 32 * 1024 * 1024;
+/** MAX_IMPORT_ROWS is the most records one import may hold; more is a 400. */
+export const MAX_IMPORT_ROWS = 100_000;
+/** MAX_IMPORT_ERRORS is how many problems an import's error report lists (`error_count` has them all). */
+export const MAX_IMPORT_ERRORS = 100;
+/** IGNORED_FIELDS are the server-stamped fields: an import may carry them (an export re-imported), they are ignored. */
+export const IGNORED_FIELDS = new Set([
+  'id',
+  'created_date',
+  'updated_date',
+  'created_by',
+  'created_by_id',
+  'is_sample',
+]);
+
+/** ImportProblem is one entry of an import's error report; row is 1-based (0 = the CSV header). */
+export interface ImportProblem {
+  row: number;
+  field: string | null;
+  message: string;
+}
+
+/** UploadedFile is the `file` part of a multipart request. */
+export interface UploadedFile {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+/** multipartFile returns the part named `file` of a multipart/form-data body (400 when there is none). */
+export function multipartFile(contentType: string | undefined, body: unknown): UploadedFile {
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
+  if (!/^multipart\/form-data/i.test(contentType ?? '') || !boundary || !Buffer.isBuffer(body)) {
+    throw new InvalidInputError('An import must be multipart/form-data with the file in the part "file"');
+  }
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+  let at = body.indexOf(delimiter);
+  while (at >= 0) {
+    const start = at + delimiter.length;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    const next = body.indexOf(delimiter, start);
+    if (next < 0) break;
+    const part = body.subarray(start, next);
+    const headEnd = part.indexOf('\r\n\r\n');
+    if (headEnd >= 0) {
+      const head = part.subarray(0, headEnd).toString('utf8');
+      const name = /content-disposition:[^\r\n]*\bname="([^"]*)"/i.exec(head)?.[1];
+      if (name === 'file') {
+        let content = part.subarray(headEnd + 4);
+        if (content.subarray(content.length - 2).toString() === '\r\n') content = content.subarray(0, -2);
+        return {
+          filename: /\bfilename="([^"]*)"/i.exec(head)?.[1] ?? '',
+          contentType: /content-type:\s*([^\r\n;]+)/i.exec(head)?.[1]?.trim() ?? '',
+          content,
+        };
+      }
+    }
+    at = next;
+  }
+  throw new InvalidInputError('The import request has no file part named "file"');
+}
+
+function typesOf(schema: PropertySchema): string[] {
+  if (schema.type === undefined) return [];
+  return Array.isArray(schema.type) ? schema.type : [schema.type];
+}
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * coerceCell turns a CSV cell into the value the field's schema type wants: numbers, booleans
+ * (true/false, case-insensitive), JSON for objects and arrays, `null` for a nullable non-string field.
+ * A cell that fits no type stays a string, so validation names the problem.
+ */
+export function coerceCell(schema: PropertySchema, cell: string): unknown {
+  const types = typesOf(schema);
+  if (types.length === 0 || types.includes('string')) return cell;
+  const text = cell.trim();
+  if (types.includes('null') && text === 'null') return null;
+  if ((types.includes('number') || types.includes('integer')) && NUMBER.test(text)) return Number(text);
+  if (types.includes('boolean') && /^(true|false)$/i.test(text)) return text.toLowerCase() === 'true';
+  if (types.includes('object') || types.includes('array')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return cell;
+    }
+  }
+  return cell;
+}
+
+/** ParsedImport is a file's records (raw, before validation) and the problems found while reading it. */
+export interface ParsedImport {
+  records: Record<string, unknown>[];
+  problems: ImportProblem[];
+}
+
+function isJson(file: UploadedFile, text: string): boolean {
+  if (/\.json$/i.test(file.filename) || /json/i.test(file.contentType)) return true;
+  if (/\.csv$/i.test(file.filename)) return false;
+  return text.trimStart().startsWith('[');
+}
+
+/**
+ * parseImportFile reads a CSV file (header row = field names, values coerced by the schema; an empty cell
+ * leaves the field out) or a JSON array of objects. Unknown fields are refused (reported; for a CSV
+ * once, on row 0); stamp fields are ignored. A file that cannot be read, or has more than
+ * MAX_IMPORT_ROWS records, is a 400.
+ */
+export function parseImportFile(entity: EntityDef, file: UploadedFile): ParsedImport {
+  const text = file.content.toString('utf8').replace(/^\uFEFF/, '');
+  const problems: ImportProblem[] = [];
+  const unknown = (field: string) => !IGNORED_FIELDS.has(field) && !Object.hasOwn(entity.properties, field);
+  const tooMany = (count: number) =>
+    new InvalidInputError(`An import takes at most ${MAX_IMPORT_ROWS} rows (got ${count})`);
+
+  if (isJson(file, text)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new InvalidInputError(`The import file is not valid JSON: ${(error as Error).message}`);
+    }
+    if (!Array.isArray(value))
+      throw new InvalidInputError('A JSON import file must hold an array of records');
+    if (value.length > MAX_IMPORT_ROWS) throw tooMany(value.length);
+    const records = value.map((item, index) => {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+        problems.push({ row: index + 1, field: null, message: 'The record must be a JSON object' });
+        return {};
+      }
+      const record: Record<string, unknown> = {};
+      for (const [field, fieldValue] of Object.entries(item as Record<string, unknown>)) {
+        if (unknown(field)) {
+          problems.push({
+            row: index + 1,
+            field,
+            message: `Unknown field: ${entity.name} has no field "${field}"`,
+          });
+        } else if (!IGNORED_FIELDS.has(field)) record[field] = fieldValue;
+      }
+      return record;
+    });
+    return { records, problems };
+  }
+
+  let rows: string[][];
+  try {
+    rows = parse(text, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      to_line: MAX_IMPORT_ROWS + 2,
+    });
+  } catch (error) {
+    throw new InvalidInputError(`The import file is not valid CSV: ${(error as Error).message}`);
+  }
+  const [header, ...body] = rows;
+  if (!header) throw new InvalidInputError('The CSV file is empty: it needs a header row of field names');
+  if (body.length > MAX_IMPORT_ROWS) throw tooMany(body.length);
+  const names = header.map((name) => name.trim());
+  const seen = new Set<string>();
+  names.forEach((name) => {
+    if (name === '')
+      problems.push({ row: 0, field: null, message: 'The CSV header has an empty column name' });
+    else if (seen.has(name))
+      problems.push({ row: 0, field: name, message: `The CSV header repeats "${name}"` });
+    else if (unknown(name)) {
+      problems.push({ row: 0, field: name, message: `Unknown field: ${entity.name} has no field "${name}"` });
+    }
+    seen.add(name);
+  });
+  const columns = names
+    .map((name, index) => ({ name, index, schema: entity.properties[name] }))
+    .filter((column) => column.name !== '' && !IGNORED_FIELDS.has(column.name) && column.schema);
+  const records = body.map((cells) => {
+    const record: Record<string, unknown> = {};
+    for (const column of columns) {
+      const cell = cells[column.index] ?? '';
+      if (cell === '' || !column.schema) continue;
+      record[column.name] = coerceCell(column.schema, cell);
+    }
+    return record;
+  });
+  return { records, problems };
+}
+
+/** fieldOf pulls the field out of a validator message `Error in field <path>: …`. */
+export function fieldOf(message: string): { field: string | null; message: string } {
+  const match = /^Error in field ([^:]+): (.*)$/s.exec(message);
+  return match ? { field: match[1] ?? null, message: match[2] ?? message } : { field: null, message };
+}
