@@ -226,3 +226,12 @@ describe('compileFilter properties', () => {
     );
   });
 });
+
+describe('compileSort', () => {
+  it('orders NOT NULL stamp columns without a NULLS clause, so the created_date index serves pages', () => {
+    const params = new SqlParams();
+    expect(compileSort('-created_date', params)).toBe('created_date DESC, id ASC');
+    expect(compileSort(undefined, params)).toBe('created_date DESC, id ASC');
+    expect(compileSort('created_by', params)).toBe('created_by ASC NULLS FIRST, id ASC');
+  });
+});
