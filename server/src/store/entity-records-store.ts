@@ -49,6 +49,8 @@ export interface Selection {
 }
 
 /** IMPORT_CHUNK is how many records one INSERT statement of an import carries. */
+/** ANALYZE_AFTER_ROWS is the import size after which table statistics are refreshed. */
+const ANALYZE_AFTER_ROWS = 1000;
 const IMPORT_CHUNK = 20_000;
 
 const COLUMNS = 'id, data, created_date, updated_date, created_by, created_by_id';
@@ -224,13 +226,17 @@ export function createEntityRecordsStore(db: Database) {
      * jsonb_array_elements per chunk of IMPORT_CHUNK records. Rows come back in input order.
      */
     async importMany(appId: string, entity: string, records: NewEntityRecord[]) {
-      return db.transaction(async (tx) => {
+      const imported = await db.transaction(async (tx) => {
         const rows: EntityRecordRow[] = [];
         for (let start = 0; start < records.length; start += IMPORT_CHUNK) {
           rows.push(...(await insert(tx, appId, entity, records.slice(start, start + IMPORT_CHUNK))));
         }
         return rows;
       });
+      // NB: PGlite never auto-analyzes; without fresh statistics after a large import the planner sorts
+      // every matching row instead of walking the created_date index (14 list pages/s on 100k rows).
+      if (records.length >= ANALYZE_AFTER_ROWS) await db.query('ANALYZE entity_records');
+      return imported;
     },
 
     /** findOne returns the record with id if the selection's rule admits it. */
