@@ -3,7 +3,7 @@ import type { StepProps } from '../lib/login-view';
 import { useSubmit } from '../lib/use-submit';
 import { SubmitButton, TextButton } from './buttons';
 import { FormError, FormNotice } from './form-messages';
-import { TextField } from './text-field';
+import { EmailField } from './text-field';
 import { ViewHeading } from './view-heading';
 
 /** ForgotPasswordForm asks for a reset link; the answer is the same whether or not the account exists. */
@@ -30,15 +30,7 @@ export function ForgotPasswordForm({
         <p>Enter your account&apos;s email and we will send you a link to choose a new password.</p>
       </ViewHeading>
       <form onSubmit={submit}>
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-        />
+        <EmailField value={email} onChange={(event) => setEmail(event.target.value)} />
         <FormError message={error} />
         <FormNotice message={sent} />
         <SubmitButton busy={busy} busyLabel="Sending…">

@@ -3,7 +3,7 @@ import type { StepProps } from '../lib/login-view';
 import { LEAVING, useSubmit } from '../lib/use-submit';
 import { SubmitButton, TextButton } from './buttons';
 import { FormError } from './form-messages';
-import { NewPasswordField, TextField } from './text-field';
+import { EmailField, NewPasswordField, TextField } from './text-field';
 import { ViewHeading } from './view-heading';
 
 interface SetPasswordFormProps extends StepProps {
@@ -62,12 +62,9 @@ export function SetPasswordForm({ api, go, finish, focusOnShow, token, invite }:
         }}
       >
         {invite && (
-          <TextField
+          <EmailField
             label="Invited email"
-            type="email"
-            name="email"
             autoComplete="username"
-            required
             value={email}
             onChange={(event) => setEmail(event.target.value)}
           />

@@ -4,7 +4,7 @@ import type { StepProps } from '../lib/login-view';
 import { LEAVING, useSubmit } from '../lib/use-submit';
 import { SubmitButton, TextButton } from './buttons';
 import { FormError, FormNotice } from './form-messages';
-import { TextField } from './text-field';
+import { EmailField, TextField } from './text-field';
 import { ViewHeading } from './view-heading';
 
 interface SignInFormProps extends StepProps {
@@ -52,12 +52,8 @@ export function SignInForm({
       </ViewHeading>
       <FormNotice message={notice ?? null} />
       <form onSubmit={submit}>
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
+        <EmailField
           autoComplete="username"
-          required
           value={email}
           onChange={(event) => setEmail(event.target.value)}
         />

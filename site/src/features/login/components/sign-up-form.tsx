@@ -3,7 +3,7 @@ import type { StepProps } from '../lib/login-view';
 import { useSubmit } from '../lib/use-submit';
 import { SubmitButton, TextButton } from './buttons';
 import { FormError } from './form-messages';
-import { NewPasswordField, TextField } from './text-field';
+import { EmailField, NewPasswordField } from './text-field';
 import { ViewHeading } from './view-heading';
 
 /** SignUpForm creates an account; the server mails a 6-digit code, entered on the next step. */
@@ -29,15 +29,7 @@ export function SignUpForm({
         <p>Join the Royal Court. We will email you a code to confirm it is you.</p>
       </ViewHeading>
       <form onSubmit={submit}>
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-        />
+        <EmailField value={email} onChange={(event) => setEmail(event.target.value)} />
         <NewPasswordField
           label="Password"
           value={password}

@@ -47,3 +47,14 @@ export function NewPasswordField({ label = 'New password', ...props }: ValueFiel
     />
   );
 }
+
+/** EmailField is a required email address; autoComplete says whether it names an existing account. */
+export function EmailField({
+  label = 'Email',
+  autoComplete = 'email',
+  ...props
+}: ValueFieldProps & { autoComplete?: 'email' | 'username' }) {
+  return (
+    <TextField label={label} type="email" name="email" autoComplete={autoComplete} required {...props} />
+  );
+}
