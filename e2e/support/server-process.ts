@@ -105,6 +105,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       ...inherited,
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',
+      // One Redis serves every test run on the machine: servers of this run only hear each other.
+      REDIS_PREFIX: `queen-test-${process.pid}`,
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...options.env,
       PORT: String(port),

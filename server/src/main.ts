@@ -117,7 +117,11 @@ async function main(): Promise<void> {
     logger.warn({ err: error }, 'database connection error'),
   );
   db = opened.db;
-  const realtime = createRealtime({ redisUrl: config.REDIS_URL, log: logger });
+  const realtime = createRealtime({
+    redisUrl: config.REDIS_URL,
+    redisPrefix: config.REDIS_PREFIX,
+    log: logger,
+  });
   const applied = await runMigrations(db);
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
 

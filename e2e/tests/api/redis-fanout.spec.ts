@@ -77,6 +77,25 @@ test('a socket that left the room, or joined another, receives nothing', async (
   expect(elsewherePings).toHaveLength(0);
 });
 
+test('an instance with another REDIS_PREFIX on the same Redis hears nothing of this deployment', async () => {
+  const other = await startServer({ env: { ...env, REDIS_PREFIX: `other-deployment-${process.pid}` } });
+  try {
+    const onOther = await connectSocket(other.url, [room]);
+    const witness = await connectSocket(a.url, [room]);
+    sockets.push(onOther, witness);
+    const otherPings = received(onOther, 'ping');
+    const witnessPings = received(witness, 'ping');
+    const arrived = await eventually(
+      async () => void (await ping(b, { room })),
+      () => witnessPings.length > 0,
+    );
+    expect(arrived).toBe(true);
+    expect(otherPings).toHaveLength(0);
+  } finally {
+    await other.stop();
+  }
+});
+
 test('the ping is for the service role only, and only for its own app\u2019s rooms', async () => {
   const { token } = await signUp(b, uniqueEmail('pinger'));
   expect((await ping(b, { room })).status).toBe(202);

@@ -16,6 +16,12 @@ describe('parseServerEnv', () => {
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.DATABASE_POOL_SIZE).toBe(10);
     expect(config.REDIS_URL).toBeUndefined();
+    expect(config.REDIS_PREFIX).toBe('queen-realtime');
+  });
+
+  it('takes a Redis prefix of safe characters only', () => {
+    expect(parseServerEnv({ REDIS_PREFIX: 'site-b:prod' }, root, 'a').REDIS_PREFIX).toBe('site-b:prod');
+    expect(() => parseServerEnv({ REDIS_PREFIX: 'has space' }, root, 'a')).toThrow(/REDIS_PREFIX/);
   });
 
   it('reads the scale-out URLs', () => {

@@ -74,6 +74,14 @@ export const ServerEnvSchema = z.object({
       })
       .optional(),
   ),
+  // Deployments sharing one Redis keep apart by prefix; every instance of one deployment uses the same.
+  REDIS_PREFIX: z.preprocess(
+    blankAsUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1–64 letters, digits, ":", "_" or "-"')
+      .default('queen-realtime'),
+  ),
   ...AuthEnvShape,
 });
 

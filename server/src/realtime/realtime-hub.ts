@@ -37,6 +37,8 @@ export interface Realtime {
 /** RealtimeOptions picks the fan-out: REDIS_URL for several instances, none for one. */
 export interface RealtimeOptions {
   redisUrl?: string;
+  /** redisPrefix keeps deployments sharing one Redis apart (REDIS_PREFIX). */
+  redisPrefix?: string;
   log?: RealtimeLog;
 }
 
@@ -48,7 +50,9 @@ const silent: RealtimeLog = { info: () => undefined, warn: () => undefined };
  */
 export function createRealtime(options: RealtimeOptions = {}): Realtime {
   const log = options.log ?? silent;
-  const fanout: RedisFanout | null = options.redisUrl ? createRedisFanout(options.redisUrl, log) : null;
+  const fanout: RedisFanout | null = options.redisUrl
+    ? createRedisFanout(options.redisUrl, log, options.redisPrefix)
+    : null;
   let io: Server | null = null;
   const handlers = new Map<string, (payload: unknown) => void>();
   const run = (name: string, payload: unknown) => {

@@ -27,7 +27,11 @@ export function reconnectDelay(attempt: number): number {
  * adapter on them. It does not wait for Redis: while Redis is down, events reach only this instance's
  * sockets and the HTTP API is unaffected.
  */
-export function createRedisFanout(redisUrl: string, log: RealtimeLog): RedisFanout {
+export function createRedisFanout(
+  redisUrl: string,
+  log: RealtimeLog,
+  prefix = 'queen-realtime',
+): RedisFanout {
   const label = describeRedisUrl(redisUrl);
   const common: RedisOptions = { retryStrategy: reconnectDelay, connectionName: 'queen-realtime' };
   // The publisher fails a command after one reconnection attempt instead of queueing it for long: a
@@ -70,7 +74,7 @@ export function createRedisFanout(redisUrl: string, log: RealtimeLog): RedisFano
   }
 
   return {
-    adapter: createAdapter(pub, sub, { key: 'queen-realtime' }),
+    adapter: createAdapter(pub, sub, { key: prefix }),
     label,
     async close(timeoutMs = 2_000) {
       const quit = (client: Redis) =>
