@@ -20,7 +20,9 @@ import { createAnalyticsService } from './services/analytics/analytics-service';
 import { createAppsService } from './services/apps/apps-service';
 import { createAccounts } from './services/auth/accounts';
 import { createEntitiesService } from './services/entities/entities-service';
+import { cacheAcrossInstances } from './services/entities/cached-records-store';
 import { createEntityEvents } from './services/entities/entity-events';
+import { createReadCache } from './services/entities/read-cache';
 import { loadProject, projectDirFrom } from './services/entities/project-loader';
 import { createBuiltinImageProvider, type ImageProvider } from './services/images/image-provider';
 import { createImageService } from './services/images/image-service';
@@ -40,6 +42,8 @@ import { createUsersStore } from './store/users-store';
 // Both src/main.ts and the bundle in dist/main.js sit two levels below the repository root.
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const SHUTDOWN_TIMEOUT_MS = 10_000;
+/** READ_CACHE_TTL_MS bounds how long a cached entity read lives even without writes (lost invalidations). */
+const READ_CACHE_TTL_MS = 30_000;
 
 function createLogger(level: string): Logger {
   return pino({
@@ -156,9 +160,21 @@ async function main(): Promise<void> {
   const entityEvents = createEntityEvents((error) =>
     logger.error({ err: error }, 'entity event subscriber failed'),
   );
+  const cacheOn = config.READ_CACHE === 'on' || (config.READ_CACHE === 'auto' && !config.REDIS_URL);
+  const recordsStore = createEntityRecordsStore(db);
   const entities = createEntitiesService({
     project,
-    store: createEntityRecordsStore(db),
+    store: cacheOn
+      ? cacheAcrossInstances(
+          recordsStore,
+          createReadCache({
+            maxBytes: config.READ_CACHE_MB * 1024 * 1024,
+            ttlMs: READ_CACHE_TTL_MS,
+            trusted: realtime.peersInSync,
+          }),
+          realtime.hub,
+        )
+      : recordsStore,
     events: entityEvents,
   });
   const seeded = await entities.seed(config.APP_ID);
@@ -210,6 +226,16 @@ async function main(): Promise<void> {
   logger.info({ dataDir: config.DATA_DIR }, 'data folder');
   logger.info({ project: project.dir, entities: project.entities.size, seeded }, 'app project');
   logger.info({ realtime: realtime.mode }, 'realtime mode');
+  logger.info(
+    {
+      readCache: cacheOn
+        ? `on (${config.READ_CACHE_MB} MB)`
+        : config.READ_CACHE === 'off'
+          ? 'off (READ_CACHE=off)'
+          : 'off (several instances: READ_CACHE=on caches with invalidation through Redis)',
+    },
+    'entity read cache',
+  );
   logger.info({ mail: mailer.describe() }, 'mail delivery');
   logger.info(
     {

@@ -82,6 +82,18 @@ export const ServerEnvSchema = z.object({
       .regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1–64 letters, digits, ":", "_" or "-"')
       .default('queen-realtime'),
   ),
+  // auto: on for one instance, off with REDIS_URL (another instance's write reaches this cache through
+  // Redis, so for about a millisecond this instance could still answer from it).
+  READ_CACHE: z.preprocess(blankAsUndefined, z.enum(['auto', 'on', 'off']).default('auto')),
+  READ_CACHE_MB: z.preprocess(
+    blankAsUndefined,
+    z.coerce
+      .number()
+      .int('must be a whole number of megabytes')
+      .min(1, 'must be between 1 and 65536')
+      .max(65536, 'must be between 1 and 65536')
+      .default(64),
+  ),
   ...AuthEnvShape,
 });
 

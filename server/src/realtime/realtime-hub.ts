@@ -21,6 +21,8 @@ export interface RealtimeHub {
   handle(name: string, handler: (payload: unknown) => void): void;
   /** localSockets returns the sockets in room connected to this instance. */
   localSockets(room: string): Socket[];
+  /** sendTo emits event with payload to the given sockets of this instance, encoding it once for all. */
+  sendTo(socketIds: string[], event: string, payload: unknown): void;
 }
 
 /** Realtime owns the socket.io server, its fan-out and the hub feeding it. */
@@ -28,6 +30,8 @@ export interface Realtime {
   hub: RealtimeHub;
   /** mode is `single instance` or `Redis <host>:<port>`, for the start-up log. */
   mode: string;
+  /** peersInSync says whether dispatches from other instances are arriving (always, for one instance). */
+  peersInSync(): boolean;
   /** attach creates the socket.io server on httpServer, identify resolving each handshake; call it once. */
   attach(httpServer: HttpServer, options?: { identify?: SocketIdentityResolver }): Server;
   /** close disconnects the sockets and ends the Redis connections, within a bounded time. */
@@ -64,6 +68,7 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
   };
   return {
     mode: fanout ? fanout.label : 'single instance',
+    peersInSync: () => fanout?.connected() ?? true,
     hub: {
       dispatch(name, payload) {
         run(name, payload);
@@ -90,6 +95,14 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
           if (socket) sockets.push(socket);
         }
         return sockets;
+      },
+      sendTo(socketIds, event, payload) {
+        if (!io || socketIds.length === 0) return;
+        try {
+          io.local.to(socketIds).emit(event, payload);
+        } catch (error) {
+          log.warn({ event, err: error }, 'realtime send failed');
+        }
       },
       publish(room, event, payload) {
         if (!io) return;

@@ -13,6 +13,8 @@ export interface RedisFanout {
   adapter: ReturnType<typeof createAdapter>;
   /** label is `Redis <host>:<port>`, for logs (no credentials). */
   label: string;
+  /** connected says whether both connections are up (events from other instances are arriving). */
+  connected(): boolean;
   /** close ends both connections within timeoutMs, even while Redis is unreachable. */
   close(timeoutMs?: number): Promise<void>;
 }
@@ -76,6 +78,7 @@ export function createRedisFanout(
   return {
     adapter: createAdapter(pub, sub, { key: prefix }),
     label,
+    connected: () => pub.status === 'ready' && sub.status === 'ready',
     async close(timeoutMs = 2_000) {
       const quit = (client: Redis) =>
         client.status === 'ready' ? client.quit().then(() => undefined) : Promise.resolve();

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Caller } from '../entities/entity-rules';
 import type { EntityDef, Project } from '../entities/project-loader';
-import { MAX_FIELD_BYTES, identifySocket, slim, visibleTo } from './entity-delivery';
+import { createEntityEvents } from '../entities/entity-events';
+import {
+  MAX_BATCH,
+  MAX_FIELD_BYTES,
+  identifySocket,
+  slim,
+  startEntityDelivery,
+  visibleTo,
+} from './entity-delivery';
 
 const note: EntityDef = {
   name: 'Note',
@@ -76,5 +84,69 @@ describe('identifySocket', () => {
       kind: 'user',
       user: { id: 'u1', email: 'a@x.test' },
     });
+  });
+});
+
+describe('startEntityDelivery', () => {
+  // A stand-in hub that records what would reach sockets: dispatch runs the handler as one instance would.
+  function setUp(sockets: { id: string; identity: Caller }[]) {
+    const handlers = new Map<string, (payload: unknown) => void>();
+    const dispatched: unknown[] = [];
+    const sent: { ids: string[]; data: Record<string, unknown> }[] = [];
+    const hub = {
+      handle: (name: string, handler: (payload: unknown) => void) => void handlers.set(name, handler),
+      dispatch: (name: string, payload: unknown) => {
+        dispatched.push(payload);
+        handlers.get(name)?.(payload);
+      },
+      publish: () => undefined,
+      localSockets: () =>
+        sockets.map(({ id, identity }) => ({
+          id,
+          data: { appId: 'app', token: 't', identity, checkedAt: Date.now() },
+        })) as never,
+      sendTo: (ids: string[], _event: string, payload: unknown) =>
+        sent.push({ ids, data: JSON.parse((payload as { data: string }).data) as Record<string, unknown> }),
+    };
+    const events = createEntityEvents();
+    startEntityDelivery({
+      project,
+      events,
+      hub,
+      sessions: { check: () => Promise.reject(new Error('not used')) },
+      log: { info: () => undefined, warn: () => undefined },
+    });
+    return { events, dispatched, sent };
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+  const event = (id: string) => ({
+    appId: 'app',
+    entity: 'Note',
+    type: 'create' as const,
+    id,
+    record: { ...record, id },
+  });
+
+  it('sends one payload per identity, each filtered for it, and nothing to those who may not read', async () => {
+    const { events, sent } = setUp([
+      { id: 's1', identity: userOf('alice@x.test') },
+      { id: 's2', identity: userOf('alice@x.test') },
+      { id: 's3', identity: userOf('root@x.test', 'admin') },
+      { id: 's4', identity: userOf('bob@x.test') },
+    ]);
+    events.emit(event('n1'));
+    await settle();
+    expect(sent.map(({ ids, data }) => [ids, (data.data as Record<string, unknown>).code])).toEqual([
+      [['s1', 's2'], '42'],
+      [['s3'], undefined],
+    ]);
+  });
+
+  it('sends the events of one write together, in order, in batches of MAX_BATCH', async () => {
+    const { events, dispatched, sent } = setUp([{ id: 's1', identity: { kind: 'service' } }]);
+    for (let i = 0; i < MAX_BATCH + 1; i++) events.emit(event(`n${i}`));
+    await settle();
+    expect(dispatched.map((batch) => (batch as unknown[]).length)).toEqual([MAX_BATCH, 1]);
+    expect(sent.map(({ data }) => data.id)).toEqual(Array.from({ length: MAX_BATCH + 1 }, (_, i) => `n${i}`));
   });
 });

@@ -8,8 +8,10 @@ import { matchesRule, resolveRule, type Caller } from '../entities/entity-rules'
 import { readVisibility, stripHidden } from '../entities/field-rules';
 import type { Project } from '../entities/project-loader';
 
-/** ENTITY_EVENT is the name raw entity events travel under between instances. */
-export const ENTITY_EVENT = 'queen:entity-event';
+/** ENTITY_EVENTS is the name batches of raw entity events travel under between instances. */
+export const ENTITY_EVENTS = 'queen:entity-events';
+/** MAX_BATCH is the most events one batch carries (an import of 100k records travels in many). */
+export const MAX_BATCH = 500;
 /** MAX_PAYLOAD_BYTES is the largest record sent whole; a bigger one goes out slimmed with `_oversize`. */
 export const MAX_PAYLOAD_BYTES = 64 * 1024;
 /** MAX_FIELD_BYTES is the largest string field kept in a slimmed record (the SDK says "fields >10 KB are empty"). */
@@ -91,7 +93,7 @@ function isRawEvent(value: unknown): value is RawEntityEvent {
 
 /**
  * startEntityDelivery forwards committed entity writes to subscribed sockets: every instance receives the
- * raw event and sends each of its own sockets in `entities:{appId}:{Entity}` only what that socket's
+ * raw events and sends each of its own sockets in `entities:{appId}:{Entity}` only what that socket's
  * identity may read (the entity's read rule, then field-level read rules). Returns the unsubscribe.
  */
 export function startEntityDelivery(deps: {
@@ -104,13 +106,16 @@ export function startEntityDelivery(deps: {
 }): () => void {
   const now = deps.now ?? Date.now;
   const pending = new Map<string, Promise<Caller>>();
-  // Events are delivered one after the other, so a subscriber sees a record's writes in commit order.
+  // Sockets of one identity see the same thing: their payload is built and encoded once.
+  const identityKeys = new WeakMap<Caller, string>();
+  // Batches are delivered one after the other, so a subscriber sees a record's writes in commit order.
   let queue: Promise<void> = Promise.resolve();
+  let outgoing: RawEntityEvent[] = [];
 
-  function identityOf(socket: Socket): Promise<Caller> {
+  function identityOf(socket: Socket): Caller | Promise<Caller> {
     const data = socket.data as SocketData;
     const cached = (data.identity as Caller | null) ?? { kind: 'anonymous' as const };
-    if (!data.token || now() - data.checkedAt < REVALIDATE_MS) return Promise.resolve(cached);
+    if (!data.token || now() - data.checkedAt < REVALIDATE_MS) return cached;
     const inFlight = pending.get(socket.id);
     if (inFlight) return inFlight;
     const check = identifySocket(deps.sessions, data.appId, data.token)
@@ -125,30 +130,59 @@ export function startEntityDelivery(deps: {
     return check;
   }
 
+  function keyOf(caller: Caller): string {
+    let key = identityKeys.get(caller);
+    if (key === undefined) identityKeys.set(caller, (key = JSON.stringify(caller)));
+    return key;
+  }
+
   async function deliver(event: RawEntityEvent): Promise<void> {
     const room = `entities:${event.appId}:${event.entity}`;
-    for (const socket of deps.hub.localSockets(room)) {
-      const caller = await identityOf(socket);
+    const sockets = deps.hub.localSockets(room);
+    if (sockets.length === 0) return;
+    const groups = new Map<string, { caller: Caller; ids: string[] }>();
+    for (const socket of sockets) {
+      const identity = identityOf(socket);
+      const caller = identity instanceof Promise ? await identity : identity;
+      const key = keyOf(caller);
+      const group = groups.get(key);
+      if (group) group.ids.push(socket.id);
+      else groups.set(key, { caller, ids: [socket.id] });
+    }
+    for (const { caller, ids } of groups.values()) {
       const data = visibleTo(deps.project, event, caller);
       if (!data) continue;
       const payload = { type: event.type, data: slim(data), id: event.id, timestamp: event.timestamp };
-      socket.emit('update_model', { room, data: JSON.stringify(payload) });
+      deps.hub.sendTo(ids, 'update_model', { room, data: JSON.stringify(payload) });
     }
   }
 
-  deps.hub.handle(ENTITY_EVENT, (payload) => {
-    if (!isRawEvent(payload)) return;
+  deps.hub.handle(ENTITY_EVENTS, (payload) => {
+    if (!Array.isArray(payload)) return;
+    const batch = payload.filter(isRawEvent);
     queue = queue
-      .then(() => deliver(payload))
+      .then(async () => {
+        for (const event of batch) await deliver(event);
+      })
       .catch((error: unknown) => deps.log.warn({ err: error }, 'realtime entity delivery failed'));
   });
 
-  return deps.events.subscribe((event) => {
-    // Synchronous and non-throwing: the write has committed and its HTTP answer must not wait or fail.
+  function flush() {
+    const batch = outgoing;
+    outgoing = [];
+    if (batch.length === 0) return;
     try {
-      deps.hub.dispatch(ENTITY_EVENT, { ...event, timestamp: new Date(now()).toISOString() });
+      deps.hub.dispatch(ENTITY_EVENTS, batch);
     } catch (error) {
       deps.log.warn({ err: error }, 'realtime entity dispatch failed');
     }
+  }
+
+  return deps.events.subscribe((event) => {
+    // Synchronous and non-throwing: the write has committed and its HTTP answer must not wait or fail.
+    // The events of one write (a bulk create, an import) leave together, in batches of MAX_BATCH.
+    outgoing.push({ ...event, timestamp: new Date(now()).toISOString() });
+    if (outgoing.length === 1) queueMicrotask(flush);
+    if (outgoing.length >= MAX_BATCH) flush();
   });
 }
