@@ -21,6 +21,7 @@ import { createAppsService } from './services/apps/apps-service';
 import { createAccounts } from './services/auth/accounts';
 import { createEntitiesService } from './services/entities/entities-service';
 import { createEntityEvents } from './services/entities/entity-events';
+import { USER_ENTITY } from './services/entities/user-entity';
 import { loadProject, projectDirFrom } from './services/entities/project-loader';
 import { createBuiltinImageProvider, type ImageProvider } from './services/images/image-provider';
 import { createImageService } from './services/images/image-service';
@@ -143,6 +144,9 @@ async function main(): Promise<void> {
     outboxDir: join(config.DATA_DIR, 'outbox'),
     log: logger,
   });
+  const entityEvents = createEntityEvents((error) =>
+    logger.error({ err: error }, 'entity event subscriber failed'),
+  );
   const accounts = await createAccounts({
     config,
     secrets,
@@ -150,16 +154,16 @@ async function main(): Promise<void> {
     apps,
     mailer,
     log: logger,
+    userEntity: project.entities.get(USER_ENTITY),
+    events: entityEvents,
   });
   const analytics = createAnalyticsService(apps, createAnalyticsStore(db));
   const images = createImageService(createImagesStore(db), createImageProvider(config));
-  const entityEvents = createEntityEvents((error) =>
-    logger.error({ err: error }, 'entity event subscriber failed'),
-  );
   const entities = createEntitiesService({
     project,
     store: createEntityRecordsStore(db),
     events: entityEvents,
+    users: accounts.userWrites,
   });
   const seeded = await entities.seed(config.APP_ID);
   // Committed writes go to subscribed sockets, each filtered by its reader's read rules, on every instance.
