@@ -23,6 +23,7 @@ import { createEntitiesService } from './services/entities/entities-service';
 import { cacheAcrossInstances } from './services/entities/cached-records-store';
 import { createEntityEvents } from './services/entities/entity-events';
 import { createReadCache } from './services/entities/read-cache';
+import { USER_ENTITY } from './services/entities/user-entity';
 import { loadProject, projectDirFrom } from './services/entities/project-loader';
 import { createBuiltinImageProvider, type ImageProvider } from './services/images/image-provider';
 import { createImageService } from './services/images/image-service';
@@ -147,6 +148,9 @@ async function main(): Promise<void> {
     outboxDir: join(config.DATA_DIR, 'outbox'),
     log: logger,
   });
+  const entityEvents = createEntityEvents((error) =>
+    logger.error({ err: error }, 'entity event subscriber failed'),
+  );
   const accounts = await createAccounts({
     config,
     secrets,
@@ -154,12 +158,11 @@ async function main(): Promise<void> {
     apps,
     mailer,
     log: logger,
+    userEntity: project.entities.get(USER_ENTITY),
+    events: entityEvents,
   });
   const analytics = createAnalyticsService(apps, createAnalyticsStore(db));
   const images = createImageService(createImagesStore(db), createImageProvider(config));
-  const entityEvents = createEntityEvents((error) =>
-    logger.error({ err: error }, 'entity event subscriber failed'),
-  );
   const cacheOn = config.READ_CACHE === 'on' || (config.READ_CACHE === 'auto' && !config.REDIS_URL);
   const recordsStore = createEntityRecordsStore(db);
   const entities = createEntitiesService({
@@ -176,6 +179,7 @@ async function main(): Promise<void> {
         )
       : recordsStore,
     events: entityEvents,
+    users: accounts.userWrites,
   });
   const seeded = await entities.seed(config.APP_ID);
   // Committed writes go to subscribed sockets, each filtered by its reader's read rules, on every instance.

@@ -98,26 +98,48 @@ const FROZEN_USER_FIELDS = [
   'password_hash',
 ];
 
-/** UpdateMeSchema is the body of `PUT entities/User/me`: full_name and custom fields, nothing the server owns. */
-export const UpdateMeSchema = z
-  .record(z.string(), z.unknown(), body)
-  .superRefine((value, context) => {
-    for (const key of Object.keys(value)) {
-      if (FROZEN_USER_FIELDS.includes(key)) {
-        context.addIssue({ code: 'custom', path: [key], message: 'cannot be changed here' });
-      } else if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(key)) {
-        context.addIssue({ code: 'custom', path: [key], message: 'is not a valid field name' });
+/** profileChanges is a user-profile body: full_name, custom fields and (only when roleAllowed) role. */
+function profileChanges(roleAllowed: boolean) {
+  const frozen = roleAllowed ? FROZEN_USER_FIELDS.filter((key) => key !== 'role') : FROZEN_USER_FIELDS;
+  return z
+    .record(z.string(), z.unknown(), body)
+    .superRefine((value, context) => {
+      for (const key of Object.keys(value)) {
+        if (frozen.includes(key)) {
+          context.addIssue({ code: 'custom', path: [key], message: 'cannot be changed here' });
+        } else if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(key)) {
+          context.addIssue({ code: 'custom', path: [key], message: 'is not a valid field name' });
+        }
       }
-    }
-    if ('full_name' in value && (typeof value.full_name !== 'string' || value.full_name.length > 200)) {
-      context.addIssue({
-        code: 'custom',
-        path: ['full_name'],
-        message: 'must be a string of at most 200 characters',
-      });
-    }
-  })
-  .transform(({ full_name, ...custom }) => ({ full_name: full_name as string | undefined, custom }));
+      if ('full_name' in value && (typeof value.full_name !== 'string' || value.full_name.length > 200)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['full_name'],
+          message: 'must be a string of at most 200 characters',
+        });
+      }
+      if ('role' in value && !RoleSchema.safeParse(value.role).success) {
+        context.addIssue({ code: 'custom', path: ['role'], message: 'must be "user" or "admin"' });
+      }
+    })
+    .transform(({ full_name, role, ...custom }) => ({
+      full_name: full_name as string | undefined,
+      role: role as 'user' | 'admin' | undefined,
+      custom,
+    }));
+}
+
+/** UpdateMeSchema is the body of `PUT entities/User/me`: full_name and custom fields, nothing the server owns. */
+export const UpdateMeSchema = profileChanges(false);
+
+/**
+ * UpdateUserSchema is the body of `PUT entities/User/:id`: as UpdateMeSchema plus `role` (whether the
+ * caller may change it is the service's decision).
+ */
+export const UpdateUserSchema = profileChanges(true);
+
+/** ProfileChanges is a parsed UpdateMeSchema or UpdateUserSchema body. */
+export type ProfileChanges = z.infer<typeof UpdateUserSchema>;
 
 /** AdminCreateUserSchema is the body of the operator API's user creation. */
 export const AdminCreateUserSchema = z.object(

@@ -88,6 +88,7 @@ export function aggregateSql(
   condition: string,
   params: SqlParams,
   visibility: Visibility = new Map(),
+  relation = 'entity_records',
 ): string {
   const groups = plan.groups.map((group, i) => `${groupSql(group, params, visibility)} AS g${i}`);
   const measures = plan.measures.map((measure, i) => `${measureSql(measure, params, visibility)} AS m${i}`);
@@ -107,7 +108,7 @@ export function aggregateSql(
   const groupBy = plan.groups.length ? ` GROUP BY ${plan.groups.map((_, i) => i + 1).join(', ')}` : '';
   const columns = [...groups, ...measures].join(', ');
   return (
-    `SELECT * FROM (SELECT ${columns} FROM entity_records WHERE ${condition}${groupBy}) AS a` +
+    `SELECT * FROM (SELECT ${columns} FROM ${relation} WHERE ${condition}${groupBy}) AS a` +
     ` WHERE ${having.length ? having.join(' AND ') : 'true'}` +
     (order.length ? ` ORDER BY ${order.join(', ')}` : '') +
     ` LIMIT ${params.add(plan.limit + 1)}`

@@ -46,6 +46,8 @@ export interface Selection {
   query?: unknown;
   rule: Filter | boolean;
   visibility?: Visibility;
+  /** source 'users' reads the built-in User entity from the users table (public columns only); reads only. */
+  source?: 'users';
 }
 
 /** IMPORT_CHUNK is how many records one INSERT statement of an import carries. */
@@ -58,6 +60,18 @@ const T_COLUMNS = COLUMNS.split(', ')
   .map((column) => `t.${column}`)
   .join(', ');
 const NOW = "date_trunc('milliseconds', now())";
+
+// Each user presented as an entity record. Only public columns go into `data`, so a caller's query, sort,
+// distinct or aggregate can never reach password_hash or approved (a `q` on them matches nothing).
+// Built-in fields are applied after `custom` so a custom key never shadows them (as toPublicUser does).
+const USERS_AS_RECORDS = `(SELECT app_id, 'User'::text AS entity, id,
+    custom || jsonb_build_object('email', email, 'full_name', full_name, 'role', role,
+      'is_verified', is_verified, 'disabled', disabled, 'app_id', app_id) AS data,
+    created_date, updated_date, NULL::text AS created_by, NULL::text AS created_by_id
+  FROM users) AS entity_records`;
+
+/** from names the relation a selection reads. */
+const from = (selection: Selection) => (selection.source === 'users' ? USERS_AS_RECORDS : 'entity_records');
 
 function where(selection: Selection, params: SqlParams): string {
   const app = params.add(selection.appId);
@@ -128,7 +142,7 @@ export function createEntityRecordsStore(db: Database) {
       const offset = params.add(page.skip);
       return run<EntityRecordRow>(
         db,
-        `SELECT ${COLUMNS} FROM entity_records WHERE ${condition} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+        `SELECT ${COLUMNS} FROM ${from(selection)} WHERE ${condition} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
         params.values,
       );
     },
@@ -162,7 +176,7 @@ export function createEntityRecordsStore(db: Database) {
       const limit = params.add(page.limit + 1);
       const rows = await run<EntityRecordRow & { sort_value: unknown; sort_missing: boolean }>(
         db,
-        `SELECT ${COLUMNS}, ${e} AS sort_value, ${e} IS NULL AS sort_missing FROM entity_records
+        `SELECT ${COLUMNS}, ${e} AS sort_value, ${e} IS NULL AS sort_missing FROM ${from(selection)}
          WHERE ${condition} AND ${keyset} ORDER BY ${e} ${order}, id ASC LIMIT ${limit}`,
         params.values,
       );
@@ -183,7 +197,7 @@ export function createEntityRecordsStore(db: Database) {
       const keyset = after === undefined ? 'true' : `${e} > ${params.add(JSON.stringify(after))}::jsonb`;
       const rows = await run<{ v: unknown }>(
         db,
-        `SELECT DISTINCT ${e} AS v FROM entity_records
+        `SELECT DISTINCT ${e} AS v FROM ${from(selection)}
          WHERE ${condition} AND ${e} IS NOT NULL AND ${e} <> 'null'::jsonb AND ${keyset}
          ORDER BY v LIMIT ${params.add(limit + 1)}`,
         params.values,
@@ -197,7 +211,7 @@ export function createEntityRecordsStore(db: Database) {
       const condition = where(selection, params);
       const rows = await run<{ n: number | string }>(
         db,
-        `SELECT count(*) AS n FROM entity_records WHERE ${condition}`,
+        `SELECT count(*) AS n FROM ${from(selection)} WHERE ${condition}`,
         params.values,
       );
       return Number(rows[0]?.n ?? 0);
@@ -210,7 +224,7 @@ export function createEntityRecordsStore(db: Database) {
     async aggregate(selection: Selection, plan: AggregatePlan) {
       const params = new SqlParams();
       const condition = where(selection, params);
-      const sql = aggregateSql(plan, condition, params, selection.visibility);
+      const sql = aggregateSql(plan, condition, params, selection.visibility, from(selection));
       const found = await run<Record<string, unknown>>(db, sql, params.values);
       const rows = found.slice(0, plan.limit).map((row) => {
         const out: Record<string, unknown> = {};
@@ -258,7 +272,7 @@ export function createEntityRecordsStore(db: Database) {
       const condition = where(selection, params);
       const rows = await run<EntityRecordRow>(
         db,
-        `SELECT ${COLUMNS} FROM entity_records WHERE ${condition} AND id = ${params.add(id)}`,
+        `SELECT ${COLUMNS} FROM ${from(selection)} WHERE ${condition} AND id = ${params.add(id)}`,
         params.values,
       );
       return rows[0] ?? null;

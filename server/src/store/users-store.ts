@@ -108,6 +108,27 @@ export function createUsersStore(db: Queryable) {
       );
       return rows[0] ?? null;
     },
+    /** countAdmins returns how many admins appId has. */
+    async countAdmins(appId: string): Promise<number> {
+      const { rows } = await db.query<{ n: number | string }>(
+        `SELECT count(*) AS n FROM users WHERE app_id = $1 AND role = 'admin'`,
+        [appId],
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+    /**
+     * remove deletes the user and returns its row, or null when it is gone or (keepLastAdmin) it is the
+     * app's only admin; the check and the delete are one statement.
+     */
+    async remove(appId: string, id: string, keepLastAdmin: boolean): Promise<UserRow | null> {
+      const { rows } = await db.query<UserRow>(
+        `DELETE FROM users WHERE app_id = $1 AND id = $2
+           AND (NOT $3 OR role <> 'admin' OR (SELECT count(*) FROM users WHERE app_id = $1 AND role = 'admin') > 1)
+         RETURNING ${COLUMNS}`,
+        [appId, id, keepLastAdmin],
+      );
+      return rows[0] ?? null;
+    },
   };
 }
 

@@ -3,7 +3,10 @@ import type { ServerSecrets } from '../../lib/secrets-file';
 import type { AuthCodesStore } from '../../store/auth-codes-store';
 import type { UsersStore } from '../../store/users-store';
 import type { AppsService } from '../apps/apps-service';
+import type { EntityEvents } from '../entities/entity-events';
+import type { EntityDef } from '../entities/project-loader';
 import type { Mailer } from '../mail/mailer';
+import { createUserWrites } from '../users/user-writes';
 import { createUsersService } from '../users/users-service';
 import type { AccountLog } from './account-deps';
 import { createPasswordHasher } from './password-hasher';
@@ -32,6 +35,9 @@ export async function createAccounts(input: {
   apps: AppsService;
   mailer: Mailer;
   log: AccountLog;
+  /** userEntity and events make user writes validate custom fields and reach realtime subscribers. */
+  userEntity?: EntityDef | undefined;
+  events?: EntityEvents | undefined;
 }) {
   const { config } = input;
   const signer = createTokenSigner(input.secrets.jwtSecret, config.JWT_EXPIRES_IN);
@@ -56,11 +62,17 @@ export async function createAccounts(input: {
     log: input.log,
   };
   const signIn = createSignInService(deps);
+  const userWrites = createUserWrites({
+    users: input.stores.users,
+    entity: input.userEntity,
+    events: input.events,
+  });
   return {
+    userWrites,
     sessions,
     signIn,
     signUp: createSignUpService(deps),
-    users: createUsersService(deps, signIn, signer),
+    users: createUsersService(deps, signIn, signer, userWrites),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { RealtimeHub } from '../../realtime/realtime-hub';
 import type { EntityRecordsStore, Selection } from '../../store/entity-records-store';
 import type { ReadCache } from './read-cache';
+import { USER_ENTITY } from './user-entity';
 
 /** ENTITY_WRITTEN is the name under which instances tell each other an entity changed. */
 export const ENTITY_WRITTEN = 'queen:entity-written';
@@ -32,7 +33,7 @@ export function withReadCache(
   store: EntityRecordsStore,
   cache: ReadCache,
   written: (appId: string, entity: string) => void = () => undefined,
-  uncached: ReadonlySet<string> = new Set(['User']),
+  uncached: ReadonlySet<string> = new Set([USER_ENTITY]),
 ): EntityRecordsStore {
   // The key is everything the SQL is built from besides app and entity (the cache's scope): the rule as
   // resolved for this caller, their query, the fields they may see, and the page.

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ForbiddenError, InvalidInputError, NotFoundError } from '../../lib/errors';
+import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import type {
   EntityRecordRow,
   EntityRecordsStore,
@@ -22,6 +22,13 @@ import type { EntityDef, Project } from './project-loader';
 import { prepareRecord } from './record-validator';
 import { decodeCursor, encodeCursor, type CursorState } from './entity-cursor';
 import { applyUpdate, changesBetween, parseUpdate } from './update-operators';
+import { isUserEntity, SIGN_IN_FOR_USERS } from './user-entity';
+
+/** UserEntityWrites is how the built-in User entity is written (users table, its own rules). */
+export interface UserEntityWrites {
+  update(appId: string, caller: Caller, id: string, body: unknown): Promise<EntityRecord>;
+  remove(appId: string, caller: Caller, id: string): Promise<{ success: true }>;
+}
 
 /** DEFAULT_LIST_LIMIT caps a list sent without `limit`. */
 export const DEFAULT_LIST_LIMIT = 1000;
@@ -91,6 +98,7 @@ export function createEntitiesService(deps: {
   project: Project;
   store: EntityRecordsStore;
   events: EntityEvents;
+  users: UserEntityWrites;
 }) {
   const byName = new Map(
     [...deps.project.entities.values()].map((entity) => [entity.name.toLowerCase(), entity]),
@@ -100,6 +108,31 @@ export function createEntitiesService(deps: {
     const entity = byName.get(name.toLowerCase());
     if (!entity) throw new NotFoundError(`Entity "${name}" not found`);
     return entity;
+  }
+
+  /** requireReadable is requireEntity plus the User entity's refusal of anonymous callers. */
+  function requireReadable(name: string, caller: Caller): EntityDef {
+    const entity = requireEntity(name);
+    if (isUserEntity(entity) && caller.kind === 'anonymous') throw new UnauthorizedError(SIGN_IN_FOR_USERS);
+    return entity;
+  }
+
+  /** refuseUserCreate stops every way of creating records when the entity is the built-in User. */
+  function refuseUserCreate(entity: EntityDef, caller: Caller) {
+    if (!isUserEntity(entity)) return;
+    if (caller.kind === 'anonymous') throw new UnauthorizedError(SIGN_IN_FOR_USERS);
+    throw new ForbiddenError(
+      'Users cannot be created through the User entity: they join by sign-up (auth.register) or invitation (users.inviteUser)',
+    );
+  }
+
+  /** refuseUserBatch stops the query-wide writes on the built-in User: users change one at a time. */
+  function refuseUserBatch(entity: EntityDef, caller: Caller, op: string) {
+    if (!isUserEntity(entity)) return;
+    if (caller.kind === 'anonymous') throw new UnauthorizedError(SIGN_IN_FOR_USERS);
+    throw new InvalidInputError(
+      `${op} is not supported for the User entity: update (PUT /User/:id) or delete users one at a time`,
+    );
   }
 
   function selection(
@@ -116,6 +149,7 @@ export function createEntitiesService(deps: {
       rule: resolveRule(rule, caller),
       query,
       visibility: readVisibility(entity.properties, caller),
+      ...(isUserEntity(entity) ? { source: 'users' as const } : {}),
     };
   }
 
@@ -193,7 +227,7 @@ export function createEntitiesService(deps: {
   return {
     /** list returns one page of the records the caller may read, filtered, sorted and projected. */
     async list(appId: string, name: string, caller: Caller, options: ListOptions): Promise<EntityRecord[]> {
-      const entity = requireEntity(name);
+      const entity = requireReadable(name, caller);
       const limit = Math.min(options.limit || DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
       const rows = await deps.store.findMany(selection(appId, entity, caller, 'read', options.query), {
         sort: options.sort,
@@ -209,7 +243,7 @@ export function createEntitiesService(deps: {
      * sends a different query, sort, fields or distinct with it is a 400.
      */
     async listPage(appId: string, name: string, caller: Caller, options: PageOptions) {
-      const entity = requireEntity(name);
+      const entity = requireReadable(name, caller);
       let walk: CursorState = {
         q: options.query,
         sort: options.sort,
@@ -282,13 +316,13 @@ export function createEntitiesService(deps: {
 
     /** count returns how many records matching query the caller may read. */
     async count(appId: string, name: string, caller: Caller, query?: unknown): Promise<number> {
-      const entity = requireEntity(name);
+      const entity = requireReadable(name, caller);
       return deps.store.count(selection(appId, entity, caller, 'read', query));
     },
 
     /** get returns one record; a record the caller may not read is reported as not found. */
     async get(appId: string, name: string, caller: Caller, id: string): Promise<EntityRecord> {
-      const entity = requireEntity(name);
+      const entity = requireReadable(name, caller);
       const row = await deps.store.findOne(selection(appId, entity, caller, 'read'), id);
       if (!row) throw notFound(entity, id);
       return present(entity, caller, row);
@@ -297,6 +331,7 @@ export function createEntitiesService(deps: {
     /** create validates, checks the create rules, stores and announces one record. */
     async create(appId: string, name: string, caller: Caller, body: unknown): Promise<EntityRecord> {
       const entity = requireEntity(name);
+      refuseUserCreate(entity, caller);
       const rows = await deps.store.insertMany(appId, entity.name, [prepareCreate(entity, caller, body)]);
       emitAll(appId, entity, 'create', rows);
       return present(entity, caller, rows[0] as EntityRecordRow);
@@ -305,6 +340,7 @@ export function createEntitiesService(deps: {
     /** bulkCreate checks every record first, then stores them all in one statement. */
     async bulkCreate(appId: string, name: string, caller: Caller, bodies: unknown): Promise<EntityRecord[]> {
       const entity = requireEntity(name);
+      refuseUserCreate(entity, caller);
       if (!Array.isArray(bodies)) throw new InvalidInputError('Request body must be an array');
       if (bodies.length > MAX_BULK_RECORDS) {
         throw new InvalidInputError(
@@ -335,6 +371,7 @@ export function createEntitiesService(deps: {
       body: unknown,
     ): Promise<EntityRecord> {
       const entity = requireEntity(name);
+      if (isUserEntity(entity)) return deps.users.update(appId, caller, id, body);
       const prepared = prepareRecord(entity, body, 'update');
       if (!prepared.ok) throw new RecordValidationError(prepared.message);
       const row = await deps.store.updateOne(selection(appId, entity, caller, 'update'), id, (existing) => {
@@ -359,6 +396,7 @@ export function createEntitiesService(deps: {
     /** remove deletes a record the caller may delete (else not found) and announces it. */
     async remove(appId: string, name: string, caller: Caller, id: string): Promise<{ success: true }> {
       const entity = requireEntity(name);
+      if (isUserEntity(entity)) return deps.users.remove(appId, caller, id);
       const row = await deps.store.deleteOne(selection(appId, entity, caller, 'delete'), id);
       if (!row) throw notFound(entity, id);
       emitAll(appId, entity, 'delete', [row]);
@@ -371,6 +409,7 @@ export function createEntitiesService(deps: {
      */
     async removeMany(appId: string, name: string, caller: Caller, query: unknown) {
       const entity = requireEntity(name);
+      refuseUserBatch(entity, caller, 'deleteMany');
       if (typeof query !== 'object' || query === null || Array.isArray(query)) {
         throw new InvalidInputError('deleteMany needs a query object as the request body');
       }
@@ -391,6 +430,7 @@ export function createEntitiesService(deps: {
      */
     async updateMany(appId: string, name: string, caller: Caller, body: unknown) {
       const entity = requireEntity(name);
+      refuseUserBatch(entity, caller, 'updateMany');
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         throw new InvalidInputError('updateMany needs a body {"query": {...}, "data": {...}}');
       }
@@ -419,6 +459,7 @@ export function createEntitiesService(deps: {
      */
     async bulkUpdate(appId: string, name: string, caller: Caller, body: unknown): Promise<EntityRecord[]> {
       const entity = requireEntity(name);
+      refuseUserBatch(entity, caller, 'bulkUpdate');
       if (!Array.isArray(body))
         throw new InvalidInputError('Request body must be an array of {id, ...fields}');
       if (body.length > MAX_BATCH_WRITE) {
@@ -467,6 +508,7 @@ export function createEntitiesService(deps: {
      */
     async upsert(appId: string, name: string, caller: Caller, body: unknown) {
       const entity = requireEntity(name);
+      refuseUserCreate(entity, caller);
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         throw new InvalidInputError('upsert needs a body {"records": [...], "key": "field"}');
       }
@@ -552,7 +594,7 @@ export function createEntitiesService(deps: {
      * SQL, hidden fields read as missing) and returns `{rows, truncated}`; a bad spec is a 400.
      */
     async aggregate(appId: string, name: string, caller: Caller, spec: unknown) {
-      const entity = requireEntity(name);
+      const entity = requireReadable(name, caller);
       const { plan, query } = parseAggregateSpec(entity, spec);
       return deps.store.aggregate(selection(appId, entity, caller, 'read', query), plan);
     },
@@ -565,6 +607,7 @@ export function createEntitiesService(deps: {
      */
     async importRecords(appId: string, name: string, caller: Caller, file: UploadedFile) {
       const entity = requireEntity(name);
+      refuseUserCreate(entity, caller);
       const rule = resolveRule(entity.rls.create ?? entity.rls.write, caller);
       if (rule === false) throw new ForbiddenError('Permission denied: you may not create records');
       const { records, problems } = parseImportFile(entity, file);

@@ -10,6 +10,7 @@ import {
   type PropertySchema,
 } from '../../schemas/entity-project';
 import { validateRecord } from './record-validator';
+import { builtInUserEntity, RESERVED_USER_FIELDS, USER_ENTITY, type UserCustomFields } from './user-entity';
 
 /** EntityDef is one entity of the app project, as the services use it. */
 export interface EntityDef {
@@ -17,6 +18,8 @@ export interface EntityDef {
   properties: Record<string, PropertySchema>;
   required: string[];
   rls: EntityRls;
+  /** custom is set on the built-in User only: the fields the project's `user.jsonc` adds. */
+  custom?: UserCustomFields;
 }
 
 /** SeedSet is the records of one seed file, already validated against their entity. */
@@ -26,7 +29,7 @@ export interface SeedSet {
   records: Record<string, unknown>[];
 }
 
-/** Project is the loaded app project: its name, entities (by name) and seeds. */
+/** Project is the loaded app project: its name, entities (by name, the built-in User included) and seeds. */
 export interface Project {
   name: string;
   dir: string;
@@ -75,6 +78,23 @@ async function jsoncFiles(dir: string): Promise<string[]> {
   return names.filter((name) => /\.jsonc?$/.test(name)).sort();
 }
 
+/**
+ * userExtension turns `user.jsonc` into the built-in User with its custom fields. It may only add fields:
+ * redeclaring a built-in, stamp or secret field, or stating rules (the User's rules are built in), is refused.
+ */
+function userExtension(parsed: z.infer<typeof EntityFileSchema>, shown: string): EntityDef {
+  const reserved = Object.keys(parsed.properties).find((field) => RESERVED_USER_FIELDS.has(field));
+  if (reserved) {
+    throw new ProjectError(
+      `${shown}: the built-in User entity already has "${reserved}"; user.jsonc may only add custom fields`,
+    );
+  }
+  if (parsed.rls !== undefined) {
+    throw new ProjectError(`${shown}: the built-in User entity's rules are fixed; remove "rls"`);
+  }
+  return builtInUserEntity({ properties: parsed.properties, required: parsed.required ?? [] });
+}
+
 const seedKey = (name: string) => name.toLowerCase().replace(/[-_]/g, '');
 
 /** loadProject reads and validates `config.jsonc`, `entities/*.jsonc` and `seed/*.jsonc` under dir. */
@@ -94,11 +114,12 @@ export async function loadProject(dir: string): Promise<Project> {
     const parsed = check(EntityFileSchema, await readJsonc(file, shown(file)), shown(file));
     const clash = [...entities.keys()].find((known) => known.toLowerCase() === parsed.name.toLowerCase());
     if (clash) throw new ProjectError(`${shown(file)}: entity "${parsed.name}" is declared twice`);
-    if (parsed.name.toLowerCase() === 'user') {
-      throw new ProjectError(`${shown(file)}: the built-in User entity cannot be redeclared here yet`);
-    }
     const missing = (parsed.required ?? []).find((field) => !(field in parsed.properties));
     if (missing) throw new ProjectError(`${shown(file)}: required field "${missing}" is not a property`);
+    if (parsed.name.toLowerCase() === USER_ENTITY.toLowerCase()) {
+      entities.set(USER_ENTITY, userExtension(parsed, shown(file)));
+      continue;
+    }
     entities.set(parsed.name, {
       name: parsed.name,
       properties: parsed.properties,
@@ -107,6 +128,8 @@ export async function loadProject(dir: string): Promise<Project> {
     });
   }
 
+  if (!entities.has(USER_ENTITY)) entities.set(USER_ENTITY, builtInUserEntity());
+
   const seeds: SeedSet[] = [];
   const seedDir = join(dir, config.seedDir);
   for (const name of await jsoncFiles(seedDir)) {
@@ -114,6 +137,9 @@ export async function loadProject(dir: string): Promise<Project> {
     const key = seedKey(basename(name).replace(/\.jsonc?$/, ''));
     const entity = [...entities.values()].find((candidate) => seedKey(candidate.name) === key);
     if (!entity) throw new ProjectError(`${shown(file)}: no entity matches this seed file's name`);
+    if (entity.custom) {
+      throw new ProjectError(`${shown(file)}: users cannot be seeded; they join by sign-up or invitation`);
+    }
     const records = check(SeedFileSchema, await readJsonc(file, shown(file)), shown(file));
     records.forEach((record, index) => {
       const problem = validateRecord(entity, record, 'create');

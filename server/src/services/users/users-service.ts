@@ -4,12 +4,18 @@ import type { UserRow } from '../../store/users-store';
 import { defaultFullName, type AccountDeps } from '../auth/account-deps';
 import type { SignInService } from '../auth/sign-in-service';
 import { toPublicUser, type PublicUser } from './public-user';
+import type { UserWrites } from './user-writes';
 
 /** Role is a user's role in the app. */
 export type Role = 'admin' | 'user';
 
 /** createUsersService returns the signed-in user's profile, invitations, SSO tokens and operator actions. */
-export function createUsersService(deps: AccountDeps, signIn: SignInService, signer: SsoSigner) {
+export function createUsersService(
+  deps: AccountDeps,
+  signIn: SignInService,
+  signer: SsoSigner,
+  writes: UserWrites,
+) {
   async function requireByEmail(appId: string, email: string): Promise<UserRow> {
     const user = await deps.users.findByEmail(appId, email);
     if (!user) throw new NotFoundError(`No user with email ${email}`);
@@ -23,17 +29,16 @@ export function createUsersService(deps: AccountDeps, signIn: SignInService, sig
   }
 
   return {
-    /** updateMe merges full_name and custom fields into the user; the route has already refused other keys. */
+    /**
+     * updateMe merges full_name and custom fields into the user (the route has already refused other keys),
+     * the same write as the User entity's update, announced to realtime subscribers alike.
+     */
     async updateMe(
       user: UserRow,
       changes: { full_name?: string | undefined; custom: Record<string, unknown> },
     ) {
-      const updated = await deps.users.update(user.app_id, user.id, {
-        fullName: changes.full_name,
-        custom: changes.custom,
-      });
-      if (!updated) throw new NotFoundError('The signed-in user no longer exists');
-      return toPublicUser(updated);
+      const { full_name, custom } = changes;
+      return writes.updateMe(user, { full_name, role: undefined, custom });
     },
 
     /** invite creates (or re-approves) the user with role and mails a link to set a password. */

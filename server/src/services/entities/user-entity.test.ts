@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { visibleTo } from '../realtime/entity-delivery';
+import type { Caller } from './entity-rules';
+import { resolveRule } from './entity-rules';
+import type { Project } from './project-loader';
+import { builtInUserEntity, USER_ENTITY } from './user-entity';
+
+const user = builtInUserEntity({ properties: { nickname: { type: 'string' } }, required: [] });
+const project: Project = { name: 'p', dir: '/p', entities: new Map([[USER_ENTITY, user]]), seeds: [] };
+const record = { id: 'u1', email: 'alice@x.test', role: 'user', nickname: 'Al' };
+const caller = (id: string, role = 'user'): Caller => ({
+  kind: 'user',
+  user: { id, email: `${id}@x.test`, role, full_name: '', custom: {} },
+});
+
+describe('the built-in User rules', () => {
+  it('resolve to every user for admins and the service role, to themself for anyone else', () => {
+    expect(resolveRule(user.rls.read, caller('root', 'admin'))).toBe(true);
+    expect(resolveRule(user.rls.read, { kind: 'service' })).toBe(true);
+    expect(resolveRule(user.rls.read, caller('u1'))).toEqual({ id: { $eq: 'u1' } });
+    expect(resolveRule(user.rls.read, { kind: 'anonymous' })).toBe(false);
+  });
+
+  it('deliver a user record to that user, admins and the service role only', () => {
+    const event = { entity: USER_ENTITY, record };
+    expect(visibleTo(project, event, caller('u1'))).toEqual(record);
+    expect(visibleTo(project, event, caller('root', 'admin'))).toEqual(record);
+    expect(visibleTo(project, event, { kind: 'service' })).toEqual(record);
+    expect(visibleTo(project, event, caller('u2'))).toBeNull();
+    expect(visibleTo(project, event, { kind: 'anonymous' })).toBeNull();
+  });
+
+  it('keep the built-in fields over custom ones of the same name', () => {
+    const odd = builtInUserEntity({ properties: { role: { type: 'integer' } }, required: [] });
+    expect(odd.properties.role).toEqual({ type: 'string', enum: ['admin', 'user'] });
+  });
+});

@@ -1,0 +1,67 @@
+import type { EntityRls, PropertySchema } from '../../schemas/entity-project';
+import type { EntityDef } from './project-loader';
+
+// The built-in User entity: its records come from the users table (never entity_records), its rules are
+// fixed here rather than in a project file, and a project's `user.jsonc` may only add custom fields.
+
+/** USER_ENTITY is the built-in entity's name; routes match it ignoring case like any entity. */
+export const USER_ENTITY = 'User';
+
+/** SIGN_IN_FOR_USERS is the 401 message an anonymous caller of any User entity route gets. */
+export const SIGN_IN_FOR_USERS = 'Sign in to use the User entity: users are not visible anonymously';
+
+/** BUILT_IN_USER_FIELDS are the public columns every user record carries (see toPublicUser). */
+export const BUILT_IN_USER_FIELDS: Record<string, PropertySchema> = {
+  email: { type: 'string', format: 'email' },
+  full_name: { type: 'string' },
+  role: { type: 'string', enum: ['admin', 'user'] },
+  is_verified: { type: 'boolean' },
+  disabled: { type: 'boolean' },
+  app_id: { type: 'string' },
+};
+
+/**
+ * RESERVED_USER_FIELDS may not be declared by `user.jsonc`: the built-in fields, the stamps, what the
+ * SDK documents as server-owned, and the secret columns (so a custom field can never alias one).
+ */
+export const RESERVED_USER_FIELDS = new Set([
+  ...Object.keys(BUILT_IN_USER_FIELDS),
+  'id',
+  'created_date',
+  'updated_date',
+  'created_by',
+  'created_by_id',
+  'collaborator_role',
+  '_app_role',
+  'is_service',
+  'password_hash',
+  'approved',
+  'custom',
+]);
+
+/** USER_RULES let admins read every user and anyone else only themself; the service role bypasses it. */
+const USER_RULES: EntityRls = {
+  read: { $or: [{ user_condition: { role: 'admin' } }, { id: '{{user.id}}' }] },
+};
+
+/** UserCustomFields is what a project's `user.jsonc` adds to the built-in User. */
+export interface UserCustomFields {
+  properties: Record<string, PropertySchema>;
+  required: string[];
+}
+
+/** builtInUserEntity returns the User entity: the built-in public fields plus the project's custom ones. */
+export function builtInUserEntity(custom: UserCustomFields = { properties: {}, required: [] }): EntityDef {
+  return {
+    name: USER_ENTITY,
+    properties: { ...custom.properties, ...BUILT_IN_USER_FIELDS },
+    required: [],
+    rls: USER_RULES,
+    custom,
+  };
+}
+
+/** isUserEntity says whether def is the built-in User (whose records live in the users table). */
+export function isUserEntity(def: EntityDef): boolean {
+  return def.custom !== undefined;
+}

@@ -1,0 +1,146 @@
+import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
+import { UpdateUserSchema, type ProfileChanges } from '../../schemas/auth';
+import type { UserRow, UsersStore } from '../../store/users-store';
+import type { EntityEvents } from '../entities/entity-events';
+import type { Caller } from '../entities/entity-rules';
+import { deniedWrites, readVisibility, stripHidden } from '../entities/field-rules';
+import type { EntityDef } from '../entities/project-loader';
+import { prepareRecord } from '../entities/record-validator';
+import { SIGN_IN_FOR_USERS, USER_ENTITY } from '../entities/user-entity';
+import { toPublicUser, type PublicUser } from './public-user';
+
+// Writes to users as the built-in User entity (PUT/DELETE entities/User/:id) and as updateMe, in one
+// place so both validate custom fields alike and both announce the change to realtime subscribers.
+
+/** UserWritesDeps is the users table plus, when the server runs a project, its User entity and events. */
+export interface UserWritesDeps {
+  users: UsersStore;
+  entity?: EntityDef | undefined;
+  events?: EntityEvents | undefined;
+}
+
+const notFound = (id: string) => new NotFoundError(`Entity ${USER_ENTITY} with ID ${id} not found`);
+
+const isPrivileged = (caller: Caller) =>
+  caller.kind === 'service' || (caller.kind === 'user' && caller.user.role === 'admin');
+
+/** createUserWrites returns the profile update shared with updateMe and the User entity's update/delete. */
+export function createUserWrites(deps: UserWritesDeps) {
+  /**
+   * checkedCustom validates the custom fields user.jsonc declares and checks their field-level write
+   * rules against the stored user; undeclared custom keys stay free-form (as updateMe always allowed).
+   */
+  function checkedCustom(target: UserRow, custom: Record<string, unknown>, caller: Caller) {
+    const shape = deps.entity?.custom;
+    if (!shape || Object.keys(shape.properties).length === 0) return custom;
+    const declared = Object.fromEntries(
+      Object.entries(custom).filter(([key]) => Object.hasOwn(shape.properties, key)),
+    );
+    const prepared = prepareRecord(shape, declared, 'update');
+    if (!prepared.ok) throw new InvalidInputError(prepared.message);
+    const denied = deniedWrites({
+      properties: shape.properties,
+      changes: prepared.data,
+      before: target.custom,
+      context: toPublicUser(target),
+      mode: 'update',
+      caller,
+    });
+    if (denied.length) {
+      throw new ForbiddenError(`You're not allowed to modify the following fields: ${denied.join(', ')}`);
+    }
+    return { ...custom, ...prepared.data };
+  }
+
+  function announce(row: UserRow, type: 'update' | 'delete'): PublicUser {
+    const record = toPublicUser(row);
+    deps.events?.emit({ appId: row.app_id, entity: USER_ENTITY, type, id: row.id, record });
+    return record;
+  }
+
+  async function refuseDemotingLastAdmin(caller: Caller, target: UserRow, role: string | undefined) {
+    if (caller.kind === 'service' || role !== 'user' || target.role !== 'admin') return;
+    if ((await deps.users.countAdmins(target.app_id)) <= 1) {
+      throw new ForbiddenError("The app's only admin cannot be demoted: make another user admin first");
+    }
+  }
+
+  /**
+   * saveProfile validates and writes full_name, role and custom fields into target as caller, announces
+   * the update (the event carries the whole public user) and returns what caller may read of it.
+   */
+  async function saveProfile(target: UserRow, changes: ProfileChanges, caller: Caller): Promise<PublicUser> {
+    const updated = await deps.users.update(target.app_id, target.id, {
+      fullName: changes.full_name,
+      role: changes.role,
+      // As for the operator's role changes: a user given a role is approved.
+      approved: changes.role ? true : undefined,
+      custom: checkedCustom(target, changes.custom, caller),
+    });
+    if (!updated) throw notFound(target.id);
+    const record = announce(updated, 'update');
+    const visibility = readVisibility(deps.entity?.properties ?? {}, caller);
+    return stripHidden(record, visibility) as PublicUser;
+  }
+
+  /** requireVisible returns the user with id if caller may see it: self, or any user for admins/service. */
+  async function requireVisible(appId: string, caller: Caller, id: string): Promise<UserRow> {
+    if (caller.kind === 'anonymous') throw new UnauthorizedError(SIGN_IN_FOR_USERS);
+    const target = await deps.users.findById(appId, id);
+    if (!target || !(isPrivileged(caller) || (caller.kind === 'user' && caller.user.id === id))) {
+      throw notFound(id);
+    }
+    return target;
+  }
+
+  return {
+    /** updateMe is saveProfile on the signed-in user, as that user (role is never part of changes). */
+    updateMe(user: UserRow, changes: ProfileChanges): Promise<PublicUser> {
+      const caller: Caller = {
+        kind: 'user',
+        user: {
+          id: user.id,
+          email: user.email,
+          role: user.role,
+          full_name: user.full_name,
+          custom: user.custom,
+        },
+      };
+      return saveProfile(user, { ...changes, role: undefined }, caller);
+    },
+
+    /**
+     * update merges a profile body into a user: anyone into themself, admins and the service role into
+     * anyone; only they may set `role` (403 naming it). Users the caller may not read are not found.
+     */
+    async update(appId: string, caller: Caller, id: string, body: unknown): Promise<PublicUser> {
+      if (caller.kind === 'anonymous') throw new UnauthorizedError(SIGN_IN_FOR_USERS);
+      const changes = parseInput(UpdateUserSchema, body);
+      const target = await requireVisible(appId, caller, id);
+      if (changes.role !== undefined && !isPrivileged(caller)) {
+        throw new ForbiddenError("You're not allowed to modify the following fields: role");
+      }
+      await refuseDemotingLastAdmin(caller, target, changes.role);
+      return saveProfile(target, changes, caller);
+    },
+
+    /**
+     * remove deletes a user (admins and the service role only; a user may not delete even themself here).
+     * The app's only admin can be deleted by the service role alone, so an admin cannot lock the app out.
+     */
+    async remove(appId: string, caller: Caller, id: string): Promise<{ success: true }> {
+      const target = await requireVisible(appId, caller, id);
+      if (!isPrivileged(caller)) throw new ForbiddenError('Only admins may delete users');
+      const removed = await deps.users.remove(appId, id, caller.kind !== 'service');
+      if (!removed) {
+        if (target.role !== 'admin') throw notFound(id);
+        throw new ForbiddenError("The app's only admin cannot be deleted: make another user admin first");
+      }
+      announce(removed, 'delete');
+      return { success: true };
+    },
+  };
+}
+
+export type UserWrites = ReturnType<typeof createUserWrites>;
