@@ -39,12 +39,7 @@ const RECORD = {
 describe('readVisibility', () => {
   it('collects read rules at any depth, `[]` standing for array elements', () => {
     const visibility = readVisibility(PROPERTIES, alice);
-    expect([...visibility.keys()].sort()).toEqual([
-      'lines.[].cost',
-      'meta.deep.pin',
-      'meta.owner',
-      'secret',
-    ]);
+    expect([...visibility.keys()].sort()).toEqual(['lines.[].cost', 'meta.deep.pin', 'meta.owner', 'secret']);
     expect(visibility.get('meta.owner')).toEqual({ created_by: { $eq: 'alice@x.test' } });
   });
 
