@@ -67,8 +67,8 @@ export function stripHidden(
   let visible = record;
   for (const [path, rule] of visibility) {
     // Every rule is decided on the stored record, not on what earlier rules left of it (as in the SQL).
-    if (!matchesRule(record, rule))
-      visible = withoutPath(visible, path.split('.')) as Record<string, unknown>;
+    if (matchesRule(record, rule)) continue;
+    visible = withoutPath(visible, path.split('.')) as Record<string, unknown>;
   }
   return visible;
 }
