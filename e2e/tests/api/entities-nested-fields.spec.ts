@@ -53,6 +53,9 @@ async function seed() {
   return { title, a, b, c };
 }
 
+/** itemsOf returns the records of a v2 list page. */
+const itemsOf = (page: { items: unknown[] }) => page.items as Row[];
+
 function expectStripped(row: Row | undefined): void {
   expect(row).toMatchObject(STRIPPED);
   expect(row?.meta).toEqual(STRIPPED.meta);
@@ -67,9 +70,9 @@ test('a non-owner never sees the hidden nested keys; the owner and the service r
   expectStripped((await theirs.get(a.id)) as Row);
   expectStripped(((await theirs.filter({ id: a.id })) as Row[])[0]);
   expectStripped(((await theirs.list('-created_date', 50)) as Row[]).find((row) => row.id === a.id));
-  const page = (await theirs.filter({ title }, { sort: 'title', limit: 10 })) as { items: Row[] };
-  expectStripped(page.items.find((row) => row.id === a.id));
-  expect(page.items.find((row) => row.id === c.id)).toMatchObject(dossier(title, 3));
+  const page = itemsOf(await theirs.filter({ title }, { sort: 'title', limit: 10 }));
+  expectStripped(page.find((row) => row.id === a.id));
+  expect(page.find((row) => row.id === c.id)).toMatchObject(dossier(title, 3));
   // Write responses to a non-owner are stripped too: update, bulkUpdate, upsert.
   expectStripped((await theirs.update(a.id, { title })) as Row);
   expectStripped(((await theirs.bulkUpdate([{ id: a.id, title }])) as Row[])[0]);
@@ -119,10 +122,8 @@ test('sort, distinct and aggregate on a hidden dotted path give a non-owner no s
   expect(down[0]).toBe(c.id);
   expect(up.slice(0, 2)).toEqual(down.slice(1));
   expect(up.slice(0, 2)).toEqual([a.id, b.id].sort());
-  const walk = (await entityOf(other, 'Dossier').filter({ title }, { sort: 'meta.rank', limit: 10 })) as {
-    items: Row[];
-  };
-  expect(walk.items.map((row) => row.id)).toEqual(up);
+  const walk = itemsOf(await entityOf(other, 'Dossier').filter({ title }, { sort: 'meta.rank', limit: 10 }));
+  expect(walk.map((row) => row.id)).toEqual(up);
 
   const distinct = async (client: Pick<Client, 'entities'>, field: string) =>
     (
@@ -149,6 +150,20 @@ test('sort, distinct and aggregate on a hidden dotted path give a non-owner no s
     { 'meta.rank': 1, count: 1 },
     { 'meta.rank': 2, count: 1 },
   ]);
+});
+
+test('update-many operators read a hidden nested value as missing: $rename cannot move it into sight', async () => {
+  const { a } = await seed();
+  const theirs = entityOf(other, 'Dossier');
+  expect(await theirs.updateMany({ id: a.id }, { $rename: { 'meta.note': 'title' } })).toMatchObject({
+    updated: 1,
+  });
+  const stored = (await entityOf(service, 'Dossier').get(a.id)) as Row;
+  expect(stored.title).toBe(a.title);
+  expect(stored.meta).toMatchObject({ note: 'note-2' });
+  // The owner's own rename does move it.
+  await entityOf(owner, 'Dossier').updateMany({ id: a.id }, { $rename: { 'meta.note': 'title' } });
+  expect(await entityOf(service, 'Dossier').get(a.id)).toMatchObject({ title: 'note-2' });
 });
 
 test('realtime update_model payloads strip hidden nested keys per recipient', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PropertySchema } from '../../schemas/entity-project';
 import type { Caller } from './entity-rules';
-import { readVisibility, stripHidden } from './field-rules';
+import { readView, readVisibility, stripHidden } from './field-rules';
+import { applyUpdate, parseUpdate } from './update-operators';
 
 const alice: Caller = {
   kind: 'user',
@@ -70,5 +71,31 @@ describe('stripHidden', () => {
   it('leaves a record without the nested parent as it is', () => {
     const bare = { id: 'r2', created_by: 'bob@x.test', meta: 'not an object', lines: null };
     expect(stripHidden(bare, readVisibility(PROPERTIES, alice))).toEqual(bare);
+  });
+});
+
+describe('readView', () => {
+  const view = readView(RECORD, readVisibility(PROPERTIES, alice));
+
+  it('reads a hidden path (or one under it) as missing', () => {
+    expect(view(['meta', 'owner'], 'bob')).toBeUndefined();
+    expect(view(['secret', 'inner'], 'hidden')).toBeUndefined();
+    expect(view(['lines', '0', 'cost'], 3)).toBeUndefined();
+  });
+
+  it('reads a parent without its hidden keys, and other paths as they are', () => {
+    expect(view(['meta'], RECORD.meta)).toEqual({ deep: { other: 'x' }, open: 'yes' });
+    expect(view(['lines'], RECORD.lines)).toEqual([{ sku: 'a' }, { sku: 'b' }, 'odd']);
+    expect(view(['title'], 'T')).toBe('T');
+  });
+
+  it('lets update operators neither move nor probe a hidden value', () => {
+    const steps = parseUpdate({ $rename: { 'meta.owner': 'title' }, $inc: { 'meta.deep.pin': 1 } });
+    const after = applyUpdate(RECORD, steps, new Date(), view);
+    expect(after.title).toBe('T');
+    expect(after.meta).toEqual({ owner: 'bob', deep: { pin: 1, other: 'x' }, open: 'yes' });
+    expect(applyUpdate(RECORD, parseUpdate({ $rename: { 'meta.owner': 'title' } }), new Date()).title).toBe(
+      'bob',
+    );
   });
 });

@@ -73,6 +73,32 @@ export function stripHidden(
   return visible;
 }
 
+/**
+ * readView returns, for record, a function giving the value at a data path as the caller may read it:
+ * undefined when a failing rule hides the path or a parent, else the value without its hidden keys.
+ */
+export function readView(
+  record: Record<string, unknown>,
+  visibility: Map<string, ResolvedRule>,
+): (path: string[], value: unknown) => unknown {
+  const failing = [...visibility]
+    .filter(([, rule]) => !matchesRule(record, rule))
+    .map(([path]) => path.split('.'));
+  return (path, value) => {
+    let visible = value;
+    for (const rulePath of failing) {
+      const shared = Math.min(rulePath.length, path.length);
+      const agrees = rulePath
+        .slice(0, shared)
+        .every((segment, i) => segment === ITEMS || segment === path[i]);
+      if (!agrees) continue;
+      if (rulePath.length <= path.length) return undefined;
+      visible = withoutPath(visible, rulePath.slice(path.length));
+    }
+    return visible;
+  };
+}
+
 function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
