@@ -1,12 +1,19 @@
 import { io, type Socket } from 'socket.io-client';
 
-/** connectSocket connects to server the way the SDK does (WebSocket only, the SDK path) and joins rooms. */
-export async function connectSocket(serverUrl: string, rooms: string[] = []): Promise<Socket> {
+/**
+ * connectSocket connects to server the way the SDK does (WebSocket only, the SDK path) and joins rooms;
+ * token is the caller's bearer token (the SDK sends the string "null" when signed out).
+ */
+export async function connectSocket(
+  serverUrl: string,
+  rooms: string[] = [],
+  token = 'null',
+): Promise<Socket> {
   const socket = io(serverUrl, {
     path: '/ws-user-apps/socket.io/',
     transports: ['websocket'],
     reconnection: false,
-    query: { app_id: 'queen-solana', token: 'null' },
+    query: { app_id: 'queen-solana', token },
   });
   await new Promise<void>((resolveConnect, reject) => {
     socket.once('connect', resolveConnect);

@@ -1,7 +1,16 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { api, createUser, failure, serviceClient, uniqueEmail, userClient } from '../../support/auth-helpers';
+import {
+  SERVICE_TOKEN,
+  api,
+  createUser,
+  failure,
+  serviceClient,
+  uniqueEmail,
+  userClient,
+} from '../../support/auth-helpers';
 import { entityOf, startEntitiesServer } from '../../support/entities-helpers';
+import { connectSocket, eventually, received } from '../../support/realtime-client';
 import type { RunningServer } from '../../support/server-process';
 
 // CI pins the property-test seed (FC_SEED in .ci/run) so a landing is reproducible; local runs explore.
@@ -9,6 +18,8 @@ if (process.env.FC_SEED) fc.configureGlobal({ seed: Number(process.env.FC_SEED) 
 
 // Access rules as a table: each caller × each operation on the owner-only Note and the admin-only
 // Secret, with the status it must get. Rules are evaluated in the query, so pages are never short.
+// update-many and realtime cells are checked against what actually happened to the stored record /
+// what actually reached the caller's socket, not only against the response.
 const appId = 'queen-solana';
 type Caller = 'anonymous' | 'owner' | 'other' | 'admin' | 'service';
 type Client = Pick<ReturnType<typeof userClient>, 'entities'>;
@@ -16,6 +27,13 @@ type Row = Record<string, unknown> & { id: string };
 
 let server: RunningServer;
 const clients = {} as Record<Caller, Client>;
+const tokens: Record<Caller, string | undefined> = {
+  anonymous: undefined,
+  owner: undefined,
+  other: undefined,
+  admin: undefined,
+  service: SERVICE_TOKEN,
+};
 const users = {} as Record<'owner' | 'other' | 'admin', { id: string; email: string }>;
 
 test.beforeAll(async () => {
@@ -27,6 +45,7 @@ test.beforeAll(async () => {
   ] as const) {
     const { token, user } = await createUser(server, { email: uniqueEmail(name), role });
     users[name] = user;
+    tokens[name] = token;
     clients[name] = userClient(server, token);
   }
   clients.anonymous = userClient(server);
@@ -40,20 +59,82 @@ test.afterAll(async () => {
 async function outcome(call: Promise<unknown>): Promise<number | Record<string, unknown>> {
   try {
     const value = await call;
-    return typeof value === 'object' && value !== null && 'deleted' in value
-      ? { deleted: (value as { deleted: number }).deleted }
-      : 200;
+    if (typeof value === 'object' && value !== null && 'deleted' in value) {
+      return { deleted: (value as { deleted: number }).deleted };
+    }
+    if (typeof value === 'object' && value !== null && 'updated' in value) {
+      return { updated: (value as { updated: number }).updated };
+    }
+    return 200;
   } catch (error) {
     return (error as { status: number }).status;
   }
 }
 
-type Op = 'read' | 'list' | 'create' | 'update' | 'delete' | 'deleteMany';
-const OPS: Op[] = ['read', 'list', 'create', 'update', 'delete', 'deleteMany'];
+type Op = 'read' | 'list' | 'create' | 'update' | 'delete' | 'deleteMany' | 'updateMany' | 'realtime';
+const OPS: Op[] = ['read', 'list', 'create', 'update', 'delete', 'deleteMany', 'updateMany', 'realtime'];
+
+/**
+ * updateMany runs `updateMany({id}, {$set})` as caller and returns the status or `{updated}`, having
+ * checked (as the service role) that the stored record changed exactly when the response says so.
+ */
+async function updateMany(entity: 'Note' | 'Secret', caller: Caller, record: Row) {
+  const field = entity === 'Note' ? 'text' : 'label';
+  const result = await outcome(
+    entityOf(clients[caller], entity).updateMany({ id: record.id }, { $set: { [field]: 'changed-many' } }),
+  );
+  const stored = (await entityOf(clients.service, entity).get(record.id)) as Row;
+  const changed = typeof result === 'object' && result.updated === 1;
+  expect(stored[field], `${caller} updateMany ${entity} → ${JSON.stringify(result)}`).toBe(
+    changed ? 'changed-many' : record[field],
+  );
+  return result;
+}
+
+/**
+ * realtime says whether a socket of caller in the entity's room receives the create of maker's new
+ * record. A Todo probe (every caller reads Todo) proves the socket is in its rooms first, and a second
+ * probe after the create bounds the wait for an event that must not come.
+ */
+async function realtime(entity: 'Note' | 'Secret', maker: Caller, caller: Caller, body: object) {
+  const rooms = [`entities:${appId}:${entity}`, `entities:${appId}:Todo`];
+  const socket = await connectSocket(server.url, rooms, tokens[caller]);
+  try {
+    const payloads = received<{ room: string; data: string }>(socket, 'update_model');
+    const seen = (room: string, id: string) =>
+      payloads.some((p) => p.room === room && (JSON.parse(p.data) as { id?: string }).id === id);
+    const probe = async () => {
+      const todo = (await entityOf(clients.service, 'Todo').create({ title: 'probe' })) as Row;
+      return eventually(
+        async () => undefined,
+        () => seen(rooms[1] as string, todo.id),
+      );
+    };
+    let joined = false;
+    for (let i = 0; i < 20 && !joined; i += 1) joined = await probe();
+    expect(joined, 'the socket never joined its rooms').toBe(true);
+    const record = (await entityOf(clients[maker], entity).create(body)) as Row;
+    if (
+      await eventually(
+        async () => undefined,
+        () => seen(rooms[0] as string, record.id),
+        { timeoutMs: 1_500 },
+      )
+    ) {
+      return 'delivered';
+    }
+    expect(await probe()).toBe(true);
+    await new Promise((wait) => setTimeout(wait, 200));
+    return seen(rooms[0] as string, record.id) ? 'delivered' : 'none';
+  } finally {
+    socket.disconnect();
+  }
+}
 
 /** run performs op as caller on a fresh record made by maker, and returns the status (or deleted count). */
 async function run(entity: 'Note' | 'Secret', maker: Caller, caller: Caller, op: Op) {
   const body = entity === 'Note' ? { text: `n-${op}-${caller}` } : { label: `s-${op}-${caller}` };
+  if (op === 'realtime') return realtime(entity, maker, caller, body);
   const record = (await entityOf(clients[maker], entity).create(body)) as Row;
   const handler = entityOf(clients[caller], entity);
   switch (op) {
@@ -73,29 +154,31 @@ async function run(entity: 'Note' | 'Secret', maker: Caller, caller: Caller, op:
       return outcome(handler.delete(record.id));
     case 'deleteMany':
       return outcome(handler.deleteMany({ id: record.id }));
+    case 'updateMany':
+      return updateMany(entity, caller, record);
   }
 }
 
 const MATRIX: Record<'Note' | 'Secret', { maker: Caller; expected: Record<Caller, unknown[]> }> = {
-  // columns: read, list, create, update, delete, deleteMany
+  // columns: read, list, create, update, delete, deleteMany, updateMany, realtime (create of maker's record)
   Note: {
     maker: 'owner',
     expected: {
-      anonymous: [404, 404, 403, 404, 404, 403],
-      owner: [200, 200, 200, 200, 200, { deleted: 1 }],
-      other: [404, 404, 200, 404, 404, { deleted: 0 }],
-      admin: [404, 404, 200, 404, 404, { deleted: 0 }],
-      service: [200, 200, 200, 200, 200, { deleted: 1 }],
+      anonymous: [404, 404, 403, 404, 404, 403, 403, 'none'],
+      owner: [200, 200, 200, 200, 200, { deleted: 1 }, { updated: 1 }, 'delivered'],
+      other: [404, 404, 200, 404, 404, { deleted: 0 }, { updated: 0 }, 'none'],
+      admin: [404, 404, 200, 404, 404, { deleted: 0 }, { updated: 0 }, 'none'],
+      service: [200, 200, 200, 200, 200, { deleted: 1 }, { updated: 1 }, 'delivered'],
     },
   },
   Secret: {
     maker: 'admin',
     expected: {
-      anonymous: [404, 404, 403, 404, 404, 403],
-      owner: [404, 404, 403, 404, 404, 403],
-      other: [404, 404, 403, 404, 404, 403],
-      admin: [200, 200, 200, 200, 200, { deleted: 1 }],
-      service: [200, 200, 200, 200, 200, { deleted: 1 }],
+      anonymous: [404, 404, 403, 404, 404, 403, 403, 'none'],
+      owner: [404, 404, 403, 404, 404, 403, 403, 'none'],
+      other: [404, 404, 403, 404, 404, 403, 403, 'none'],
+      admin: [200, 200, 200, 200, 200, { deleted: 1 }, { updated: 1 }, 'delivered'],
+      service: [200, 200, 200, 200, 200, { deleted: 1 }, { updated: 1 }, 'delivered'],
     },
   },
 };

@@ -140,6 +140,52 @@ describe('compileFilter on PostgreSQL', () => {
     expect(rows.map((row) => row.id)).toEqual(['a']);
   });
 
+  describe('nested read rules', () => {
+    // meta.score shows only on record a; items[].v shows nowhere.
+    const visibility = new Map<string, Record<string, unknown> | boolean>([
+      ['meta.score', { id: 'a' }],
+      ['items.[].v', false],
+    ]);
+    const hidden = async (query: unknown, sort = 'id') =>
+      (
+        await store.findMany(
+          { appId: 'app', entity: 'T', query, rule: true, visibility },
+          { limit: 10, skip: 0, sort },
+        )
+      ).map((row) => row.id);
+
+    it.each([
+      [{ 'meta.score': { $exists: true } }, ['a']],
+      [{ 'meta.score': 1 }, []],
+      [{ 'meta.score': { $lt: 10 } }, ['a']],
+      [{ meta: { score: 1 } }, []],
+      // b's meta reads as {} once its score is removed; a keeps its score.
+      [{ meta: {} }, ['b']],
+      [{ meta: { score: 5 } }, ['a']],
+      [{ 'items.0.v': 2 }, []],
+      [{ 'items.1': { k: 'q' } }, ['c']],
+      [{ items: { $elemMatch: { v: 9 } } }, []],
+      [{ items: { $elemMatch: { k: 'q' } } }, ['c']],
+      [{ items: { $all: [{ k: 'p', v: 2 }] } }, []],
+      [{ 'items.v': { $exists: true } }, []],
+    ])('%j sees %j', async (query, expected) => {
+      expect(await hidden(query)).toEqual(expected);
+    });
+
+    it('sorts a hidden nested value as missing', async () => {
+      expect(await hidden({}, 'meta.score')).toEqual(['b', 'c', 'd', 'a']);
+      expect(await hidden({}, '-meta.score')).toEqual(['a', 'b', 'c', 'd']);
+      expect(await hidden({}, 'items.0.v')).toEqual(['a', 'b', 'c', 'd']);
+    });
+
+    it('keeps hidden nested values out of distinct values', async () => {
+      const selection = { appId: 'app', entity: 'T', rule: true, visibility };
+      expect((await store.distinctValues(selection, 'meta.score', 10)).values).toEqual([5]);
+      expect((await store.distinctValues(selection, 'meta', 10)).values).toEqual([{}, { score: 5 }]);
+      expect((await store.distinctValues(selection, 'items', 10)).values).toEqual([[{ k: 'p' }, { k: 'q' }]]);
+    });
+  });
+
   it('applies the rule before LIMIT/OFFSET', async () => {
     const rows = await store.findMany(
       { appId: 'app', entity: 'T', rule: { $or: [{ id: 'c' }, { id: 'd' }] } },

@@ -4,12 +4,20 @@ import { InvalidInputError } from '../lib/errors';
 // Every value travels as a parameter; field paths travel as `text[]` parameters to `#>`, so no caller
 // string is ever spliced into the SQL. Every compiled predicate is non-NULL (COALESCE), so NOT is exact.
 // NB: array traversal happens only at the last path segment (`{tags: "x"}` matches `tags: ["x", …]`).
+// Field-level read rules (Visibility) apply at any depth: a path at or under a hidden field reads as
+// missing, and a path above one reads with that key removed, so neither `q` nor `sort` can probe it.
 
 /** Filter is a parsed `q` object (or a rule turned into one): field conditions and `$and/$or/$nor`. */
 export type Filter = Record<string, unknown>;
 
-/** Visibility maps a top-level field to the filter under which its value may be seen (field-level read). */
+/**
+ * Visibility maps a field path to the filter under which its value may be seen (field-level read). Paths
+ * are dotted (`meta.owner`); the segment `[]` stands for every element of an array (`lines.[].cost`).
+ */
 export type Visibility = Map<string, Filter | boolean>;
+
+/** ITEMS is the Visibility path segment for "each array element" (field names cannot contain `[`). */
+export const ITEMS = '[]';
 
 /** SqlParams collects positional parameters while SQL text is built. */
 export class SqlParams {
@@ -74,11 +82,74 @@ function nestedJson(path: string[], value: unknown): string {
   return path.reduceRight((inner, key) => `{${JSON.stringify(key)}:${inner}}`, JSON.stringify(value));
 }
 
-function visibilityGuard(field: string, scope: Scope): string | null {
-  const rule = scope.visibility.get(field);
-  if (rule === undefined || rule === true) return null;
+function ruleGuard(rule: Filter | boolean, scope: Scope): string {
+  if (rule === true) return 'true';
   if (rule === false) return 'false';
   return compileNode(rule, { ...scope, visibility: new Map(), element: null, depth: 0 });
+}
+
+/** covers says whether rulePath and path agree on every segment they share. */
+function covers(rulePath: string[], path: string[]): boolean {
+  const shared = Math.min(rulePath.length, path.length);
+  for (let i = 0; i < shared; i += 1) {
+    // `[]` matches any segment: on an array only an index resolves, so this errs on the side of hiding.
+    if (rulePath[i] !== ITEMS && rulePath[i] !== path[i]) return false;
+  }
+  return true;
+}
+
+/** alias names a scalar subquery so nested guards and strips never shadow each other. */
+function alias(scope: Scope): string {
+  scope.counter.aliases += 1;
+  return `h${scope.counter.aliases}`;
+}
+
+/** stripSql is json without the value at rest (relative; `[]` for each element), type-checked per step. */
+function stripSql(json: string, rest: string[], scope: Scope): string {
+  const [head, ...tail] = rest;
+  if (head === undefined || (head === ITEMS && tail.length === 0)) return json;
+  const name = alias(scope);
+  const x = `${name}.x`;
+  let body: string;
+  if (head === ITEMS) {
+    const element = alias(scope);
+    body =
+      `CASE WHEN jsonb_typeof(${x}) = 'array' THEN (SELECT COALESCE(jsonb_agg(` +
+      `${stripSql(`${element}.v`, tail, scope)} ORDER BY ${element}.o), '[]'::jsonb) ` +
+      `FROM jsonb_array_elements(${x}) WITH ORDINALITY AS ${element}(v, o)) ELSE ${x} END`;
+  } else {
+    const key = `${scope.params.add(head)}::text`;
+    body =
+      tail.length === 0
+        ? `CASE WHEN jsonb_typeof(${x}) = 'object' THEN ${x} - ${key} ELSE ${x} END`
+        : `CASE WHEN jsonb_typeof(${x}) = 'object' AND ${x} ? ${key} ` +
+          `THEN jsonb_set(${x}, ARRAY[${key}], ${stripSql(`(${x} -> ${key})`, tail, scope)}) ELSE ${x} END`;
+  }
+  return `(SELECT ${body} FROM (SELECT ${json} AS x) AS ${name})`;
+}
+
+/**
+ * visibleJson is the value at a record-level path as the caller may see it, or null when no read rule
+ * touches the path. A rule on the path or above it makes the value missing unless the rule holds; a rule
+ * below it removes that key (from each element, under `[]`) unless the rule holds. Rules read the record.
+ */
+function visibleJson(path: string[], scope: Scope): string | null {
+  const above: string[] = [];
+  const below: { rest: string[]; rule: Filter | boolean }[] = [];
+  for (const [field, rule] of scope.visibility) {
+    const rulePath = field.split('.');
+    if (rule === true || !covers(rulePath, path)) continue;
+    if (rulePath.length <= path.length) above.push(ruleGuard(rule, scope));
+    else below.push({ rest: rulePath.slice(path.length), rule });
+  }
+  if (above.length === 0 && below.length === 0) return null;
+  let json = `(data #> ${scope.params.add(path)}::text[])`;
+  for (const { rest, rule } of below) {
+    const name = alias(scope);
+    const stripped = stripSql(`${name}.x`, rest, scope);
+    json = `(SELECT CASE WHEN ${ruleGuard(rule, scope)} THEN ${name}.x ELSE ${stripped} END FROM (SELECT ${json} AS x) AS ${name})`;
+  }
+  return above.length === 0 ? json : `(CASE WHEN ${above.join(' AND ')} THEN ${json} END)`;
 }
 
 interface Target {
@@ -98,10 +169,8 @@ function target(path: string[], scope: Scope): Target {
   const first = path[0] as string;
   const column = path.length === 1 ? COLUMN_FIELDS.get(first) : undefined;
   if (column) return { json: column.json, containment: null };
-  const guard = visibilityGuard(first, scope);
-  if (guard !== null) {
-    return { json: `(CASE WHEN ${guard} THEN (data #> ${params.add(path)}::text[]) END)`, containment: null };
-  }
+  const visible = visibleJson(path, scope);
+  if (visible !== null) return { json: visible, containment: null };
   // The path parameter is added only when used: PostgreSQL rejects a parameter no statement refers to.
   let json: string | null = null;
   return {

@@ -17,7 +17,7 @@ import {
 } from './entity-import';
 import type { EntityEvents } from './entity-events';
 import { isOpenRule, matchesRule, resolveRule, type Caller } from './entity-rules';
-import { deniedWrites, readVisibility, stripHidden } from './field-rules';
+import { deniedWrites, readView, readVisibility, stripHidden } from './field-rules';
 import type { EntityDef, Project } from './project-loader';
 import { prepareRecord } from './record-validator';
 import { decodeCursor, encodeCursor, type CursorState } from './entity-cursor';
@@ -443,10 +443,12 @@ export function createEntitiesService(deps: {
       const chosen = selection(appId, entity, caller, 'update', query);
       if (chosen.rule === false) throw new ForbiddenError('Permission denied');
       const now = new Date();
+      // Operators read current values as the caller may see them (field read rules), never more.
+      const view = (row: EntityRecordRow) => readView(toRecord(row), chosen.visibility ?? new Map());
       const { rows, more } = await deps.store.updateSelected(chosen, { limit: MAX_BATCH_WRITE }, (found) =>
         found.map((row) => ({
           id: row.id,
-          data: checkedUpdate(entity, caller, row, applyUpdate(row.data, update, now)),
+          data: checkedUpdate(entity, caller, row, applyUpdate(row.data, update, now, view(row))),
         })),
       );
       emitAll(appId, entity, 'update', rows);

@@ -1,23 +1,62 @@
 import type { PropertySchema } from '../../schemas/entity-project';
+import { ITEMS } from '../../store/entity-filter-sql';
 import { matchesRule, resolveRule, type Caller, type ResolvedRule } from './entity-rules';
 
-// Field-level rules. Read: a top-level field whose `rls.read` fails for the record is absent from the
-// response, and the caller's query and sort see it as missing too (no side channel). Write: each changed
-// path takes the closest `rls.create`/`rls.update` (else `rls.write`) up the schema; one denied path
-// rejects the whole write, naming every denied path.
+// Field-level rules. Read: a field whose `rls.read` fails for the record is absent from the response, at
+// any depth (inside object properties and inside array items' object properties), and the caller's query
+// and sort see it as missing too (no side channel). Read rules do not inherit the way write rules do:
+// a parent's failing rule hides the whole parent (so everything under it), a nested rule hides only its
+// own key, and both are decided on the whole record. Write: each changed path takes the closest
+// `rls.create`/`rls.update` (else `rls.write`) up the schema; one denied path rejects the whole write,
+// naming every denied path.
 
-/** readVisibility returns each top-level field with a read rule, resolved for caller. */
+function collectReadRules(
+  properties: Record<string, PropertySchema>,
+  prefix: string,
+  caller: Caller,
+  visibility: Map<string, ResolvedRule>,
+): void {
+  for (const [field, schema] of Object.entries(properties)) {
+    const path = prefix ? `${prefix}.${field}` : field;
+    if (schema.rls?.read !== undefined) {
+      const rule = resolveRule(schema.rls.read, caller);
+      if (rule !== true) visibility.set(path, rule);
+    }
+    let inner: PropertySchema | undefined = schema;
+    let innerPath = path;
+    // Array items (arrays of arrays too) take the `[]` segment: the rule applies to every element.
+    while (inner?.items) {
+      inner = inner.items;
+      innerPath = `${innerPath}.${ITEMS}`;
+    }
+    if (inner?.properties) collectReadRules(inner.properties, innerPath, caller, visibility);
+  }
+}
+
+/**
+ * readVisibility returns the path (dotted, `[]` for array elements) of each field with a read rule that
+ * does not simply admit caller, resolved for caller.
+ */
 export function readVisibility(
   properties: Record<string, PropertySchema>,
   caller: Caller,
 ): Map<string, ResolvedRule> {
   const visibility = new Map<string, ResolvedRule>();
-  for (const [field, schema] of Object.entries(properties)) {
-    if (schema.rls?.read === undefined) continue;
-    const rule = resolveRule(schema.rls.read, caller);
-    if (rule !== true) visibility.set(field, rule);
-  }
+  if (caller.kind !== 'service') collectReadRules(properties, '', caller, visibility);
   return visibility;
+}
+
+function withoutPath(value: unknown, path: string[]): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined) return value;
+  if (head === ITEMS) {
+    return Array.isArray(value) ? value.map((item) => withoutPath(item, rest)) : value;
+  }
+  if (!isPlainObject(value) || !Object.hasOwn(value, head)) return value;
+  if (rest.length === 0) return Object.fromEntries(Object.entries(value).filter(([key]) => key !== head));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [key, key === head ? withoutPath(inner, rest) : inner]),
+  );
 }
 
 /** stripHidden removes the fields record may not show, given the visibility from readVisibility. */
@@ -25,13 +64,39 @@ export function stripHidden(
   record: Record<string, unknown>,
   visibility: Map<string, ResolvedRule>,
 ): Record<string, unknown> {
-  if (visibility.size === 0) return record;
-  return Object.fromEntries(
-    Object.entries(record).filter(([field]) => {
-      const rule = visibility.get(field);
-      return rule === undefined || matchesRule(record, rule);
-    }),
-  );
+  let visible = record;
+  for (const [path, rule] of visibility) {
+    // Every rule is decided on the stored record, not on what earlier rules left of it (as in the SQL).
+    if (matchesRule(record, rule)) continue;
+    visible = withoutPath(visible, path.split('.')) as Record<string, unknown>;
+  }
+  return visible;
+}
+
+/**
+ * readView returns, for record, a function giving the value at a data path as the caller may read it:
+ * undefined when a failing rule hides the path or a parent, else the value without its hidden keys.
+ */
+export function readView(
+  record: Record<string, unknown>,
+  visibility: Map<string, ResolvedRule>,
+): (path: string[], value: unknown) => unknown {
+  const failing = [...visibility]
+    .filter(([, rule]) => !matchesRule(record, rule))
+    .map(([path]) => path.split('.'));
+  return (path, value) => {
+    let visible = value;
+    for (const rulePath of failing) {
+      const shared = Math.min(rulePath.length, path.length);
+      const agrees = rulePath
+        .slice(0, shared)
+        .every((segment, i) => segment === ITEMS || segment === path[i]);
+      if (!agrees) continue;
+      if (rulePath.length <= path.length) return undefined;
+      visible = withoutPath(visible, rulePath.slice(path.length));
+    }
+    return visible;
+  };
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

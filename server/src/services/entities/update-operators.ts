@@ -151,8 +151,7 @@ function remove(data: Data, path: string[]): void {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-function arrayAt(data: Data, path: string[], op: string): unknown[] {
-  const current = read(data, path);
+function arrayAt(current: unknown, path: string[], op: string): unknown[] {
   if (current === undefined || current === null) return [];
   if (!Array.isArray(current)) {
     throw new RecordValidationError(`Error in field ${path.join('.')}: ${op} needs an array`);
@@ -160,12 +159,20 @@ function arrayAt(data: Data, path: string[], op: string): unknown[] {
   return [...(current as unknown[])];
 }
 
-/** applyUpdate returns a copy of data with update applied; now stamps `$currentDate`. */
-export function applyUpdate(before: Data, update: ParsedUpdate, now: Date): Data {
+/** ReadView is the value at path as the caller may read it (undefined when hidden by a field read rule). */
+export type ReadView = (path: string[], value: unknown) => unknown;
+
+/**
+ * applyUpdate returns a copy of data with update applied; now stamps `$currentDate`. Operators that read a
+ * current value ($inc, $rename, $push, …) read it through view, so a value hidden from the caller acts
+ * as missing and can be neither moved into sight nor probed through an error.
+ */
+export function applyUpdate(before: Data, update: ParsedUpdate, now: Date, view?: ReadView): Data {
   const data = structuredClone(before);
   for (const { op, path, value } of update.steps) {
     const field = path.join('.');
-    const current = read(data, path);
+    const stored = read(data, path);
+    const current = view ? view(path, stored) : stored;
     switch (op) {
       case '$set':
         write(data, path, structuredClone(value));
@@ -207,7 +214,7 @@ export function applyUpdate(before: Data, update: ParsedUpdate, now: Date): Data
         write(data, path, now.toISOString());
         break;
       case '$addToSet': {
-        const items = arrayAt(data, path, op);
+        const items = arrayAt(current, path, op);
         for (const item of eachValues(op, field, value)) {
           if (!items.some((existing) => same(existing, item))) items.push(structuredClone(item));
         }
@@ -215,14 +222,14 @@ export function applyUpdate(before: Data, update: ParsedUpdate, now: Date): Data
         break;
       }
       case '$push': {
-        const items = arrayAt(data, path, op);
+        const items = arrayAt(current, path, op);
         for (const item of eachValues(op, field, value)) items.push(structuredClone(item));
         write(data, path, items);
         break;
       }
       case '$pull': {
         if (current === undefined || current === null) break;
-        const items = arrayAt(data, path, op);
+        const items = arrayAt(current, path, op);
         const drop =
           isPlainObject(value) && Array.isArray(value.$in) && Object.keys(value).length === 1
             ? (value.$in as unknown[])

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { PropertySchema } from '../../schemas/entity-project';
+import type { Caller } from './entity-rules';
+import { readView, readVisibility, stripHidden } from './field-rules';
+import { applyUpdate, parseUpdate } from './update-operators';
+
+const alice: Caller = {
+  kind: 'user',
+  user: { id: 'u1', email: 'alice@x.test', role: 'user', full_name: 'Alice', custom: {} },
+};
+const service: Caller = { kind: 'service' };
+const mine = { read: { created_by: '{{user.email}}' } };
+
+const PROPERTIES: Record<string, PropertySchema> = {
+  title: { type: 'string' },
+  meta: {
+    type: 'object',
+    properties: {
+      owner: { type: 'string', rls: mine },
+      deep: { type: 'object', properties: { pin: { type: 'string', rls: mine } } },
+      open: { type: 'string' },
+    },
+  },
+  lines: {
+    type: 'array',
+    items: { type: 'object', properties: { cost: { type: 'number', rls: mine }, sku: { type: 'string' } } },
+  },
+  secret: { type: 'object', rls: { read: false }, properties: { inner: { type: 'string' } } },
+};
+
+const RECORD = {
+  id: 'r1',
+  created_by: 'bob@x.test',
+  title: 'T',
+  meta: { owner: 'bob', deep: { pin: '1234', other: 'x' }, open: 'yes' },
+  lines: [{ cost: 3, sku: 'a' }, { sku: 'b' }, 'odd'],
+  secret: { inner: 'hidden' },
+};
+
+describe('readVisibility', () => {
+  it('collects read rules at any depth, `[]` standing for array elements', () => {
+    const visibility = readVisibility(PROPERTIES, alice);
+    expect([...visibility.keys()].sort()).toEqual(['lines.[].cost', 'meta.deep.pin', 'meta.owner', 'secret']);
+    expect(visibility.get('meta.owner')).toEqual({ created_by: { $eq: 'alice@x.test' } });
+  });
+
+  it('is empty for the service role', () => {
+    expect(readVisibility(PROPERTIES, service).size).toBe(0);
+  });
+});
+
+describe('stripHidden', () => {
+  it('removes each nested key whose rule fails, leaving its siblings and the stored record alone', () => {
+    const before = structuredClone(RECORD);
+    expect(stripHidden(RECORD, readVisibility(PROPERTIES, alice))).toEqual({
+      id: 'r1',
+      created_by: 'bob@x.test',
+      title: 'T',
+      meta: { deep: { other: 'x' }, open: 'yes' },
+      lines: [{ sku: 'a' }, { sku: 'b' }, 'odd'],
+    });
+    expect(RECORD).toEqual(before);
+  });
+
+  it('keeps nested keys whose rule holds for the record', () => {
+    const own = { ...RECORD, created_by: 'alice@x.test' };
+    const { secret: _secret, ...rest } = own;
+    expect(stripHidden(own, readVisibility(PROPERTIES, alice))).toEqual(rest);
+  });
+
+  it('leaves a record without the nested parent as it is', () => {
+    const bare = { id: 'r2', created_by: 'bob@x.test', meta: 'not an object', lines: null };
+    expect(stripHidden(bare, readVisibility(PROPERTIES, alice))).toEqual(bare);
+  });
+});
+
+describe('readView', () => {
+  const view = readView(RECORD, readVisibility(PROPERTIES, alice));
+
+  it('reads a hidden path (or one under it) as missing', () => {
+    expect(view(['meta', 'owner'], 'bob')).toBeUndefined();
+    expect(view(['secret', 'inner'], 'hidden')).toBeUndefined();
+    expect(view(['lines', '0', 'cost'], 3)).toBeUndefined();
+  });
+
+  it('reads a parent without its hidden keys, and other paths as they are', () => {
+    expect(view(['meta'], RECORD.meta)).toEqual({ deep: { other: 'x' }, open: 'yes' });
+    expect(view(['lines'], RECORD.lines)).toEqual([{ sku: 'a' }, { sku: 'b' }, 'odd']);
+    expect(view(['title'], 'T')).toBe('T');
+  });
+
+  it('lets update operators neither move nor probe a hidden value', () => {
+    const steps = parseUpdate({ $rename: { 'meta.owner': 'title' }, $inc: { 'meta.deep.pin': 1 } });
+    const after = applyUpdate(RECORD, steps, new Date(), view);
+    expect(after.title).toBe('T');
+    expect(after.meta).toEqual({ owner: 'bob', deep: { pin: 1, other: 'x' }, open: 'yes' });
+    expect(applyUpdate(RECORD, parseUpdate({ $rename: { 'meta.owner': 'title' } }), new Date()).title).toBe(
+      'bob',
+    );
+  });
+});
