@@ -111,7 +111,7 @@ async function load(server: RunningServer): Promise<{ load: Load; ids: string[] 
     console.log(`${seconds.toFixed(2)} s (${Math.round(ROWS / seconds)} rows/s)`);
     return {
       load: { method: 'import', rows: ROWS, seconds, rowsPerSecond: ROWS / seconds },
-      ids: output.slice(0, ID_SET).map((record) => record.id),
+      ids: output.map((record) => record.id),
     };
   } catch (error) {
     importError = (error as Error).message;
@@ -135,7 +135,7 @@ async function load(server: RunningServer): Promise<{ load: Load; ids: string[] 
     if (response.status !== 201)
       throw new Error(`bulk create: HTTP ${response.status} ${await response.text()}`);
     const created = (await response.json()) as { id: string }[];
-    if (ids.length < ID_SET) ids.push(...created.slice(0, ID_SET - ids.length).map((record) => record.id));
+    ids.push(...created.map((record) => record.id));
   }
   const seconds = (performance.now() - bulkStarted) / 1000;
   console.log(`  bulk create: ${seconds.toFixed(2)} s (${Math.round(ROWS / seconds)} rows/s)`);
@@ -145,26 +145,55 @@ async function load(server: RunningServer): Promise<{ load: Load; ids: string[] 
   };
 }
 
-async function throughput(server: RunningServer, ids: string[]): Promise<Measured[]> {
-  let next = 0;
+/**
+ * throughput measures each route hot (the same questions again, as an app's pages ask them: answered by
+ * the read cache) and cold (every request a new question: each one goes to the database).
+ */
+async function throughput(server: RunningServer, allIds: string[]): Promise<Measured[]> {
   const base = `/api/apps/${APP_ID}/entities/${ENTITY}`;
+  const rotating = (ids: string[]) => {
+    let next = 0;
+    return [
+      {
+        method: 'GET' as const,
+        setupRequest: (request: autocannon.Request) => {
+          next = (next + 1) % ids.length;
+          return { ...request, path: `${base}/${ids[next]}` };
+        },
+      },
+    ];
+  };
+  const hotIds = allIds.slice(0, ID_SET);
   const bareBefore = await measure('bare JSON route (GET /healthz)', { url: `${server.url}/healthz` });
-  const getById = await measure(`GET ${ENTITY}/:id (${ids.length} ids rotated)`, {
+  const getById = await measure(`GET ${ENTITY}/:id (${hotIds.length} ids rotated: hot)`, {
+    url: server.url,
+    headers: AUTH,
+    requests: rotating(hotIds),
+  });
+  const coldIds = allIds.slice(ID_SET);
+  const getCold = await measure(`GET ${ENTITY}/:id (${coldIds.length} other ids, each read once: cold)`, {
+    url: server.url,
+    headers: AUTH,
+    requests: rotating(coldIds),
+  });
+  const list = await measure('GET Todo, completed=false, sort -created_date, limit 50 (hot)', {
+    url: `${entitiesUrl(server)}?${LIST_QUERY}`,
+    headers: AUTH,
+  });
+  let nonce = 0;
+  const listCold = await measure('the same list with a never-repeated extra condition (cold)', {
     url: server.url,
     headers: AUTH,
     requests: [
       {
         method: 'GET',
         setupRequest: (request) => {
-          next = (next + 1) % ids.length;
-          return { ...request, path: `${base}/${ids[next]}` };
+          const q = { completed: false, title: { $ne: `nonce ${++nonce}` } };
+          const query = `q=${encodeURIComponent(JSON.stringify(q))}&sort=-created_date&limit=50`;
+          return { ...request, path: `${base}?${query}` };
         },
       },
     ],
-  });
-  const list = await measure('GET Todo, completed=false, sort -created_date, limit 50', {
-    url: `${entitiesUrl(server)}?${LIST_QUERY}`,
-    headers: AUTH,
   });
   const create = await measure('POST Todo (one small record)', {
     url: entitiesUrl(server),
@@ -173,7 +202,7 @@ async function throughput(server: RunningServer, ids: string[]): Promise<Measure
     body: JSON.stringify({ title: 'bench create', completed: false, priority: 3 }),
   });
   const bareAfter = await measure('bare JSON route again', { url: `${server.url}/healthz` });
-  return [bareBefore, getById, list, create, bareAfter];
+  return [bareBefore, getById, getCold, list, listCold, create, bareAfter];
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -307,7 +336,7 @@ interface StoreReport {
   load: Load;
   bareRequestsPerSecond: number;
   routes: Measured[];
-  ratios: { getById: number; list: number; create: number };
+  ratios: { getById: number; getByIdCold: number; list: number; listCold: number; create: number };
   realtime: Realtime[];
   realtimeError?: string;
 }
@@ -319,7 +348,9 @@ async function benchStore(store: DatabaseMode): Promise<StoreReport> {
   try {
     const { load: loaded, ids } = await load(server);
     const routes = await throughput(server, ids);
-    const [bareBefore, getById, list, create, bareAfter] = routes as [
+    const [bareBefore, getById, getCold, list, listCold, create, bareAfter] = routes as [
+      Measured,
+      Measured,
       Measured,
       Measured,
       Measured,
@@ -334,7 +365,9 @@ async function benchStore(store: DatabaseMode): Promise<StoreReport> {
       routes,
       ratios: {
         getById: getById.requestsPerSecond / bare,
+        getByIdCold: getCold.requestsPerSecond / bare,
         list: list.requestsPerSecond / bare,
+        listCold: listCold.requestsPerSecond / bare,
         create: create.requestsPerSecond / bare,
       },
       realtime: [],
@@ -413,14 +446,18 @@ for (const report of reports) {
     '',
     '| goal | target | measured | |',
     '| --- | --- | --- | --- |',
-    `| get-by-id vs bare | ≥ ${percent(GOALS.getById)} | ${percent(report.ratios.getById)} | ${pass(report.ratios.getById >= GOALS.getById)} |`,
-    `| list vs bare | ≥ ${percent(GOALS.list)} | ${percent(report.ratios.list)} | ${pass(report.ratios.list >= GOALS.list)} |`,
+    `| get-by-id vs bare (hot) | ≥ ${percent(GOALS.getById)} | ${percent(report.ratios.getById)} (cold ${percent(report.ratios.getByIdCold)}) | ${pass(report.ratios.getById >= GOALS.getById)} |`,
+    `| list vs bare (hot) | ≥ ${percent(GOALS.list)} | ${percent(report.ratios.list)} (cold ${percent(report.ratios.listCold)}) | ${pass(report.ratios.list >= GOALS.list)} |`,
     `| ${ROWS}-row import | ≤ ${GOALS.importSeconds} s | ${report.load.method === 'import' ? `${report.load.seconds.toFixed(2)} s` : 'import failed'} | ${pass(report.load.method === 'import' && report.load.seconds <= GOALS.importSeconds)} |`,
     `| realtime p99, ${SOCKETS} sockets, one instance | ≤ ${GOALS.realtimeP99Ms} ms | ${oneInstance ? ms(oneInstance.p99Ms) : 'not measured'} | ${pass(!!oneInstance && oneInstance.delivered === oneInstance.expected && oneInstance.p99Ms <= GOALS.realtimeP99Ms)} |`,
     '',
   );
 }
 markdown.push(
+  'Hot rows ask the same questions again (as an app’s pages do) and are answered by the entity read cache,',
+  'which any write to the entity retires; cold rows ask a new question each time, so every request reaches the',
+  'database. The goals are read on the hot rows; the cold ratios are shown beside them.',
+  '',
   'Realtime latency runs from the start of the create request to the arrival of `update_model` at each',
   'socket; all sockets live in this one client process, so the client’s own event loop (1,000 frames per',
   'create) is part of the figure.',
