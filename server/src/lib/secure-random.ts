@@ -20,3 +20,19 @@ export function constantTimeEqual(a: string, b: string): boolean {
   // Hashing first gives equal lengths, so the comparison time does not reveal the expected length either.
   return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 }
+
+const ID_BYTES = 12;
+// Drawing entropy for many ids at once: one randomBytes call per id costs ~0.4 s on a 100k-row import.
+let idPool = Buffer.alloc(0);
+let idOffset = 0;
+
+/** randomId returns 24 random hex characters (96 bits), for record ids. */
+export function randomId(): string {
+  if (idOffset + ID_BYTES > idPool.length) {
+    idPool = randomBytes(ID_BYTES * 4096);
+    idOffset = 0;
+  }
+  const id = idPool.toString('hex', idOffset, idOffset + ID_BYTES);
+  idOffset += ID_BYTES;
+  return id;
+}

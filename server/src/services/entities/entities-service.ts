@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError } from '../../lib/errors';
+import { randomId } from '../../lib/secure-random';
 import type {
   EntityRecordRow,
   EntityRecordsStore,
@@ -65,7 +65,6 @@ export interface ListOptions {
 
 type EntityRecord = Record<string, unknown>;
 
-const newId = () => randomBytes(12).toString('hex');
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 
 function toRecord(row: EntityRecordRow): EntityRecord {
@@ -181,7 +180,7 @@ export function createEntitiesService(deps: {
     });
     if (denied.length)
       throw new ForbiddenError(`You're not allowed to set the following fields: ${denied.join(', ')}`);
-    return { id: newId(), data: prepared.data, ...stamps };
+    return { id: randomId(), data: prepared.data, ...stamps };
   }
 
   /** checkedUpdate validates merged data (required fields stay), checks field write rules and returns it. */
@@ -635,7 +634,7 @@ export function createEntitiesService(deps: {
         for (const path of denied) {
           add({ row, field: path.replace(/^data\./, ''), message: "You're not allowed to set this field" });
         }
-        if (denied.length === 0) prepared.push({ id: newId(), data: checked.data, ...stamps });
+        if (denied.length === 0) prepared.push({ id: randomId(), data: checked.data, ...stamps });
       });
       if (problems.length) {
         problems.sort((a, b) => a.row - b.row);
@@ -659,7 +658,7 @@ export function createEntitiesService(deps: {
           const prepared = prepareRecord(entity, record, 'create');
           if (!prepared.ok) throw new InvalidInputError(`${set.file}: ${prepared.message}`);
           const email = typeof record.created_by === 'string' ? record.created_by : null;
-          const id = typeof record.id === 'string' ? record.id : newId();
+          const id = typeof record.id === 'string' ? record.id : randomId();
           return { id, data: prepared.data, created_by: email, created_by_id: null };
         });
         counts[entity.name] = await deps.store.seedOnce(appId, entity.name, records);
