@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 /** randomSecret returns 32 random bytes as base64url, for signing keys and single-use tokens. */
 export function randomSecret(): string {
@@ -15,10 +15,15 @@ export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
-/** constantTimeEqual compares two secrets without leaking where they differ. */
-export function constantTimeEqual(a: string, b: string): boolean {
-  // Hashing first gives equal lengths, so the comparison time does not reveal the expected length either.
-  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+const sha256 = (value: string) => hash('sha256', value, 'buffer');
+
+/**
+ * secretMatcher returns a check of candidates against expected that takes the same time wherever they
+ * differ: both sides are hashed first, so not even the expected length leaks. Expected is hashed once.
+ */
+export function secretMatcher(expected: string): (candidate: string) => boolean {
+  const digest = sha256(expected);
+  return (candidate) => timingSafeEqual(sha256(candidate), digest);
 }
 
 const ID_BYTES = 12;

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError } from '../lib/errors';
+import { sendJson } from '../lib/json-memo';
 import { parseInput } from '../lib/validation';
 import {
   EntityParamsSchema,
@@ -107,11 +108,14 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
   app.register(async (scope) => {
     scope.setErrorHandler(handleEntityError);
 
-    scope.get(base, async (request) => {
+    scope.get(base, async (request, reply) => {
       const { appId, entity } = parseInput(EntityParamsSchema, request.params);
       const caller = await callerOf(request, appId);
       const { q, ...page } = parseInput(ListQuerySchema, request.query);
-      return deps.entities.list(appId, entity, caller, { query: parseQuery(q), ...page });
+      return sendJson(
+        reply,
+        await deps.entities.list(appId, entity, caller, { query: parseQuery(q), ...page }),
+      );
     });
 
     scope.get(`${base}/v2/list`, async (request) => {
@@ -128,9 +132,9 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
       return { count: await deps.entities.count(appId, entity, caller, parseQuery(q)) };
     });
 
-    scope.get(`${base}/:id`, async (request) => {
+    scope.get(`${base}/:id`, async (request, reply) => {
       const { appId, entity, id } = recordParams(request);
-      return deps.entities.get(appId, entity, await callerOf(request, appId), id);
+      return sendJson(reply, await deps.entities.get(appId, entity, await callerOf(request, appId), id));
     });
 
     scope.post(base, async (request, reply) => {

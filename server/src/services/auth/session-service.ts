@@ -1,6 +1,6 @@
 import type { TokenSigner } from '../../lib/access-token';
 import { ForbiddenError, UnauthorizedError } from '../../lib/errors';
-import { constantTimeEqual } from '../../lib/secure-random';
+import { secretMatcher } from '../../lib/secure-random';
 import type { UserRow, UsersStore } from '../../store/users-store';
 
 /** BearerCheck is what an Authorization header turned out to be. */
@@ -23,11 +23,13 @@ function bearerOf(header: string | undefined): string | null {
 
 /** createSessionService returns who a request is: anonymous, a user, or the service role. */
 export function createSessionService(deps: { users: UsersStore; signer: TokenSigner; serviceToken: string }) {
+  const isServiceToken = secretMatcher(deps.serviceToken);
+
   async function check(appId: string, header: string | undefined): Promise<BearerCheck> {
     const token = bearerOf(header);
     if (token === null) return { status: 'none' };
     if (token === '' || token === 'null' || token === 'undefined') return { status: 'invalid' };
-    if (constantTimeEqual(token, deps.serviceToken)) return { status: 'service' };
+    if (isServiceToken(token)) return { status: 'service' };
     const claims = await deps.signer.verify(token, appId);
     if (!claims) return { status: 'invalid' };
     const user = await deps.users.findById(appId, claims.userId);

@@ -47,7 +47,7 @@ export function withReadCache(
     ]);
 
   function read<T>(selection: Selection, key: string, load: () => Promise<T>): Promise<T> {
-    if (uncached.has(selection.entity)) return load();
+    if (selection.source !== undefined || uncached.has(selection.entity)) return load();
     return cache.read(selection.appId, selection.entity, key, load);
   }
 
