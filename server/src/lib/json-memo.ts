@@ -1,17 +1,17 @@
 import type { FastifyReply } from 'fastify';
 
-// Answers the entity read cache hands out again are the same objects each time, so their JSON text can
-// be kept alongside them (for as long as they live) instead of being produced again for every request.
-const serialized = new WeakMap<object, string>();
+// Answers the entity read cache hands out again are the same objects each time, so their JSON bytes can
+// be kept alongside them (for as long as they live) instead of being serialized and encoded per request.
+const serialized = new WeakMap<object, Buffer>();
 
-/** jsonOf returns the JSON text of value, made once per object; value must not change afterwards. */
-export function jsonOf(value: object): string {
-  let text = serialized.get(value);
-  if (text === undefined) serialized.set(value, (text = JSON.stringify(value)));
-  return text;
+/** jsonBytesOf returns the UTF-8 JSON of value, made once per object; value must not change afterwards. */
+export function jsonBytesOf(value: object): Buffer {
+  let bytes = serialized.get(value);
+  if (bytes === undefined) serialized.set(value, (bytes = Buffer.from(JSON.stringify(value))));
+  return bytes;
 }
 
-/** sendJson answers with value as JSON, serialized once per object (see jsonOf). */
+/** sendJson answers with value as JSON, serialized once per object (see jsonBytesOf). */
 export function sendJson(reply: FastifyReply, value: object): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(jsonOf(value));
+  return reply.type('application/json; charset=utf-8').send(jsonBytesOf(value));
 }
