@@ -33,7 +33,7 @@ test.afterAll(async () => {
 const todos = (server: RunningServer) => entityOf(serviceClient(server).asServiceRole, 'Todo');
 
 test('a write through instance B is seen by cached reads on instance A', async () => {
-  expect(a.logs()).toContain('on (64 MB)');
+  expect(a.logs()).toContain('on (16 MB)');
   const made = (await todos(b).create({ title: 'before' })) as Row;
   // Read twice on A: the second answer comes from A's cache.
   for (let i = 0; i < 2; i++) expect(await todos(a).get(made.id)).toMatchObject({ title: 'before' });

@@ -19,6 +19,16 @@ describe('parseServerEnv', () => {
     expect(config.REDIS_PREFIX).toBe('queen-realtime');
   });
 
+  it('reads the entity read cache settings', () => {
+    expect(parseServerEnv({}, root, 'a')).toMatchObject({ READ_CACHE: 'auto', READ_CACHE_MB: 16 });
+    expect(parseServerEnv({ READ_CACHE: 'on', READ_CACHE_MB: '256' }, root, 'a')).toMatchObject({
+      READ_CACHE: 'on',
+      READ_CACHE_MB: 256,
+    });
+    expect(() => parseServerEnv({ READ_CACHE: 'yes' }, root, 'a')).toThrow(/READ_CACHE/);
+    expect(() => parseServerEnv({ READ_CACHE_MB: '0' }, root, 'a')).toThrow(/READ_CACHE_MB/);
+  });
+
   it('takes a Redis prefix of safe characters only', () => {
     expect(parseServerEnv({ REDIS_PREFIX: 'site-b:prod' }, root, 'a').REDIS_PREFIX).toBe('site-b:prod');
     expect(() => parseServerEnv({ REDIS_PREFIX: 'has space' }, root, 'a')).toThrow(/REDIS_PREFIX/);

@@ -55,10 +55,10 @@ describe('createReadCache', () => {
   });
 
   it('stays within its memory budget, dropping the least recently used first', async () => {
-    const cache = createReadCache({ maxBytes: 10_000, ttlMs: 60_000 });
+    const cache = createReadCache({ maxBytes: 40_000, ttlMs: 60_000 });
     const big = (tag: string) => async () => tag + 'x'.repeat(1000);
     for (let i = 0; i < 20; i++) await cache.read('app', 'Todo', `k${i}`, big(`v${i}`));
-    expect(cache.stats().bytes).toBeLessThanOrEqual(10_000);
+    expect(cache.stats().bytes).toBeLessThanOrEqual(40_000);
     expect(cache.stats().entries).toBeLessThan(20);
     expect(await cache.read('app', 'Todo', 'k19', big('miss'))).toMatch(/^v19/);
     expect(await cache.read('app', 'Todo', 'k0', big('miss'))).toMatch(/^miss/);

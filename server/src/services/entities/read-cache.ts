@@ -4,6 +4,8 @@
 // entity's generation, which retires every answer filed under it; an answer loaded while a write landed
 // is not kept (its generation moved on while it was in flight).
 
+const MEMORY_PER_JSON_BYTE = 4;
+
 /** ReadCacheOptions bound the cache. */
 export interface ReadCacheOptions {
   /** maxBytes is the memory budget (answers measured as JSON); the least recently used go first. */
@@ -104,7 +106,9 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
       misses++;
       const value = await load();
       if ((generations.get(scope) ?? 0) === generation && trusted()) {
-        const size = JSON.stringify(value)?.length ?? 0;
+        // In memory an answer weighs about four times its JSON: the objects themselves, the record made
+        // from each row and the JSON bytes kept for sending it (see entities-service, json-memo).
+        const size = MEMORY_PER_JSON_BYTE * (JSON.stringify(value)?.length ?? 0);
         keep(fullKey, {
           scope,
           generation,
