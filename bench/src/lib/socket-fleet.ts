@@ -1,0 +1,100 @@
+import { Worker } from 'node:worker_threads';
+
+/** FleetOptions says where the sockets connect, as whom, and which room they join. */
+export interface FleetOptions {
+  url: string;
+  sockets: number;
+  threads: number;
+  appId: string;
+  token: string;
+  room: string;
+}
+
+// Worker threads do not inherit tsx's loader: the thread registers it, then loads the TypeScript worker.
+const WORKER_URL = new URL('./socket-fleet-worker.ts', import.meta.url).href;
+const WORKER_BOOTSTRAP = `import('tsx/esm/api').then(({ register }) => {
+  register();
+  return import(${JSON.stringify(WORKER_URL)});
+});`;
+
+/** absoluteNow is the clock the fleet's threads note arrivals with (ms, comparable across threads). */
+export const absoluteNow = () => performance.timeOrigin + performance.now();
+
+/**
+ * SocketFleet spreads subscribed socket.io sockets over worker threads, so the time to read 1,000
+ * `update_model` frames is shared like 1,000 clients would share it, and reports when each arrived.
+ */
+export class SocketFleet {
+  private constructor(
+    private readonly workers: Worker[],
+    readonly size: number,
+  ) {}
+
+  private nextId = 0;
+
+  /** open connects options.sockets sockets (split over options.threads workers) and waits until all joined. */
+  static async open(options: FleetOptions): Promise<SocketFleet> {
+    const workers: Worker[] = [];
+    const ready: Promise<void>[] = [];
+    for (let t = 0; t < options.threads; t++) {
+      const count =
+        Math.floor(options.sockets / options.threads) + (t < options.sockets % options.threads ? 1 : 0);
+      const worker = new Worker(WORKER_BOOTSTRAP, {
+        eval: true,
+        workerData: {
+          url: options.url,
+          count,
+          appId: options.appId,
+          token: options.token,
+          room: options.room,
+        },
+      });
+      workers.push(worker);
+      ready.push(
+        new Promise((resolve, reject) => {
+          worker.once('message', () => resolve());
+          worker.once('error', reject);
+        }),
+      );
+    }
+    try {
+      await Promise.all(ready);
+    } catch (error) {
+      await Promise.all(workers.map((worker) => worker.terminate()));
+      throw error;
+    }
+    return new SocketFleet(workers, options.sockets);
+  }
+
+  private ask<T>(worker: Worker, command: Record<string, unknown>): Promise<T> {
+    const id = ++this.nextId;
+    return new Promise((resolve) => {
+      const listen = (message: { id?: number } & T) => {
+        if (message.id !== id) return;
+        worker.off('message', listen);
+        resolve(message);
+      };
+      worker.on('message', listen);
+      worker.postMessage({ ...command, id });
+    });
+  }
+
+  /** arrivals returns when each socket first received an update_model containing marker (absolute ms). */
+  async arrivals(marker: string): Promise<number[]> {
+    const parts = await Promise.all(
+      this.workers.map((worker) => this.ask<{ times: number[] }>(worker, { cmd: 'arrivals', marker })),
+    );
+    return parts.flatMap((part) => part.times);
+  }
+
+  /** reset forgets every arrival noted so far. */
+  async reset(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => this.ask(worker, { cmd: 'reset' })));
+  }
+
+  /** close disconnects every socket and ends the threads. */
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => this.ask(worker, { cmd: 'close' })));
+    await Promise.all(this.workers.map((worker) => worker.terminate()));
+  }
+}
