@@ -3,7 +3,7 @@
 // create as ratios to a bare JSON route (`GET /healthz`) of the same server in the same run, and the
 // realtime delivery latency of creates to 1,000 sockets (one instance; with REDIS_URL also two instances
 // on one Redis, sockets on A and creates on B).
-import { cpus, loadavg } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -27,8 +27,11 @@ const ROWS = 100_000;
 const BULK_CHUNK = 1000;
 const ID_SET = 1000;
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
-/** CLIENT_THREADS is how many worker threads hold the sockets (each reads its own frames). */
-const CLIENT_THREADS = 4;
+/**
+ * CLIENT_THREADS is how many worker threads hold the sockets (each reads its own frames): one per core by
+ * default (more only add contention with the server on a small machine).
+ */
+const CLIENT_THREADS = Number(process.env.BENCH_CLIENT_THREADS ?? availableParallelism());
 const CREATES = 50;
 const LIST_QUERY = `q=${encodeURIComponent(JSON.stringify({ completed: false }))}&sort=-created_date&limit=50`;
 const AUTH = { authorization: `Bearer ${SERVICE_TOKEN}` };
