@@ -276,3 +276,42 @@ test('a User update reaches the user themself and admins, never another user', a
   expect(updatesOf(byOther)).toEqual([]);
   expect(updatesOf(anonymous)).toEqual([]);
 });
+
+test('operator writes and invitations reach admins as User events, never another user', async () => {
+  const listen = async (token: string) => {
+    const events = subscribeAll(client(token), ['Todo', 'User']);
+    await subscriptionReady(
+      () => entityOf(client(SERVICE_TOKEN), 'Todo').create({ title: 'probe' }),
+      events.Todo as RealtimeEvent[],
+    );
+    return events;
+  };
+  const byAdmin = await listen(admin.token);
+  const byOther = await listen(other.token);
+  const eventsOf = (events: Record<string, RealtimeEvent[]>, id: string) =>
+    (events.User ?? []).filter((event) => event.id === id).map((event) => event.type);
+
+  const made = await newUser('rt-operator'); // the operator API's create
+  const promoted = await api(server, `/api/apps/queen-solana/admin/users`, {
+    method: 'PATCH',
+    token: SERVICE_TOKEN,
+    body: { email: made.email, role: 'admin' },
+  });
+  expect(promoted.status).toBe(200);
+  const invited = uniqueEmail('rt-invited');
+  await (
+    client(admin.token) as unknown as { users: { inviteUser(e: string, r: string): Promise<unknown> } }
+  ).users.inviteUser(invited, 'user');
+  const invitedId = (
+    ((await users(clients.service).filter({ email: invited })) as { id: string }[])[0] ?? { id: '' }
+  ).id;
+
+  await expect.poll(() => eventsOf(byAdmin, made.id)).toEqual(['create', 'update']);
+  await expect.poll(() => eventsOf(byAdmin, invitedId)).toEqual(['create']);
+  await entityOf(client(SERVICE_TOKEN), 'Todo').create({ title: 'after operator' });
+  await expect
+    .poll(() => (byOther.Todo ?? []).some((event) => event.data.title === 'after operator'))
+    .toBe(true);
+  expect(eventsOf(byOther, made.id)).toEqual([]);
+  expect(eventsOf(byOther, invitedId)).toEqual([]);
+});

@@ -53,7 +53,7 @@ export function createUserWrites(deps: UserWritesDeps) {
     return { ...custom, ...prepared.data };
   }
 
-  function announce(row: UserRow, type: 'update' | 'delete'): PublicUser {
+  function announce(row: UserRow, type: 'create' | 'update' | 'delete'): PublicUser {
     const record = toPublicUser(row);
     deps.events?.emit({ appId: row.app_id, entity: USER_ENTITY, type, id: row.id, record });
     return record;
@@ -95,6 +95,9 @@ export function createUserWrites(deps: UserWritesDeps) {
   }
 
   return {
+    /** announce tells realtime subscribers of a user written elsewhere (invitations, operator actions). */
+    announce,
+
     /** updateMe is saveProfile on the signed-in user, as that user (role is never part of changes). */
     updateMe(user: UserRow, changes: ProfileChanges): Promise<PublicUser> {
       const caller: Caller = {

@@ -3,7 +3,7 @@ import { InvalidInputError, NotFoundError } from '../../lib/errors';
 import type { UserRow } from '../../store/users-store';
 import { defaultFullName, type AccountDeps } from '../auth/account-deps';
 import type { SignInService } from '../auth/sign-in-service';
-import { toPublicUser, type PublicUser } from './public-user';
+import type { PublicUser } from './public-user';
 import type { UserWrites } from './user-writes';
 
 /** Role is a user's role in the app. */
@@ -58,6 +58,7 @@ export function createUsersService(
             passwordHash: null,
           });
       if (!user) throw new NotFoundError('The invited user no longer exists');
+      writes.announce(user, existing ? 'update' : 'create');
       const link = await signIn.issueSetPasswordLink(user, 'invite', origin);
       await deps.mailer.send({
         to: user.email,
@@ -100,7 +101,7 @@ export function createUsersService(
         approved: true,
         passwordHash: await deps.hasher.hash(input.password),
       });
-      return toPublicUser(user);
+      return writes.announce(user, 'create');
     },
 
     /** updateByEmail sets a user's role and/or disabled flag; a role change also approves the user. */
@@ -116,7 +117,7 @@ export function createUsersService(
         approved: changes.role ? true : undefined,
       });
       if (!updated) throw new NotFoundError(`No user with email ${email}`);
-      return toPublicUser(updated);
+      return writes.announce(updated, 'update');
     },
   };
 }
