@@ -240,17 +240,18 @@ test('the last admin cannot delete or demote themself; the service role may', as
   }
 });
 
+/** listen subscribes a client of token to Todo and User and waits until its socket is live (a Todo probe). */
+async function listen(token?: string) {
+  const events = subscribeAll(client(token), ['Todo', 'User']);
+  await subscriptionReady(
+    () => entityOf(client(SERVICE_TOKEN), 'Todo').create({ title: 'probe' }),
+    events.Todo as RealtimeEvent[],
+  );
+  return events;
+}
+
 test('a User update reaches the user themself and admins, never another user', async () => {
   const me = await newUser('rt-self');
-  const listen = async (token?: string) => {
-    const sdk = client(token);
-    const events = subscribeAll(sdk, ['Todo', 'User']);
-    await subscriptionReady(
-      () => entityOf(client(SERVICE_TOKEN), 'Todo').create({ title: 'probe' }),
-      events.Todo as RealtimeEvent[],
-    );
-    return events;
-  };
   const self = await listen(me.token);
   const byAdmin = await listen(admin.token);
   const byOther = await listen(other.token);
@@ -278,14 +279,6 @@ test('a User update reaches the user themself and admins, never another user', a
 });
 
 test('operator writes and invitations reach admins as User events, never another user', async () => {
-  const listen = async (token: string) => {
-    const events = subscribeAll(client(token), ['Todo', 'User']);
-    await subscriptionReady(
-      () => entityOf(client(SERVICE_TOKEN), 'Todo').create({ title: 'probe' }),
-      events.Todo as RealtimeEvent[],
-    );
-    return events;
-  };
   const byAdmin = await listen(admin.token);
   const byOther = await listen(other.token);
   const eventsOf = (events: Record<string, RealtimeEvent[]>, id: string) =>

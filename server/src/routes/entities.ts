@@ -13,7 +13,7 @@ import type { SessionService } from '../services/auth/session-service';
 import type { EntitiesService } from '../services/entities/entities-service';
 import { ImportRefusedError, RecordValidationError } from '../services/entities/entity-errors';
 import { IMPORT_FILE_LIMIT, multipartFile } from '../services/entities/entity-import';
-import type { Caller } from '../services/entities/entity-rules';
+import { userCaller, type Caller } from '../services/entities/entity-rules';
 
 /** BULK_BODY_LIMIT is the largest bulk-create body (5 MB); other entity writes keep the app's 1 MB limit. */
 export const BULK_BODY_LIMIT = 5 * 1024 * 1024;
@@ -83,17 +83,7 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
     if (result.status === 'service') return { kind: 'service' };
     if (result.status === 'invalid') throw new UnauthorizedError('Invalid or expired token: sign in again');
     if (result.status === 'inactive') throw new ForbiddenError('This account is disabled');
-    const { user } = result;
-    return {
-      kind: 'user',
-      user: {
-        id: user.id,
-        email: user.email,
-        role: user.role,
-        full_name: user.full_name,
-        custom: user.custom,
-      },
-    };
+    return userCaller(result.user);
   }
 
   function recordParams(request: FastifyRequest) {

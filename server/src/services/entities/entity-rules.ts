@@ -17,6 +17,12 @@ export interface RuleUser {
 /** Caller is who a request is: anonymous, a signed-in user, or the service role (which bypasses rules). */
 export type Caller = { kind: 'anonymous' } | { kind: 'user'; user: RuleUser } | { kind: 'service' };
 
+/** userCaller is the Caller for a signed-in user: only what rules may read of them. */
+export function userCaller(user: RuleUser): Caller {
+  const { id, email, role, full_name, custom } = user;
+  return { kind: 'user', user: { id, email, role, full_name, custom } };
+}
+
 /** ResolvedRule is true (every record), false (none) or a condition on the record. */
 export type ResolvedRule = boolean | Record<string, unknown>;
 

@@ -4,7 +4,7 @@ import type { RealtimeLog } from '../../realtime/redis-adapter';
 import type { SocketData } from '../../realtime/socket-server';
 import type { SessionService } from '../auth/session-service';
 import type { EntityEvent, EntityEvents } from '../entities/entity-events';
-import { matchesRule, resolveRule, type Caller } from '../entities/entity-rules';
+import { matchesRule, resolveRule, userCaller, type Caller } from '../entities/entity-rules';
 import { readVisibility, stripHidden } from '../entities/field-rules';
 import type { Project } from '../entities/project-loader';
 
@@ -37,11 +37,7 @@ export async function identifySocket(
   const result = await sessions.check(appId, `Bearer ${token}`);
   if (result.status === 'service') return { kind: 'service' };
   if (result.status !== 'user') return { kind: 'anonymous' };
-  const { user } = result;
-  return {
-    kind: 'user',
-    user: { id: user.id, email: user.email, role: user.role, full_name: user.full_name, custom: user.custom },
-  };
+  return userCaller(result.user);
 }
 
 /**

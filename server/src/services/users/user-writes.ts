@@ -3,7 +3,7 @@ import { parseInput } from '../../lib/validation';
 import { UpdateUserSchema, type ProfileChanges } from '../../schemas/auth';
 import type { UserRow, UsersStore } from '../../store/users-store';
 import type { EntityEvents } from '../entities/entity-events';
-import type { Caller } from '../entities/entity-rules';
+import { userCaller, type Caller } from '../entities/entity-rules';
 import { deniedWrites, readVisibility, stripHidden } from '../entities/field-rules';
 import type { EntityDef } from '../entities/project-loader';
 import { prepareRecord } from '../entities/record-validator';
@@ -100,17 +100,7 @@ export function createUserWrites(deps: UserWritesDeps) {
 
     /** updateMe is saveProfile on the signed-in user, as that user (role is never part of changes). */
     updateMe(user: UserRow, changes: ProfileChanges): Promise<PublicUser> {
-      const caller: Caller = {
-        kind: 'user',
-        user: {
-          id: user.id,
-          email: user.email,
-          role: user.role,
-          full_name: user.full_name,
-          custom: user.custom,
-        },
-      };
-      return saveProfile(user, { ...changes, role: undefined }, caller);
+      return saveProfile(user, { ...changes, role: undefined }, userCaller(user));
     },
 
     /**
