@@ -5,6 +5,7 @@ import {
   createUser,
   failure,
   serviceClient,
+  signUp,
   uniqueEmail,
   userClient,
 } from '../../support/auth-helpers';
@@ -278,7 +279,7 @@ test('a User update reaches the user themself and admins, never another user', a
   expect(updatesOf(anonymous)).toEqual([]);
 });
 
-test('operator writes and invitations reach admins as User events, never another user', async () => {
+test('sign-ups, operator writes and invitations reach admins as User events, never another user', async () => {
   const byAdmin = await listen(admin.token);
   const byOther = await listen(other.token);
   const eventsOf = (events: Record<string, RealtimeEvent[]>, id: string) =>
@@ -299,7 +300,10 @@ test('operator writes and invitations reach admins as User events, never another
     ((await users(clients.service).filter({ email: invited })) as { id: string }[])[0] ?? { id: '' }
   ).id;
 
+  const signedUp = (await signUp(server, uniqueEmail('rt-signup'))).user;
+
   await expect.poll(() => eventsOf(byAdmin, made.id)).toEqual(['create', 'update']);
+  await expect.poll(() => eventsOf(byAdmin, signedUp.id)).toEqual(['create', 'update']);
   await expect.poll(() => eventsOf(byAdmin, invitedId)).toEqual(['create']);
   await entityOf(client(SERVICE_TOKEN), 'Todo').create({ title: 'after operator' });
   await expect
@@ -307,4 +311,5 @@ test('operator writes and invitations reach admins as User events, never another
     .toBe(true);
   expect(eventsOf(byOther, made.id)).toEqual([]);
   expect(eventsOf(byOther, invitedId)).toEqual([]);
+  expect(eventsOf(byOther, signedUp.id)).toEqual([]);
 });

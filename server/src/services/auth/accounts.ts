@@ -71,7 +71,7 @@ export async function createAccounts(input: {
     userWrites,
     sessions,
     signIn,
-    signUp: createSignUpService(deps),
+    signUp: createSignUpService(deps, userWrites.announce),
     users: createUsersService(deps, signIn, signer, userWrites),
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidInputError } from '../../lib/errors';
+import type { UserRow } from '../../store/users-store';
 import { toPublicUser, type PublicUser } from '../users/public-user';
 import { defaultFullName, type AccountDeps, type RequestOrigin } from './account-deps';
 import { checkOtp, newOtp, OTP_MAX_FAILED_ATTEMPTS } from './otp-rules';
@@ -13,8 +14,14 @@ export interface RegisterInput {
 
 const BAD_CODE = 'The verification code is invalid or has expired: request a new one';
 
-/** createSignUpService returns registration and email verification by one-time code. */
-export function createSignUpService(deps: AccountDeps) {
+/** AnnounceUser tells realtime subscribers of the User entity that a user was created or changed. */
+export type AnnounceUser = (user: UserRow, type: 'create' | 'update') => unknown;
+
+/**
+ * createSignUpService returns registration and email verification by one-time code; announce hears of
+ * each new account and each verification.
+ */
+export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = () => undefined) {
   async function mailCode(appId: string, userId: string, email: string): Promise<void> {
     const otp = newOtp(userId, deps.otpTtlSeconds);
     await deps.codes.replaceOtp(userId, otp.hash, otp.expiresAt);
@@ -63,6 +70,7 @@ export function createSignUpService(deps: AccountDeps) {
             approved: false,
             passwordHash,
           });
+      if (!existing) announce(user, 'create');
       await mailCode(appId, user.id, user.email);
       return accepted();
     },
@@ -91,6 +99,7 @@ export function createSignUpService(deps: AccountDeps) {
         approved: user.approved || settings.selfSignup,
       });
       if (!verified) throw new InvalidInputError(BAD_CODE);
+      announce(verified, 'update');
       return {
         success: true,
         access_token: await deps.sessions.issueToken(verified),
