@@ -44,6 +44,16 @@ describe('createReadCache', () => {
     expect(await cache.read('app', 'Todo', 'k', async () => 'after the write')).toBe('after the write');
   });
 
+  it('counts an answer once when two concurrent misses of the same question both load it', async () => {
+    const cache = createReadCache({ maxBytes: MB, ttlMs: 60_000 });
+    await Promise.all([1, 2].map(() => cache.read('app', 'Todo', 'k', async () => 'x'.repeat(100))));
+    const once = cache.stats().bytes;
+    cache.invalidate('app', 'Todo');
+    expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
+    await cache.read('app', 'Todo', 'k', async () => 'x'.repeat(100));
+    expect(cache.stats().bytes).toBe(once);
+  });
+
   it('forgets answers after their lifetime', async () => {
     let clock = 0;
     const cache = createReadCache({ maxBytes: MB, ttlMs: 1000, now: () => clock });

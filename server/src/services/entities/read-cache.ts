@@ -70,6 +70,8 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
 
   function keep(key: string, entry: Entry) {
     if (entry.bytes > options.maxBytes / 8) return; // one answer never crowds out the rest
+    const previous = entries.get(key); // two concurrent misses of one question both arrive here
+    if (previous) drop(key, previous);
     entries.set(key, entry);
     let keys = keysByScope.get(entry.scope);
     if (!keys) keysByScope.set(entry.scope, (keys = new Set()));
