@@ -88,8 +88,8 @@ function ruleGuard(rule: Filter | boolean, scope: Scope): string {
   return compileNode(rule, { ...scope, visibility: new Map(), element: null, depth: 0 });
 }
 
-/** covers says whether rulePath and path agree on every segment they share. */
-function covers(rulePath: string[], path: string[]): boolean {
+/** covers says whether a read rule's path and a data path agree on every segment they share. */
+export function covers(rulePath: string[], path: string[]): boolean {
   const shared = Math.min(rulePath.length, path.length);
   for (let i = 0; i < shared; i += 1) {
     // `[]` matches any segment: on an array only an index resolves, so this errs on the side of hiding.

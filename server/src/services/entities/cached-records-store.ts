@@ -1,7 +1,6 @@
 import type { RealtimeHub } from '../../realtime/realtime-hub';
 import type { EntityRecordsStore, Selection } from '../../store/entity-records-store';
 import type { ReadCache } from './read-cache';
-import { USER_ENTITY } from './user-entity';
 
 /** ENTITY_WRITTEN is the name under which instances tell each other an entity changed. */
 export const ENTITY_WRITTEN = 'queen:entity-written';
@@ -25,15 +24,14 @@ export function cacheAcrossInstances(
 /**
  * withReadCache returns store with its reads answered from cache and every write retiring the cached
  * answers about the entity it touched: locally before the write's promise settles (so this instance
- * reads its own writes), and through `written` for the other instances. Entities in `uncached` (the
- * built-in User, whose rows other services change) always go to the database.
+ * reads its own writes), and through `written` for the other instances. Selections of another source
+ * (the built-in User, read from the users table that other services write) always go to the database.
  * NB: a cached answer is shared by every caller asking the same question: callers must not mutate it.
  */
 export function withReadCache(
   store: EntityRecordsStore,
   cache: ReadCache,
   written: (appId: string, entity: string) => void = () => undefined,
-  uncached: ReadonlySet<string> = new Set([USER_ENTITY]),
 ): EntityRecordsStore {
   // The key is everything the SQL is built from besides app and entity (the cache's scope): the rule as
   // resolved for this caller, their query, the fields they may see, and the page.
@@ -47,7 +45,7 @@ export function withReadCache(
     ]);
 
   function read<T>(selection: Selection, key: string, load: () => Promise<T>): Promise<T> {
-    if (selection.source !== undefined || uncached.has(selection.entity)) return load();
+    if (selection.source !== undefined) return load();
     return cache.read(selection.appId, selection.entity, key, load);
   }
 

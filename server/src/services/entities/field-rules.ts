@@ -1,5 +1,5 @@
 import type { PropertySchema } from '../../schemas/entity-project';
-import { ITEMS } from '../../store/entity-filter-sql';
+import { covers, ITEMS } from '../../store/entity-filter-sql';
 import { matchesRule, resolveRule, type Caller, type ResolvedRule } from './entity-rules';
 
 // Field-level rules. Read: a field whose `rls.read` fails for the record is absent from the response, at
@@ -87,11 +87,7 @@ export function readView(
   return (path, value) => {
     let visible = value;
     for (const rulePath of failing) {
-      const shared = Math.min(rulePath.length, path.length);
-      const agrees = rulePath
-        .slice(0, shared)
-        .every((segment, i) => segment === ITEMS || segment === path[i]);
-      if (!agrees) continue;
+      if (!covers(rulePath, path)) continue;
       if (rulePath.length <= path.length) return undefined;
       visible = withoutPath(visible, rulePath.slice(path.length));
     }
