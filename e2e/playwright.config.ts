@@ -25,6 +25,11 @@ export default defineConfig({
     ...(process.env.DATABASE_URL
       ? [{ name: 'api-postgres', testDir: './tests/api', metadata: { database: 'postgres' } }]
       : []),
+    // The security contract (e2e/tests/security/README.md): scenario tables, on both stores.
+    { name: 'security', testDir: './tests/security', metadata: { database: 'pglite' } },
+    ...(process.env.DATABASE_URL
+      ? [{ name: 'security-postgres', testDir: './tests/security', metadata: { database: 'postgres' } }]
+      : []),
     { name: 'site', testDir: './tests/site' },
   ],
 });
