@@ -1,5 +1,6 @@
 // Bundles the server and the operator CLI (and the site config loader they import) into dist/main.js and
-// dist/cli.js; npm packages stay external.
+// dist/cli.js, and the embedded database's worker thread beside them (dist/pglite-worker.js, found by both
+// through import.meta.url); npm packages stay external.
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -9,7 +10,11 @@ const outfile = resolve(serverRoot, 'dist/main.js');
 
 await rm(resolve(serverRoot, 'dist'), { recursive: true, force: true });
 const result = await build({
-  entryPoints: { main: resolve(serverRoot, 'src/main.ts'), cli: resolve(serverRoot, 'src/cli.ts') },
+  entryPoints: {
+    main: resolve(serverRoot, 'src/main.ts'),
+    cli: resolve(serverRoot, 'src/cli.ts'),
+    'pglite-worker': resolve(serverRoot, 'src/store/pglite-worker.ts'),
+  },
   outdir: resolve(serverRoot, 'dist'),
   bundle: true,
   platform: 'node',
@@ -21,4 +26,6 @@ const result = await build({
   metafile: true,
 });
 const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
-console.log(`built ${outfile} and dist/cli.js (${Math.round(bytes / 1024)} KB with source map)`);
+console.log(
+  `built ${outfile} dist/cli.js and dist/pglite-worker.js (${Math.round(bytes / 1024)} KB with source map)`,
+);

@@ -6,6 +6,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import {
+  DatabaseUnavailableError,
   ForbiddenError,
   InvalidInputError,
   NotFoundError,
@@ -123,6 +124,12 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
     return reply
       .code(429)
       .header('retry-after', String((error as unknown as TooManyRequestsError).retryAfterSeconds))
+      .send({ message: error.message });
+  }
+  if (error instanceof DatabaseUnavailableError) {
+    return reply
+      .code(503)
+      .header('retry-after', String((error as unknown as DatabaseUnavailableError).retryAfterSeconds))
       .send({ message: error.message });
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

@@ -118,8 +118,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  const opened = await openDatabase(config, (error) =>
-    logger.warn({ err: error }, 'database connection error'),
+  const opened = await openDatabase(
+    config,
+    (error) => logger.warn({ err: error }, 'database connection error'),
+    logger,
   );
   db = opened.db;
   const realtime = createRealtime({

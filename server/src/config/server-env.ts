@@ -65,6 +65,16 @@ export const ServerEnvSchema = z.object({
       .max(1000, 'must be between 1 and 1000')
       .default(10),
   ),
+  // A statement running longer is stopped and its request answered 503 (PGlite: its worker is restarted).
+  DATABASE_QUERY_TIMEOUT_MS: z.preprocess(
+    blankAsUndefined,
+    z.coerce
+      .number()
+      .int('must be a whole number of milliseconds')
+      .min(100, 'must be at least 100 milliseconds')
+      .max(600_000, 'must be at most 600000 milliseconds')
+      .default(5_000),
+  ),
   REDIS_URL: z.preprocess(
     blankAsUndefined,
     z

@@ -41,3 +41,18 @@ export class TooManyRequestsError extends Error {
     super(message);
   }
 }
+
+/**
+ * DatabaseUnavailableError says the database cannot answer now: a query outlived its deadline (the
+ * embedded database is being restarted) or PostgreSQL cancelled it. The request may be retried after
+ * retryAfterSeconds; the message holds no SQL and no parameters.
+ */
+export class DatabaseUnavailableError extends Error {
+  override name = 'DatabaseUnavailableError';
+  constructor(
+    message = 'The database is busy: try again in a moment',
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(message);
+  }
+}

@@ -2,12 +2,14 @@ import { join } from 'node:path';
 import { describeDatabaseUrl } from '../lib/connection-url';
 import type { Database } from './database';
 import { openPostgresDatabase } from './pg-database';
-import { openPgliteDatabase } from './pglite-database';
+import { openPgliteWorkerDatabase, type DatabaseLog } from './pglite-worker-database';
 
 /** DatabaseSettings is the part of the server configuration that picks the database. */
 export interface DatabaseSettings {
   DATABASE_URL?: string;
   DATABASE_POOL_SIZE?: number;
+  /** DATABASE_QUERY_TIMEOUT_MS is how long one statement may run (PostgreSQL's statement_timeout). */
+  DATABASE_QUERY_TIMEOUT_MS: number;
   DATA_DIR: string;
 }
 
@@ -22,19 +24,26 @@ export interface OpenedDatabase {
 
 /**
  * openDatabase opens PostgreSQL through a pool when DATABASE_URL is set, else the embedded PGlite in
- * `<DATA_DIR>/pglite`. Both run the same SQL and migrations.
+ * `<DATA_DIR>/pglite`, in a worker thread. Both run the same SQL and migrations, and both stop a statement
+ * that runs longer than DATABASE_QUERY_TIMEOUT_MS (it fails with DatabaseUnavailableError).
  */
 export async function openDatabase(
   settings: DatabaseSettings,
   onError?: (error: Error) => void,
+  log?: DatabaseLog,
 ): Promise<OpenedDatabase> {
   if (settings.DATABASE_URL) {
     const db = await openPostgresDatabase(settings.DATABASE_URL, {
       maxConnections: settings.DATABASE_POOL_SIZE,
+      queryTimeoutMs: settings.DATABASE_QUERY_TIMEOUT_MS,
       onError,
     });
     return { db, label: describeDatabaseUrl(settings.DATABASE_URL) };
   }
   const folder = join(settings.DATA_DIR, 'pglite');
-  return { db: await openPgliteDatabase(folder), label: 'PGlite (embedded)', folder };
+  const db = await openPgliteWorkerDatabase(folder, {
+    queryTimeoutMs: settings.DATABASE_QUERY_TIMEOUT_MS,
+    log,
+  });
+  return { db, label: 'PGlite (embedded)', folder };
 }

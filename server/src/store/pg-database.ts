@@ -1,11 +1,14 @@
 import pg from 'pg';
 import { describeDatabaseUrl } from '../lib/connection-url';
+import { DatabaseUnavailableError } from '../lib/errors';
 import type { Database, Queryable } from './database';
 
 /** PostgresOptions tunes the pool behind DATABASE_URL. */
 export interface PostgresOptions {
   /** maxConnections caps the pool (default 10). */
   maxConnections?: number;
+  /** queryTimeoutMs is PostgreSQL's statement_timeout on every connection (default: none). */
+  queryTimeoutMs?: number;
   /** onError hears errors of idle connections (a restart or a dropped connection), which are not fatal. */
   onError?: (error: Error) => void;
 }
@@ -25,11 +28,19 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
+// SQLSTATE query_canceled: statement_timeout stopped the statement (or an operator cancelled it).
+const QUERY_CANCELED = '57014';
+
 function queryable(target: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query<T>(sql: string, params: unknown[] = []) {
-      const result = await target.query(sql, params);
-      return { rows: result.rows as T[] };
+      try {
+        const result = await target.query(sql, params);
+        return { rows: result.rows as T[] };
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== QUERY_CANCELED) throw error;
+        throw new DatabaseUnavailableError('The database did not answer in time: try again in a moment');
+      }
     },
   };
 }
@@ -83,6 +94,8 @@ export async function openPostgresDatabase(
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
     application_name: 'queen-server',
+    // The server stops a runaway statement itself, so one request cannot hold a connection forever.
+    ...(options.queryTimeoutMs ? { statement_timeout: options.queryTimeoutMs } : {}),
     types,
   });
   // NB: without a listener, an idle connection's error (PostgreSQL restarting) would crash the process.
