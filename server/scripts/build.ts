@@ -27,5 +27,5 @@ const result = await build({
 });
 const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
 console.log(
-  `built ${outfile} dist/cli.js and dist/pglite-worker.js (${Math.round(bytes / 1024)} KB with source map)`,
+  `built ${outfile}, dist/cli.js and dist/pglite-worker.js (${Math.round(bytes / 1024)} KB with source map)`,
 );

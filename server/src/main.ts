@@ -106,7 +106,11 @@ async function main(): Promise<void> {
     }, SHUTDOWN_TIMEOUT_MS).unref();
     try {
       await removeRuntimeInfo(config.DATA_DIR, process.pid);
+      // A request still running at the signal (a query until its deadline) ends on a keep-alive connection
+      // that the client keeps open: close connections as they become idle, or they hold the close open.
+      const sweep = setInterval(() => app?.server.closeIdleConnections(), 100);
       await app?.close();
+      clearInterval(sweep);
       await db?.close();
       logger.info('stopped');
       process.exit(0);

@@ -38,8 +38,11 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
 
   async function bootData({ withHero = true } = {}): Promise<BootData> {
     const settings = await deps.apps.findPublicSettings(deps.appId).catch(() => null);
+    // Like the settings, the stored hero is optional: the page still renders while the database restarts.
     const heroFile =
-      withHero && bundle.buildInfo ? await deps.images.findStored(bundle.buildInfo.heroPrompt) : null;
+      withHero && bundle.buildInfo
+        ? await deps.images.findStored(bundle.buildInfo.heroPrompt).catch(() => null)
+        : null;
     return {
       appId: deps.appId,
       // Only an open app can be described before the visitor signs in; others fetch their settings.
