@@ -41,3 +41,11 @@ export class TooManyRequestsError extends Error {
     super(message);
   }
 }
+
+/**
+ * NotConfiguredError says the server lacks a setting the operator must supply (e.g. PUBLIC_URL) for this
+ * request; it becomes a 503 whose message names the setting.
+ */
+export class NotConfiguredError extends Error {
+  override name = 'NotConfiguredError';
+}
