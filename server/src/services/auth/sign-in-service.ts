@@ -97,6 +97,8 @@ export function createSignInService(deps: AccountDeps) {
         approved: user.approved || token.purpose === 'invite',
       });
       await deps.codes.deletePasswordTokens(user.id);
+      // A sign-up code still pending (perhaps someone else's) must not set another password later.
+      await deps.codes.deleteOtp(user.id);
       return { success: true, message: 'Your password has been set: sign in with it' };
     },
 
