@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { expect, test } from '@playwright/test';
-import { SignJWT } from 'jose';
+import { SignJWT, decodeJwt } from 'jose';
 import {
   AUTH_ENV,
   PASSWORD,
@@ -442,10 +442,12 @@ const SCENARIOS: Scenario[] = [
     status: 401,
     effect: 'refused (60 s of clock skew is tolerated)',
     async run({ server }) {
-      const { user } = await signUp(server, uniqueEmail('future'));
+      const { user, token } = await signUp(server, uniqueEmail('future'));
       const now = Math.floor(Date.now() / 1000);
+      // The forged tokens copy the real one's claims (its token version too); only `iat` moves.
+      const { tv } = decodeJwt(token);
       const sign = (iat: number) =>
-        new SignJWT({ app_id: appId, tv: 0 })
+        new SignJWT({ app_id: appId, tv })
           .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
           .setSubject(user.id)
           .setIssuedAt(iat)
