@@ -144,15 +144,18 @@ test('change-password: self with the current password; for others an admin only 
   );
   expect(wrongCurrent.status).toBe(400);
   expect(wrongCurrent.message).toContain('current_password');
-  await asAlice.auth.changePassword({
+  const changed = (await asAlice.auth.changePassword({
     userId: alice.user.id,
     currentPassword: PASSWORD,
     newPassword: 'next password',
-  });
+  })) as { access_token: string };
   await userClient(server).auth.loginViaEmailPassword(alice.user.email, 'next password');
+  // The change signs out every earlier session; the answer carries the caller's new token.
+  expect((await failure(asAlice.auth.me())).status).toBe(401);
+  const asAliceNow = userClient(server, changed.access_token);
 
   const forBob = await failure(
-    asAlice.auth.changePassword({
+    asAliceNow.auth.changePassword({
       userId: bob.user.id,
       currentPassword: 'next password',
       newPassword: 'hijacked!!',
