@@ -9,6 +9,7 @@ import {
   DatabaseUnavailableError,
   ForbiddenError,
   InvalidInputError,
+  NotConfiguredError,
   NotFoundError,
   TooManyRequestsError,
   UnauthorizedError,
@@ -115,6 +116,10 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
   if (error instanceof InvalidInputError) return reply.code(400).send({ message: error.message });
   if (error instanceof NotFoundError) return reply.code(404).send({ message: error.message });
   if (error instanceof UpstreamError) return reply.code(502).send({ message: error.message });
+  if (error instanceof NotConfiguredError) {
+    request.log.warn({ reason: error.message }, 'request refused: server setting missing');
+    return reply.code(503).send({ message: error.message });
+  }
   if (error instanceof UnauthorizedError) return reply.code(401).send({ message: error.message });
   if (error instanceof ForbiddenError) {
     const { reason } = error as unknown as ForbiddenError;

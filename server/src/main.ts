@@ -229,6 +229,11 @@ async function main(): Promise<void> {
   const localUrl = `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${config.PORT}`;
   await writeRuntimeInfo(config.DATA_DIR, { pid: process.pid, url: localUrl, appId: config.APP_ID });
   logger.info({ url: config.PUBLIC_URL ?? `http://${hostForUrl}:${config.PORT}` }, 'site served');
+  if (!config.PUBLIC_URL) {
+    logger.warn(
+      `PUBLIC_URL is not set: password reset and invite mails are sent only for requests addressed to this server's own address (${localUrl}); others get 503. Set PUBLIC_URL to the address users open.`,
+    );
+  }
   logger.info(
     { database: opened.label, ...(opened.folder ? { folder: opened.folder } : {}) },
     'database in use',

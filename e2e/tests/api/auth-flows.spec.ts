@@ -131,7 +131,7 @@ test('reset: same answer for unknown emails; the link is single-use and sets the
   ).toBe(400);
 });
 
-test('change-password: self with the current password; others only as admin', async () => {
+test('change-password: self with the current password; for others an admin only mails a reset link', async () => {
   const alice = await signUp(server, uniqueEmail('alice'));
   const bob = await signUp(server, uniqueEmail('bob'));
   const asAlice = userClient(server, alice.token);
@@ -144,15 +144,18 @@ test('change-password: self with the current password; others only as admin', as
   );
   expect(wrongCurrent.status).toBe(400);
   expect(wrongCurrent.message).toContain('current_password');
-  await asAlice.auth.changePassword({
+  const changed = (await asAlice.auth.changePassword({
     userId: alice.user.id,
     currentPassword: PASSWORD,
     newPassword: 'next password',
-  });
+  })) as { access_token: string };
   await userClient(server).auth.loginViaEmailPassword(alice.user.email, 'next password');
+  // The change signs out every earlier session; the answer carries the caller's new token.
+  expect((await failure(asAlice.auth.me())).status).toBe(401);
+  const asAliceNow = userClient(server, changed.access_token);
 
   const forBob = await failure(
-    asAlice.auth.changePassword({
+    asAliceNow.auth.changePassword({
       userId: bob.user.id,
       currentPassword: 'next password',
       newPassword: 'hijacked!!',
@@ -161,13 +164,18 @@ test('change-password: self with the current password; others only as admin', as
   expect(forBob.status).toBe(403);
   await userClient(server).auth.loginViaEmailPassword(bob.user.email, PASSWORD);
 
+  // An admin never sets another user's password: the user is mailed a reset link instead.
   const admin = await createUser(server, { email: uniqueEmail('admin'), role: 'admin' });
+  const bobMails = (await mailsTo(server.dataDir, bob.user.email)).length;
   await userClient(server, admin.token).auth.changePassword({
     userId: bob.user.id,
     currentPassword: PASSWORD,
     newPassword: 'set by admin',
   });
-  await userClient(server).auth.loginViaEmailPassword(bob.user.email, 'set by admin');
+  expect(linkFrom(await waitForMail(server.dataDir, bob.user.email, bobMails), 'reset_token').token).not.toBe(
+    '',
+  );
+  await userClient(server).auth.loginViaEmailPassword(bob.user.email, PASSWORD);
   const anonymous = await failure(
     userClient(server).auth.changePassword({
       userId: bob.user.id,

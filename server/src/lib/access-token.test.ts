@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { createTokenSigner } from './access-token';
+import { CLOCK_SKEW_SECONDS, createTokenSigner } from './access-token';
 
 const secret = 'a'.repeat(40);
 const signer = createTokenSigner(secret, '30d');
@@ -12,14 +12,18 @@ function unsigned(payload: object): string {
 
 describe('createTokenSigner', () => {
   it('mints a token that verifies for its app', async () => {
-    const token = await signer.mint({ userId: 'u1', appId: 'app' });
-    expect(await signer.verify(token, 'app')).toEqual({ userId: 'u1', appId: 'app' });
+    const token = await signer.mint({ userId: 'u1', appId: 'app', tokenVersion: 0 });
+    expect(await signer.verify(token, 'app')).toEqual({ userId: 'u1', appId: 'app', tokenVersion: 0 });
   });
 
   it('rejects another app, another secret, alg none, expiry and garbage', async () => {
-    const token = await signer.mint({ userId: 'u1', appId: 'app' });
+    const token = await signer.mint({ userId: 'u1', appId: 'app', tokenVersion: 0 });
     expect(await signer.verify(token, 'other')).toBeNull();
-    const foreign = await createTokenSigner('b'.repeat(40), '30d').mint({ userId: 'u1', appId: 'app' });
+    const foreign = await createTokenSigner('b'.repeat(40), '30d').mint({
+      userId: 'u1',
+      appId: 'app',
+      tokenVersion: 0,
+    });
     expect(await signer.verify(foreign, 'app')).toBeNull();
     const now = Math.floor(Date.now() / 1000);
     expect(await signer.verify(unsigned({ sub: 'u1', app_id: 'app', exp: now + 60 }), 'app')).toBeNull();
@@ -38,5 +42,42 @@ describe('createTokenSigner', () => {
       .setSubject('u1')
       .sign(new TextEncoder().encode(secret));
     expect(await signer.verify(forever, 'app')).toBeNull();
+  });
+
+  it('carries the token version, and reads a token minted before versions as version 0', async () => {
+    const token = await signer.mint({ userId: 'u1', appId: 'app', tokenVersion: 3 });
+    expect(await signer.verify(token, 'app')).toEqual({ userId: 'u1', appId: 'app', tokenVersion: 3 });
+    const legacy = await new SignJWT({ app_id: 'app' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('u1')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(secret));
+    expect(await signer.verify(legacy, 'app')).toEqual({ userId: 'u1', appId: 'app', tokenVersion: 0 });
+  });
+
+  it('refuses a token issued in the future beyond the clock skew, or without iat', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const issuedAt = (iat: number | null) => {
+      const jwt = new SignJWT({ app_id: 'app', tv: 0 })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('u1')
+        .setExpirationTime(now + 30 * 86_400);
+      return (iat === null ? jwt : jwt.setIssuedAt(iat)).sign(new TextEncoder().encode(secret));
+    };
+    expect(await signer.verify(await issuedAt(now + 365 * 86_400), 'app')).toBeNull();
+    expect(await signer.verify(await issuedAt(now + CLOCK_SKEW_SECONDS + 5), 'app')).toBeNull();
+    expect(await signer.verify(await issuedAt(null), 'app')).toBeNull();
+    expect(await signer.verify(await issuedAt(now + 10), 'app')).not.toBeNull();
+  });
+
+  it('refuses a malformed token version', async () => {
+    const token = await new SignJWT({ app_id: 'app', tv: 'x' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('u1')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(secret));
+    expect(await signer.verify(token, 'app')).toBeNull();
   });
 });

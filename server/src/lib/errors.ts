@@ -56,3 +56,11 @@ export class DatabaseUnavailableError extends Error {
     super(message);
   }
 }
+
+/**
+ * NotConfiguredError says the server lacks a setting the operator must supply (e.g. PUBLIC_URL) for this
+ * request; it becomes a 503 whose message names the setting.
+ */
+export class NotConfiguredError extends Error {
+  override name = 'NotConfiguredError';
+}

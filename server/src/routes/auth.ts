@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { mailLinkOrigin } from '../lib/mail-link-origin';
 import { parseInput } from '../lib/validation';
 import { AppParamsSchema } from '../schemas/apps';
 import {
@@ -13,7 +14,6 @@ import type { RequestOrigin } from '../services/auth/account-deps';
 import type { SessionService } from '../services/auth/session-service';
 import type { SignInService } from '../services/auth/sign-in-service';
 import type { SignUpService } from '../services/auth/sign-up-service';
-import { publicOrigin } from './integrations';
 
 /** AuthRoutesDeps is what the `auth/*` routes need. */
 export interface AuthRoutesDeps {
@@ -23,9 +23,22 @@ export interface AuthRoutesDeps {
   publicUrl: string | undefined;
 }
 
-/** requestOrigin is the caller's IP (for throttling) and the origin mailed links point to. */
+/**
+ * linkOriginOf returns the origin links mailed on behalf of request point to: PUBLIC_URL, or the server's
+ * own listen address; never the Host header alone (503 naming PUBLIC_URL otherwise).
+ */
+export function linkOriginOf(request: FastifyRequest, publicUrl: string | undefined): string {
+  return mailLinkOrigin(publicUrl, {
+    protocol: request.protocol,
+    host: request.host,
+    localAddress: request.socket.localAddress,
+    localPort: request.socket.localPort,
+  });
+}
+
+/** requestOrigin is the caller's IP (for throttling) and, when asked, the origin mailed links point to. */
 export function requestOrigin(request: FastifyRequest, publicUrl: string | undefined): RequestOrigin {
-  return { ip: request.ip, origin: publicOrigin(request, publicUrl) };
+  return { ip: request.ip, linkOrigin: () => linkOriginOf(request, publicUrl) };
 }
 
 /** registerAuthRoutes adds sign-up, one-time codes, sign-in, password reset and password change. */

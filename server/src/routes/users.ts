@@ -6,7 +6,7 @@ import type { AppsService } from '../services/apps/apps-service';
 import type { SessionService } from '../services/auth/session-service';
 import { toPublicUser } from '../services/users/public-user';
 import type { UsersService } from '../services/users/users-service';
-import { publicOrigin } from './integrations';
+import { linkOriginOf } from './auth';
 
 /** UsersRoutesDeps is what the user, invite and SSO routes need. */
 export interface UsersRoutesDeps {
@@ -41,7 +41,7 @@ export function registerUsersRoutes(app: FastifyInstance, deps: UsersRoutesDeps)
     await deps.apps.requireApp(appId);
     await deps.sessions.requireAdmin(appId, request.headers.authorization);
     const input = parseInput(InviteUserSchema, request.body);
-    return deps.users.invite(appId, input, publicOrigin(request, deps.publicUrl));
+    return deps.users.invite(appId, input, linkOriginOf(request, deps.publicUrl));
   };
   app.post('/api/apps/:appId/users/invite-user', invite);
   app.post('/api/apps/:appId/runtime/users/invite-user', invite);

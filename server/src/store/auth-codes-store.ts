@@ -6,6 +6,8 @@ export interface OtpRow {
   code_hash: string;
   expires_at: Date;
   failed_attempts: number;
+  /** password_hash is the password chosen with the sign-up this code confirms: the one it activates. */
+  password_hash: string | null;
 }
 
 /** PasswordTokenPurpose says why a set-password token was issued. */
@@ -22,18 +24,29 @@ export interface PasswordTokenRow {
 /** createAuthCodesStore returns the SQL for OTP codes and set-password tokens. */
 export function createAuthCodesStore(db: Queryable) {
   return {
-    /** replaceOtp stores a new code for the user, voiding any earlier one. */
-    async replaceOtp(userId: string, codeHash: string, expiresAt: Date): Promise<void> {
+    /**
+     * replaceOtp stores a new code for the user bound to passwordHash, voiding any earlier code; a null
+     * passwordHash keeps the hash the earlier code was bound to (a resent code confirms the same sign-up).
+     */
+    async replaceOtp(
+      userId: string,
+      codeHash: string,
+      expiresAt: Date,
+      passwordHash: string | null,
+    ): Promise<void> {
       await db.query(
-        `INSERT INTO otp_codes (user_id, code_hash, expires_at, failed_attempts) VALUES ($1, $2, $3, 0)
-         ON CONFLICT (user_id) DO UPDATE SET code_hash = $2, expires_at = $3, failed_attempts = 0`,
-        [userId, codeHash, expiresAt],
+        `INSERT INTO otp_codes (user_id, code_hash, expires_at, failed_attempts, password_hash)
+         VALUES ($1, $2, $3, 0, $4)
+         ON CONFLICT (user_id) DO UPDATE SET code_hash = $2, expires_at = $3, failed_attempts = 0,
+           password_hash = COALESCE($4, otp_codes.password_hash)`,
+        [userId, codeHash, expiresAt, passwordHash],
       );
     },
     /** findOtp returns the user's pending code, or null. */
     async findOtp(userId: string): Promise<OtpRow | null> {
       const { rows } = await db.query<OtpRow>(
-        'SELECT user_id, code_hash, expires_at, failed_attempts FROM otp_codes WHERE user_id = $1',
+        `SELECT user_id, code_hash, expires_at, failed_attempts, password_hash FROM otp_codes
+         WHERE user_id = $1`,
         [userId],
       );
       return rows[0] ?? null;

@@ -126,6 +126,16 @@ const MIGRATIONS: Migration[] = [
       'CREATE INDEX entity_records_data_idx ON entity_records USING gin (data jsonb_path_ops) WITH (fastupdate = off)',
     ],
   },
+  {
+    version: 7,
+    name: 'users token_version and the password bound to a sign-up code',
+    // token_version voids older access tokens (claim `tv`) on password, role and disabled changes; a sign-up
+    // code carries the hash of the password chosen with it, the only one its verification may activate.
+    statements: [
+      'ALTER TABLE users ADD COLUMN token_version integer NOT NULL DEFAULT 0',
+      'ALTER TABLE otp_codes ADD COLUMN password_hash text NULL',
+    ],
+  },
 ];
 
 /**

@@ -12,6 +12,8 @@ export interface UserRow {
   approved: boolean;
   password_hash: string | null;
   custom: Record<string, unknown>;
+  /** token_version is bumped by every password, role or disabled change; older access tokens stop working. */
+  token_version: number;
   created_date: Date;
   updated_date: Date;
 }
@@ -40,7 +42,7 @@ export interface UserChanges {
 }
 
 const COLUMNS = `id, app_id, email, full_name, role, is_verified, disabled, approved, password_hash, custom,
-  created_date, updated_date`;
+  token_version, created_date, updated_date`;
 
 /** createUsersStore returns the SQL for the users table. */
 export function createUsersStore(db: Queryable) {
@@ -81,10 +83,18 @@ export function createUsersStore(db: Queryable) {
       if (!row) throw new Error('insert into users returned no row');
       return row;
     },
-    /** update sets the given columns (custom fields are merged) and returns the row, or null if gone. */
+    /**
+     * update sets the given columns (custom fields are merged) and returns the row, or null if gone.
+     * Setting a password, or changing the role or the disabled flag, bumps token_version in the same
+     * statement, so no path can change them and leave older tokens valid.
+     */
     async update(appId: string, id: string, changes: UserChanges): Promise<UserRow | null> {
       const { rows } = await db.query<UserRow>(
         `UPDATE users SET
+           token_version = token_version + CASE
+             WHEN $8::text IS NOT NULL OR ($4::text IS NOT NULL AND $4::text <> role)
+               OR ($6::boolean IS NOT NULL AND $6::boolean <> disabled) THEN 1
+             ELSE 0 END,
            full_name = COALESCE($3, full_name),
            role = COALESCE($4, role),
            is_verified = COALESCE($5, is_verified),

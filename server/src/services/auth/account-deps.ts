@@ -29,7 +29,11 @@ export interface AccountDeps {
 /** RequestOrigin is where a call came from: the IP for throttling and the origin for mailed links. */
 export interface RequestOrigin {
   ip: string;
-  origin: string;
+  /**
+   * linkOrigin returns the origin mailed links point to (PUBLIC_URL or the server's own address); it throws
+   * NotConfiguredError when the server cannot know it safely, so it is asked only when a link is mailed.
+   */
+  linkOrigin: () => string;
 }
 
 /** RESET_TTL_MS is how long a password reset link stays valid. */

@@ -33,7 +33,8 @@ export function createSessionService(deps: { users: UsersStore; signer: TokenSig
     const claims = await deps.signer.verify(token, appId);
     if (!claims) return { status: 'invalid' };
     const user = await deps.users.findById(appId, claims.userId);
-    if (!user) return { status: 'invalid' };
+    // A password, role or disabled change since the token was minted voids it.
+    if (!user || user.token_version !== claims.tokenVersion) return { status: 'invalid' };
     return user.disabled ? { status: 'inactive', user } : { status: 'user', user };
   }
 
@@ -57,8 +58,9 @@ export function createSessionService(deps: { users: UsersStore; signer: TokenSig
   return {
     check,
     requireUser,
-    /** issueToken mints an access token for the user. */
-    issueToken: (user: UserRow) => deps.signer.mint({ userId: user.id, appId: user.app_id }),
+    /** issueToken mints an access token for the user at its current token version. */
+    issueToken: (user: UserRow) =>
+      deps.signer.mint({ userId: user.id, appId: user.app_id, tokenVersion: user.token_version }),
     /** requireService throws unless the request carries the service token. */
     async requireService(appId: string, header: string | undefined): Promise<void> {
       const result = await check(appId, header);

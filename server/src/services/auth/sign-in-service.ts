@@ -24,6 +24,20 @@ export function createSignInService(deps: AccountDeps) {
     return `${origin}/login?${param}=${encodeURIComponent(token)}`;
   }
 
+  /** mailResetLink mails user a reset link; `admin` mails say an admin asked for it. */
+  async function mailResetLink(appId: string, user: UserRow, origin: string, by: 'requested' | 'admin') {
+    const link = await issueSetPasswordLink(user, 'reset', origin);
+    const why =
+      by === 'admin'
+        ? `An admin of ${appId} asked you to choose a new password. Your current password keeps working until you do.`
+        : 'Someone (hopefully you) asked to reset your password.';
+    await deps.mailer.send({
+      to: user.email,
+      subject: `Reset your ${appId} password`,
+      text: `${why}\n\nOpen this link within 1 hour to choose a new password:\n\n${link}\n\nIt works once. If you did not ask for it, ignore this mail.\n`,
+    });
+  }
+
   return {
     issueSetPasswordLink,
 
@@ -51,15 +65,12 @@ export function createSignInService(deps: AccountDeps) {
     /** requestReset mails a reset link if the account exists; the answer and timing never say whether it does. */
     async requestReset(appId: string, email: string, from: RequestOrigin) {
       await deps.throttle('reset', from.ip, email);
+      // Resolved before answering, for every email alike: a server that cannot build a safe link says so.
+      const origin = from.linkOrigin();
       const work = async () => {
         const user = await deps.users.findByEmail(appId, email);
         if (!user || user.disabled) return;
-        const link = await issueSetPasswordLink(user, 'reset', from.origin);
-        await deps.mailer.send({
-          to: user.email,
-          subject: `Reset your ${appId} password`,
-          text: `Open this link within 1 hour to choose a new password:\n\n${link}\n\nIt works once. If you did not ask for it, ignore this mail.\n`,
-        });
+        await mailResetLink(appId, user, origin, 'requested');
       };
       // Done after answering, so the response time does not reveal whether the email exists.
       void work().catch((error: unknown) => deps.log.warn({ err: error }, 'password reset mail failed'));
@@ -86,12 +97,15 @@ export function createSignInService(deps: AccountDeps) {
         approved: user.approved || token.purpose === 'invite',
       });
       await deps.codes.deletePasswordTokens(user.id);
+      // A sign-up code still pending (perhaps someone else's) must not set another password later.
+      await deps.codes.deleteOtp(user.id);
       return { success: true, message: 'Your password has been set: sign in with it' };
     },
 
     /**
-     * changePassword sets a new password for userId. The caller must give its own current password;
-     * only an admin may change someone else's.
+     * changePassword sets the caller's own password, given its current one, and returns a fresh token (the
+     * change voids every earlier one). No one sets another user's password: for another user an admin
+     * (who also gives its current password) only gets a reset link mailed to that user.
      */
     async changePassword(
       caller: UserRow,
@@ -105,13 +119,28 @@ export function createSignInService(deps: AccountDeps) {
       if (!(await deps.hasher.verify(caller.password_hash, input.current_password))) {
         throw new InvalidInputError('current_password: is incorrect');
       }
-      const target = await deps.users.findById(caller.app_id, input.user_id);
-      if (!target) throw new InvalidInputError('user_id: no such user');
-      await deps.users.update(caller.app_id, target.id, {
+      if (input.user_id !== caller.id) {
+        const origin = from.linkOrigin();
+        const target = await deps.users.findById(caller.app_id, input.user_id);
+        if (!target) throw new InvalidInputError('user_id: no such user');
+        if (target.disabled) throw new InvalidInputError('user_id: the user is disabled');
+        await mailResetLink(caller.app_id, target, origin, 'admin');
+        return {
+          success: true,
+          reset_link_sent: true,
+          message: 'A reset link was mailed to the user: only they choose their new password',
+        };
+      }
+      const updated = await deps.users.update(caller.app_id, caller.id, {
         passwordHash: await deps.hasher.hash(input.new_password),
       });
-      await deps.codes.deletePasswordTokens(target.id);
-      return { success: true, message: 'Password changed' };
+      if (!updated) throw new UnauthorizedError('Your account no longer exists');
+      await deps.codes.deletePasswordTokens(caller.id);
+      return {
+        success: true,
+        message: 'Password changed: other sessions are signed out',
+        access_token: await deps.sessions.issueToken(updated),
+      };
     },
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidInputError } from '../../lib/errors';
+import type { OtpRow } from '../../store/auth-codes-store';
 import type { UserRow } from '../../store/users-store';
 import { toPublicUser, type PublicUser } from '../users/public-user';
 import { defaultFullName, type AccountDeps, type RequestOrigin } from './account-deps';
@@ -22,15 +23,57 @@ export type AnnounceUser = (user: UserRow, type: 'create' | 'update') => unknown
  * each new account and each verification.
  */
 export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = () => undefined) {
-  async function mailCode(appId: string, userId: string, email: string): Promise<void> {
+  /** storeCode saves a fresh code for userId bound to passwordHash (null: the earlier code's) and returns it. */
+  async function storeCode(userId: string, passwordHash: string | null): Promise<string> {
     const otp = newOtp(userId, deps.otpTtlSeconds);
-    await deps.codes.replaceOtp(userId, otp.hash, otp.expiresAt);
+    await deps.codes.replaceOtp(userId, otp.hash, otp.expiresAt, passwordHash);
+    return otp.code;
+  }
+
+  function codeMail(appId: string, email: string, code: string) {
     const minutes = Math.round(deps.otpTtlSeconds / 60);
-    await deps.mailer.send({
+    return deps.mailer.send({
       to: email,
       subject: `Your ${appId} verification code`,
-      text: `Your verification code is ${otp.code}\n\nIt expires in ${minutes} minutes. If you did not sign up, ignore this mail.\n`,
+      text: `Your verification code is ${code}\n\nIt expires in ${minutes} minutes. If you did not sign up, ignore this mail.\n`,
     });
+  }
+
+  /** afterAnswer runs mail work once the response is on its way, so its duration tells the caller nothing. */
+  function afterAnswer(what: string, work: () => Promise<unknown>): void {
+    void Promise.resolve()
+      .then(work)
+      .catch((error: unknown) => deps.log.warn({ err: error }, `${what} failed`));
+  }
+
+  /**
+   * registerPending answers a sign-up for an email whose account is not verified yet. A live code keeps
+   * the password it was mailed for: the same password again re-mails a code for it, another password only
+   * a notice. With no live code, this sign-up's password becomes the pending one.
+   */
+  async function registerPending(appId: string, user: UserRow, password: string, passwordHash: string) {
+    const pending = await deps.codes.findOtp(user.id);
+    if (pending && isLive(pending)) {
+      afterAnswer('sign-up mail', async () => {
+        const bound = pending.password_hash ?? user.password_hash;
+        if (await deps.hasher.verify(bound, password)) {
+          await codeMail(appId, user.email, await storeCode(user.id, null));
+          return;
+        }
+        await deps.mailer.send({
+          to: user.email,
+          subject: `Sign-up attempt on ${appId}`,
+          text:
+            'Someone tried to sign up again with this email, with another password, while an earlier sign-up waits for its code. ' +
+            'The earlier code stays valid for the password chosen with it; nothing was changed. ' +
+            'If you did not start that earlier sign-up, do not use its code: choose your own password with "Forgot password" instead.\n',
+        });
+      });
+      return;
+    }
+    await deps.users.update(appId, user.id, { passwordHash });
+    const code = await storeCode(user.id, passwordHash);
+    afterAnswer('verification mail', () => codeMail(appId, user.email, code));
   }
 
   const accepted = () => ({
@@ -41,8 +84,9 @@ export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = 
 
   return {
     /**
-     * register creates an unverified account (or refreshes an unverified one) and mails a code.
-     * The answer is the same whether or not the email already has an account.
+     * register creates an unverified account and mails a code bound to the password. The answer is the
+     * same whether or not the email already has an account, and every path hashes the password inline
+     * and mails after answering, so the time taken does not tell either.
      */
     async register(appId: string, input: RegisterInput, from: RequestOrigin) {
       await deps.throttle('register', from.ip, input.email);
@@ -51,31 +95,40 @@ export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = 
       const passwordHash = await deps.hasher.hash(input.password);
       const existing = await deps.users.findByEmail(appId, input.email);
       if (existing?.is_verified) {
-        await deps.mailer.send({
-          to: existing.email,
-          subject: `Sign-up attempt on ${appId}`,
-          text: 'Someone tried to sign up with this email, which already has an account. Sign in, or reset your password if you forgot it.\n',
-        });
+        afterAnswer('sign-up notice', () =>
+          deps.mailer.send({
+            to: existing.email,
+            subject: `Sign-up attempt on ${appId}`,
+            text: 'Someone tried to sign up with this email, which already has an account. Sign in, or reset your password if you forgot it.\n',
+          }),
+        );
         return accepted();
       }
-      const user = existing
-        ? ((await deps.users.update(appId, existing.id, { passwordHash })) ?? existing)
-        : await deps.users.insert({
-            id: randomUUID(),
-            appId,
-            email: input.email,
-            fullName: defaultFullName(input.email),
-            role: 'user',
-            isVerified: false,
-            approved: false,
-            passwordHash,
-          });
-      if (!existing) announce(user, 'create');
-      await mailCode(appId, user.id, user.email);
+      if (existing) {
+        await registerPending(appId, existing, input.password, passwordHash);
+        return accepted();
+      }
+      // Committed before answering: a 2xx means the account exists (the crash tests rely on it).
+      const user = await deps.users.insert({
+        id: randomUUID(),
+        appId,
+        email: input.email,
+        fullName: defaultFullName(input.email),
+        role: 'user',
+        isVerified: false,
+        approved: false,
+        passwordHash,
+      });
+      announce(user, 'create');
+      const code = await storeCode(user.id, passwordHash);
+      afterAnswer('verification mail', () => codeMail(appId, user.email, code));
       return accepted();
     },
 
-    /** verifyOtp checks the code; on success the user is verified (and approved if self-sign-up is on). */
+    /**
+     * verifyOtp checks the code; on success the user is verified (and approved if self-sign-up is on) with
+     * the password the code was mailed for.
+     */
     async verifyOtp(
       appId: string,
       input: { email: string; otp_code: string },
@@ -91,12 +144,13 @@ export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = 
         if (failed >= OTP_MAX_FAILED_ATTEMPTS) await deps.codes.deleteOtp(user.id);
       }
       if (outcome === 'expired') await deps.codes.deleteOtp(user.id);
-      if (outcome !== 'ok') throw new InvalidInputError(BAD_CODE);
+      if (outcome !== 'ok' || !pending) throw new InvalidInputError(BAD_CODE);
       await deps.codes.deleteOtp(user.id);
       const settings = await deps.apps.findAccessSettings(appId);
       const verified = await deps.users.update(appId, user.id, {
         isVerified: true,
         approved: user.approved || settings.selfSignup,
+        passwordHash: pending.password_hash ?? undefined,
       });
       if (!verified) throw new InvalidInputError(BAD_CODE);
       announce(verified, 'update');
@@ -111,13 +165,23 @@ export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = 
     async resendOtp(appId: string, email: string, from: RequestOrigin) {
       await deps.throttle('otp', from.ip, email);
       const user = await deps.users.findByEmail(appId, email);
-      if (user && !user.is_verified && !user.disabled) await mailCode(appId, user.id, user.email);
+      if (user && !user.is_verified && !user.disabled) {
+        // The new code confirms the same pending password as the one it replaces.
+        await codeMail(appId, user.email, await storeCode(user.id, null));
+      }
       return {
         success: true,
         message: 'If this email is waiting for verification, a new code has been sent',
       };
     },
   };
+}
+
+/** isLive says whether a pending code can still be used (not expired, not voided by wrong attempts). */
+function isLive(pending: OtpRow): boolean {
+  return (
+    pending.failed_attempts < OTP_MAX_FAILED_ATTEMPTS && new Date(pending.expires_at).getTime() > Date.now()
+  );
 }
 
 export type SignUpService = ReturnType<typeof createSignUpService>;
