@@ -119,6 +119,14 @@ describe('writes never lose hidden values (keepHidden and the update operators)'
     });
   });
 
+  it('keeps the hidden keys of a visible child the written object omits', () => {
+    expect(keepHidden(RECORD.meta, { open: 'x' }, ['meta'], view)).toEqual({
+      open: 'x',
+      owner: 'bob',
+      deep: { pin: '1234' },
+    });
+  });
+
   it('keeps an array written back as read, and refuses one that would drop hidden element keys', () => {
     const read = view(['lines'], RECORD.lines);
     expect(keepHidden(RECORD.lines, read, ['lines'], view)).toEqual(RECORD.lines);

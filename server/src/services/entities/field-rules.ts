@@ -123,8 +123,19 @@ export function keepHidden(stored: unknown, written: unknown, path: string[], vi
     const out: Record<string, unknown> = { ...written };
     for (const [key, value] of Object.entries(stored)) {
       const inner = [...path, key];
-      if (Object.hasOwn(written, key)) out[key] = keepHidden(value, written[key], inner, view);
-      else if (view(inner, value) === undefined) out[key] = value;
+      if (Object.hasOwn(written, key)) {
+        out[key] = keepHidden(value, written[key], inner, view);
+        continue;
+      }
+      // A key the written object omits: hidden ones are kept; a visible one holding hidden keys keeps
+      // just those (its visible part was removed on purpose); else it is gone.
+      const seen = view(inner, value);
+      if (seen === undefined) out[key] = value;
+      else if (!sameValue(seen, value)) {
+        if (!isPlainObject(value)) throw hiddenLoss(inner, 'remove');
+        const kept = keepHidden(value, {}, inner, view) as Record<string, unknown>;
+        if (Object.keys(kept).length > 0) out[key] = kept;
+      }
     }
     return out;
   }
