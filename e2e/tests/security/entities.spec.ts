@@ -80,7 +80,7 @@ const SCENARIOS: readonly Scenario[] = [
         '$options',
         'anonymous',
         () => `Todo${q({ title: { $regex: 'a', $options: 'x' } })}`,
-        '$options supports only "i"',
+        '$options supports only',
       ],
       [
         'caseless huge range',
@@ -114,7 +114,7 @@ const SCENARIOS: readonly Scenario[] = [
   {
     item: '1a',
     name: '$regex that could blow up: update-many writes nothing',
-    caller: 'anonymous',
+    caller: 'user',
     request: (f) => ({
       method: 'PATCH',
       path: 'Todo/update-many',
@@ -130,7 +130,7 @@ const SCENARIOS: readonly Scenario[] = [
   {
     item: '1a',
     name: '$regex that could blow up: delete-many deletes nothing',
-    caller: 'anonymous',
+    caller: 'user',
     request: (f) => ({
       method: 'DELETE',
       path: 'Todo',
@@ -517,8 +517,7 @@ async function stored(record: Stored, f: Fixture): Promise<Row> {
   return ok('service', 'GET', `${entity}/${f[record]}`);
 }
 
-const errorText = (json: Record<string, unknown>) =>
-  JSON.stringify([json.message, json.detail, (json.error as { message?: unknown } | undefined)?.message]);
+const errorText = (json: Record<string, unknown>) => String(json.message);
 
 for (const scenario of SCENARIOS) {
   test(`[${scenario.item}] ${scenario.name} (${scenario.caller} → ${scenario.status})`, async () => {
@@ -593,8 +592,11 @@ test('[3] a burst of 6 KB $or queries of 120 distinct regexes over 1,200 rows: 4
       many(600, (i) => ({ title: `row ${start + i} ${'abc '.repeat(8)}`, description: batch })),
     );
   }
-  const query = { description: batch, $or: many(120, (i) => ({ title: { $regex: `^row ${i} (abc )+x` } })) };
-  expect(JSON.stringify(query).length).toBeGreaterThan(5000);
+  const query = {
+    description: batch,
+    $or: many(120, (i) => ({ title: { $regex: `^row ${i} (abc )+(xyz|qrs)[0-9]*$` } })),
+  };
+  expect(JSON.stringify(query).length).toBeGreaterThan(6000);
   const attack = Promise.all(many(10, () => call('anonymous', 'GET', `Todo${q(query)}`)));
   const slowest = await whileProbing(attack);
   const answers = await attack;
