@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 
 // The app project on disk (`base44/`): config, entity files and seeds, as base44's CLI lays them out.
@@ -94,14 +95,27 @@ export interface PropertySchema {
   [extra: string]: unknown;
 }
 
-const validPattern = z.string().refine((source) => {
-  try {
-    new RegExp(source, 'u');
-    return true;
-  } catch {
-    return false;
-  }
-}, 'is not a valid regular expression');
+// A pattern must be valid ECMAScript (what JSON Schema means) and compile for RE2, which records are
+// checked with (linear time: no lookarounds or backreferences), so no record can stall the server.
+const validPattern = z
+  .string()
+  .max(1000, 'is longer than 1000 characters')
+  .refine((source) => {
+    try {
+      new RegExp(source, 'u');
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'is not a valid regular expression')
+  .refine((source) => {
+    try {
+      RE2JS.compile(source);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'uses a feature without a linear-time match (lookarounds, backreferences): rewrite it without them');
 
 export const PropertySchemaSchema: z.ZodType<PropertySchema> = z.lazy(() =>
   z.looseObject({

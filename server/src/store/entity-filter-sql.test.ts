@@ -3,7 +3,14 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../lib/errors';
 import type { Database, Queryable } from './database';
-import { compileFilter, compileSort, SqlParams } from './entity-filter-sql';
+import {
+  compileFilter,
+  compileSort,
+  MAX_QUERY_CONDITIONS,
+  MAX_QUERY_DEPTH,
+  MAX_QUERY_PATTERNS,
+  SqlParams,
+} from './entity-filter-sql';
 import { createEntityRecordsStore, type EntityRecordsStore } from './entity-records-store';
 import { runMigrations } from './migrations';
 
@@ -116,7 +123,7 @@ describe('compileFilter on PostgreSQL', () => {
     [{ n: { $in: 1 } }, '$in needs an array'],
     [{ n: { $gt: { a: 1 } } }, '$gt needs'],
     [{ n: { $size: -1 } }, '$size'],
-    [{ n: { $regex: '(' } }, 'regular expression'],
+    [{ n: { $regex: '(' } }, 'never closed'],
     [{ n: { $regex: 'a', $options: 'g' } }, '$options'],
     [{ n: { $gt: 1, x: 2 } }, 'mixes operators'],
     [{ 'a..b': 1 }, 'not a valid field path'],
@@ -124,6 +131,35 @@ describe('compileFilter on PostgreSQL', () => {
     [[1], 'JSON object'],
   ])('%j is refused (%s)', (query, message) => {
     expect(() => compileFilter(query, new SqlParams())).toThrow(message);
+  });
+
+  it('bounds the cost of a query: conditions, depth and distinct $regex patterns, each named', () => {
+    const compile = (query: unknown) => () => compileFilter(query, new SqlParams());
+    const many = (n: number, item: (i: number) => unknown) => Array.from({ length: n }, (_, i) => item(i));
+    expect(compile({ $or: many(MAX_QUERY_CONDITIONS - 1, (i) => ({ n: i })) })).not.toThrow();
+    expect(compile({ $or: many(MAX_QUERY_CONDITIONS, (i) => ({ n: i })) })).toThrow(
+      `more than ${MAX_QUERY_CONDITIONS} conditions`,
+    );
+    const regexes = (n: number) => ({ $or: many(n, (i) => ({ title: { $regex: `^t${i}` } })) });
+    expect(compile(regexes(MAX_QUERY_PATTERNS))).not.toThrow();
+    expect(compile(regexes(MAX_QUERY_PATTERNS + 1))).toThrow(
+      `more than ${MAX_QUERY_PATTERNS} distinct $regex patterns`,
+    );
+    // The same pattern repeated counts once.
+    expect(compile({ $or: many(90, () => ({ title: { $regex: '^t' } })) })).not.toThrow();
+    let nested: unknown = { n: 1 };
+    for (let i = 0; i <= MAX_QUERY_DEPTH; i += 1) nested = { $and: [nested] };
+    expect(compile(nested)).toThrow(`nesting deeper than ${MAX_QUERY_DEPTH}`);
+  });
+
+  it.each([
+    [{ title: { $regex: '(a{1,255}){1,255}' } }],
+    [{ title: { $not: { $regex: '(a+)+$' } } }],
+    [{ title: { $regex: '(a|aa)*c', $options: 'i' } }],
+    [{ items: { $elemMatch: { k: { $regex: '(x+)+' } } } }],
+    [{ tags: { $elemMatch: { $regex: 'a{101}' } } }],
+  ])('refuses a $regex that could blow up, on every operator path: %j', (query) => {
+    expect(() => compileFilter(query, new SqlParams())).toThrow(/Invalid query: \$regex/);
   });
 
   it('hides a field from the query where its read rule fails', async () => {

@@ -338,15 +338,17 @@ export function createEntityRecordsStore(db: Database) {
     },
 
     /**
-     * upsertByKey serialises upserts of one entity (transaction-scoped advisory lock), locks the records whose
-     * top-level `key` fields equal one of keyValues (each an array of values in key order), tells plan which of
-     * them `updateRule` admits, then inserts and updates what plan returns, all in one transaction.
+     * upsertByKey serialises upserts of one entity (transaction-scoped advisory lock), locks the records
+     * `readRule` admits whose top-level `key` fields equal one of keyValues (each an array of values in key
+     * order), tells plan which of them `updateRule` admits, then inserts and updates what plan returns, all
+     * in one transaction. Records the read rule hides are never matched, so they cannot be probed.
      */
     async upsertByKey(
       appId: string,
       entity: string,
       key: string[],
       keyValues: unknown[][],
+      readRule: Filter | boolean,
       updateRule: Filter | boolean,
       plan: (existing: { row: EntityRecordRow; admitted: boolean }[]) => {
         inserts: NewEntityRecord[];
@@ -358,13 +360,14 @@ export function createEntityRecordsStore(db: Database) {
         const params = new SqlParams();
         const app = params.add(appId);
         const name = params.add(entity);
+        const readable = compileFilter(readRule, params);
         const admitted = compileFilter(updateRule, params);
         const tuple = key.map((field) => `data -> ${params.add(field)}::text`).join(', ');
         const wanted = params.add(JSON.stringify(keyValues));
         const found = await run<EntityRecordRow & { admitted: boolean }>(
           tx,
           `SELECT ${COLUMNS}, (${admitted}) AS admitted FROM entity_records
-           WHERE app_id = ${app} AND entity = ${name}
+           WHERE app_id = ${app} AND entity = ${name} AND ${readable}
              AND jsonb_build_array(${tuple}) IN (SELECT value FROM jsonb_array_elements(${wanted}::jsonb))
            ORDER BY created_date, id FOR UPDATE`,
           params.values,

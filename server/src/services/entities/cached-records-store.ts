@@ -84,8 +84,10 @@ export function withReadCache(
       write(selection.appId, selection.entity, () => store.updateOne(selection, id, change)),
     updateSelected: (selection, options, plan) =>
       write(selection.appId, selection.entity, () => store.updateSelected(selection, options, plan)),
-    upsertByKey: (appId, entity, key, keyValues, updateRule, plan) =>
-      write(appId, entity, () => store.upsertByKey(appId, entity, key, keyValues, updateRule, plan)),
+    upsertByKey: (appId, entity, key, keyValues, readRule, updateRule, plan) =>
+      write(appId, entity, () =>
+        store.upsertByKey(appId, entity, key, keyValues, readRule, updateRule, plan),
+      ),
     deleteOne: (selection, id) =>
       write(selection.appId, selection.entity, () => store.deleteOne(selection, id)),
     deleteMany: (selection) => write(selection.appId, selection.entity, () => store.deleteMany(selection)),

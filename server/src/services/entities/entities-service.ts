@@ -16,8 +16,8 @@ import {
   type UploadedFile,
 } from './entity-import';
 import type { EntityEvents } from './entity-events';
-import { isOpenRule, matchesRule, resolveRule, type Caller } from './entity-rules';
-import { deniedWrites, readView, readVisibility, stripHidden } from './field-rules';
+import { isOpenRule, matchesRule, resolveRule, type Caller, type ResolvedRule } from './entity-rules';
+import { deniedWrites, keepHidden, readView, readVisibility, stripHidden } from './field-rules';
 import type { EntityDef, Project } from './project-loader';
 import { prepareRecord } from './record-validator';
 import { decodeCursor, encodeCursor, type CursorState } from './entity-cursor';
@@ -93,6 +93,18 @@ function owner(caller: Caller): { created_by: string | null; created_by_id: stri
   if (caller.kind === 'user') return { created_by: caller.user.email, created_by_id: caller.user.id };
   if (caller.kind === 'service') return { created_by: null, created_by_id: 'service-role' };
   return { created_by: null, created_by_id: null };
+}
+
+const STAMP_FIELDS = new Set(['created_by', 'created_by_id']);
+
+/** readsOnlyStamps says whether a resolved rule's conditions name the owner stamps only. */
+function readsOnlyStamps(rule: ResolvedRule): boolean {
+  if (typeof rule === 'boolean') return true;
+  return Object.entries(rule).every(([key, value]) =>
+    key === '$and' || key === '$or' || key === '$nor'
+      ? Array.isArray(value) && value.every((item) => readsOnlyStamps(item as ResolvedRule))
+      : STAMP_FIELDS.has(key),
+  );
 }
 
 function project(record: EntityRecord, fields: string[] | undefined): EntityRecord {
@@ -173,12 +185,29 @@ export function createEntitiesService(deps: {
   const notFound = (entity: EntityDef, id: string) =>
     new NotFoundError(`Entity ${entity.name} with ID ${id} not found`);
 
-  function prepareCreate(entity: EntityDef, caller: Caller, body: unknown): NewEntityRecord {
+  /**
+   * createRule is the caller's create rule, decided as far as it can be before the body is read: a rule
+   * that admits no record, or one on the owner stamps alone that fails, is a 403 before any validation.
+   * A rule on the record's own fields is decided on the validated record (prepareCreate).
+   */
+  function createRule(entity: EntityDef, caller: Caller): ResolvedRule {
+    const rule = resolveRule(entity.rls.create ?? entity.rls.write, caller);
+    if (rule === false || (readsOnlyStamps(rule) && !matchesRule(owner(caller), rule))) {
+      throw new ForbiddenError('Permission denied');
+    }
+    return rule;
+  }
+
+  function prepareCreate(
+    entity: EntityDef,
+    caller: Caller,
+    body: unknown,
+    rule: ResolvedRule = createRule(entity, caller),
+  ): NewEntityRecord {
     const prepared = prepareRecord(entity, body, 'create');
     if (!prepared.ok) throw new RecordValidationError(prepared.message);
     const stamps = owner(caller);
     const context = { ...prepared.data, ...stamps };
-    const rule = resolveRule(entity.rls.create ?? entity.rls.write, caller);
     if (!matchesRule(context, rule)) throw new ForbiddenError('Permission denied');
     const denied = deniedWrites({
       properties: entity.properties,
@@ -191,6 +220,19 @@ export function createEntitiesService(deps: {
     if (denied.length)
       throw new ForbiddenError(`You're not allowed to set the following fields: ${denied.join(', ')}`);
     return { id: randomId(), data: prepared.data, ...stamps };
+  }
+
+  /**
+   * mergeWrite is row's data with patch written over it field by field, keeping what the caller cannot
+   * see (keepHidden: a client writing back a record as it read it never erases hidden keys).
+   */
+  function mergeWrite(row: EntityRecordRow, patch: EntityRecord, caller: Caller, entity: EntityDef) {
+    const view = readView(toRecord(row), readVisibility(entity.properties, caller));
+    const merged: EntityRecord = { ...row.data };
+    for (const [key, value] of Object.entries(patch)) {
+      merged[key] = keepHidden(row.data[key], value, [key], view);
+    }
+    return merged;
   }
 
   /** checkedUpdate validates merged data (required fields stay), checks field write rules and returns it. */
@@ -363,9 +405,10 @@ export function createEntitiesService(deps: {
           `A bulk create takes at most ${MAX_BULK_RECORDS} records (got ${bodies.length})`,
         );
       }
+      const rule = createRule(entity, caller);
       const records = bodies.map((body, index) => {
         try {
-          return prepareCreate(entity, caller, body);
+          return prepareCreate(entity, caller, body, rule);
         } catch (error) {
           if (error instanceof RecordValidationError)
             throw new RecordValidationError(`Record ${index}: ${error.message}`);
@@ -388,12 +431,18 @@ export function createEntitiesService(deps: {
     ): Promise<EntityRecord> {
       const entity = requireEntity(name);
       if (isUserEntity(entity)) return deps.users.update(appId, caller, id, body);
-      const prepared = prepareRecord(entity, body, 'update');
-      if (!prepared.ok) throw new RecordValidationError(prepared.message);
-      const row = await deps.store.updateOne(selection(appId, entity, caller, 'update'), id, (existing) => {
+      // The update rule goes first: a caller who may update no record, or not this one, gets its 404
+      // before the body is validated.
+      const chosen = selection(appId, entity, caller, 'update');
+      if (chosen.rule === false) throw notFound(entity, id);
+      const row = await deps.store.updateOne(chosen, id, (existing) => {
+        const prepared = prepareRecord(entity, body, 'update');
+        if (!prepared.ok) throw new RecordValidationError(prepared.message);
+        const after = mergeWrite(existing, prepared.data, caller, entity);
+        const changes = Object.fromEntries(Object.keys(prepared.data).map((key) => [key, after[key]]));
         const denied = deniedWrites({
           properties: entity.properties,
-          changes: prepared.data,
+          changes,
           before: existing.data,
           context: toRecord(existing),
           mode: 'update',
@@ -402,7 +451,7 @@ export function createEntitiesService(deps: {
         if (denied.length) {
           throw new ForbiddenError(`You're not allowed to modify the following fields: ${denied.join(', ')}`);
         }
-        return { ...existing.data, ...prepared.data };
+        return after;
       });
       if (!row) throw notFound(entity, id);
       emitAll(appId, entity, 'update', [row]);
@@ -454,10 +503,10 @@ export function createEntitiesService(deps: {
       if (typeof query !== 'object' || query === null || Array.isArray(query)) {
         throw new InvalidInputError('updateMany needs "query" to be an object');
       }
-      const update = parseUpdate(data);
       requireSignedInWriter(entity, caller, 'update');
       const chosen = selection(appId, entity, caller, 'update', query);
       if (chosen.rule === false) throw new ForbiddenError('Permission denied');
+      const update = parseUpdate(data);
       const now = new Date();
       // Operators read current values as the caller may see them (field read rules), never more.
       const view = (row: EntityRecordRow) => readView(toRecord(row), chosen.visibility ?? new Map());
@@ -485,6 +534,7 @@ export function createEntitiesService(deps: {
           `A bulk update takes at most ${MAX_BATCH_WRITE} records (got ${body.length})`,
         );
       }
+      const chosen = selection(appId, entity, caller, 'update');
       const patches = new Map<string, EntityRecord>();
       const order: string[] = [];
       body.forEach((item, index) => {
@@ -495,13 +545,14 @@ export function createEntitiesService(deps: {
         if (typeof id !== 'string' || id.length === 0 || id.length > 128) {
           throw new InvalidInputError(`Record ${index}: "id" must be a non-empty string`);
         }
+        // A caller who may update no record gets the 404 update() would give, before any validation.
+        if (chosen.rule === false) throw notFound(entity, id);
         const prepared = prepareRecord(entity, fields, 'update');
         if (!prepared.ok) throw new RecordValidationError(`Record ${index}: ${prepared.message}`);
         if (!patches.has(id)) order.push(id);
         patches.set(id, { ...patches.get(id), ...prepared.data });
       });
       if (order.length === 0) return [];
-      const chosen = selection(appId, entity, caller, 'update');
       const { rows } = await deps.store.updateSelected(
         chosen,
         { limit: order.length, ids: order },
@@ -510,7 +561,8 @@ export function createEntitiesService(deps: {
           return order.map((id) => {
             const row = byId.get(id);
             if (!row) throw notFound(entity, id);
-            return { id, data: checkedUpdate(entity, caller, row, { ...row.data, ...patches.get(id) }) };
+            const merged = mergeWrite(row, patches.get(id) ?? {}, caller, entity);
+            return { id, data: checkedUpdate(entity, caller, row, merged) };
           });
         },
       );
@@ -520,9 +572,11 @@ export function createEntitiesService(deps: {
 
     /**
      * upsert creates or updates records by the value of their top-level key field(s): a record whose key
-     * matches an existing record merges into it (update rule and field rules; a matched record the caller
-     * may not update refuses the whole call with 403), any other is created (create rules). Duplicates
-     * within one call: the last wins. All or nothing.
+     * matches an existing record the caller may read merges into it (update rule and field rules; a matched
+     * record the caller may not update refuses the whole call with 403), any other is created (create
+     * rules). Records the caller may not read never match, so upsert reveals nothing about them: a key
+     * only they hold creates a new record (entity data has no unique keys). A key field hidden from the
+     * caller by a field read rule is refused (403). Duplicates within one call: the last wins. All or nothing.
      */
     async upsert(appId: string, name: string, caller: Caller, body: unknown) {
       const entity = requireEntity(name);
@@ -543,6 +597,19 @@ export function createEntitiesService(deps: {
         );
       }
       const keyFields = [...new Set(keys as string[])];
+      const visibility = readVisibility(entity.properties, caller);
+      const hidden = keyFields.filter((field) => visibility.has(field));
+      if (hidden.length) {
+        throw new ForbiddenError(
+          `upsert cannot match on ${hidden.map((field) => `"${field}"`).join(', ')}: a field read rule hides it from you`,
+        );
+      }
+      const readRule = selection(appId, entity, caller, 'read').rule;
+      const updateRule = selection(appId, entity, caller, 'update').rule;
+      const createAny = resolveRule(entity.rls.create ?? entity.rls.write, caller);
+      if (createAny === false && (readRule === false || updateRule === false)) {
+        throw new ForbiddenError('Permission denied');
+      }
       if (!Array.isArray(records)) throw new InvalidInputError('upsert needs "records" to be an array');
       if (records.length > MAX_BATCH_WRITE) {
         throw new InvalidInputError(
@@ -565,12 +632,12 @@ export function createEntitiesService(deps: {
         byKey.set(id, { values, body: record as EntityRecord });
       });
       if (byKey.size === 0) return { created: 0, updated: 0, records: [] as EntityRecord[] };
-      const updateRule = selection(appId, entity, caller, 'update').rule;
       const { inserted, updated } = await deps.store.upsertByKey(
         appId,
         entity.name,
         keyFields,
         [...byKey.values()].map((entry) => entry.values),
+        readRule,
         updateRule,
         (existing) => {
           const matches = new Map<string, { row: EntityRecordRow; admitted: boolean }>();
@@ -590,10 +657,8 @@ export function createEntitiesService(deps: {
               throw new ForbiddenError('Permission denied: you may not update a matching record');
             const prepared = prepareRecord(entity, record, 'update');
             if (!prepared.ok) throw new RecordValidationError(prepared.message);
-            updates.push({
-              id: match.row.id,
-              data: checkedUpdate(entity, caller, match.row, { ...match.row.data, ...prepared.data }),
-            });
+            const merged = mergeWrite(match.row, prepared.data, caller, entity);
+            updates.push({ id: match.row.id, data: checkedUpdate(entity, caller, match.row, merged) });
           }
           return { inserts, updates };
         },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PropertySchema } from '../../schemas/entity-project';
 import type { Caller } from './entity-rules';
-import { readView, readVisibility, stripHidden } from './field-rules';
+import { keepHidden, readView, readVisibility, stripHidden } from './field-rules';
 import { applyUpdate, parseUpdate } from './update-operators';
 
 const alice: Caller = {
@@ -97,5 +97,66 @@ describe('readView', () => {
     expect(applyUpdate(RECORD, parseUpdate({ $rename: { 'meta.owner': 'title' } }), new Date()).title).toBe(
       'bob',
     );
+  });
+});
+
+describe('writes never lose hidden values (keepHidden and the update operators)', () => {
+  const view = readView(RECORD, readVisibility(PROPERTIES, alice));
+  const data = (({ id: _id, created_by: _by, ...rest }) => rest)(RECORD);
+  const run = (update: unknown) => applyUpdate(data, parseUpdate(update), new Date(), view);
+
+  it('keeps hidden keys of an object written back without them, and takes the visible changes', () => {
+    const written = { deep: { other: 'y' }, open: 'no' };
+    expect(keepHidden(RECORD.meta, written, ['meta'], view)).toEqual({
+      owner: 'bob',
+      deep: { pin: '1234', other: 'y' },
+      open: 'no',
+    });
+    expect(run({ $set: { meta: written } }).meta).toEqual({
+      owner: 'bob',
+      deep: { pin: '1234', other: 'y' },
+      open: 'no',
+    });
+  });
+
+  it('keeps the hidden keys of a visible child the written object omits', () => {
+    expect(keepHidden(RECORD.meta, { open: 'x' }, ['meta'], view)).toEqual({
+      open: 'x',
+      owner: 'bob',
+      deep: { pin: '1234' },
+    });
+  });
+
+  it('keeps an array written back as read, and refuses one that would drop hidden element keys', () => {
+    const read = view(['lines'], RECORD.lines);
+    expect(keepHidden(RECORD.lines, read, ['lines'], view)).toEqual(RECORD.lines);
+    expect(keepHidden(RECORD.lines, [...(read as unknown[]), { sku: 'c' }], ['lines'], view)).toEqual([
+      ...RECORD.lines,
+      { sku: 'c' },
+    ]);
+    expect(() => keepHidden(RECORD.lines, [{ sku: 'z' }], ['lines'], view)).toThrow(/lines.*hidden/);
+    expect(() => run({ $set: { lines: [] } })).toThrow(/lines.*hidden/);
+  });
+
+  it('applies $push, $addToSet and $pull to the stored array, matching elements as the caller sees them', () => {
+    expect(run({ $push: { lines: { sku: 'c' } } }).lines).toEqual([...RECORD.lines, { sku: 'c' }]);
+    expect(run({ $addToSet: { lines: { $each: [{ sku: 'a' }, { sku: 'd' }] } } }).lines).toEqual([
+      ...RECORD.lines,
+      { sku: 'd' },
+    ]);
+    // Comparing with the hidden value would be an oracle: {sku, cost} is not what the caller sees.
+    expect(run({ $addToSet: { lines: { sku: 'a', cost: 3 } } }).lines).toHaveLength(4);
+    expect(run({ $pull: { lines: { sku: 'a', cost: 3 } } }).lines).toEqual(RECORD.lines);
+    expect(run({ $pull: { lines: { sku: 'b' } } }).lines).toEqual([{ cost: 3, sku: 'a' }, 'odd']);
+  });
+
+  it('refuses $rename of a value holding hidden keys', () => {
+    expect(() => run({ $rename: { lines: 'items' } })).toThrow(/\$rename lines/);
+    expect(run({ $rename: { title: 'name' } })).toMatchObject({ name: 'T' });
+  });
+
+  it('lets the service role (no hidden fields) replace anything', () => {
+    const all = readView(RECORD, readVisibility(PROPERTIES, service));
+    expect(applyUpdate(data, parseUpdate({ $set: { lines: [] } }), new Date(), all).lines).toEqual([]);
   });
 });

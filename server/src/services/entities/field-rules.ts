@@ -1,3 +1,5 @@
+import { isDeepStrictEqual } from 'node:util';
+import { ForbiddenError } from '../../lib/errors';
 import type { PropertySchema } from '../../schemas/entity-project';
 import { covers, ITEMS } from '../../store/entity-filter-sql';
 import { matchesRule, resolveRule, type Caller, type ResolvedRule } from './entity-rules';
@@ -95,8 +97,65 @@ export function readView(
   };
 }
 
+/** ReadViewOf is what readView returns: the value at a data path as the caller may read it. */
+export type ReadViewOf = ReturnType<typeof readView>;
+
+/** hiddenLoss is the 403 for a write that would drop values the caller cannot see under path. */
+export const hiddenLoss = (path: string[], how: string) =>
+  new ForbiddenError(
+    `You cannot ${how} ${path.join('.')}: it holds fields hidden from you, which the write would lose`,
+  );
+
+/**
+ * keepHidden returns what to store at path when a caller writes `written` over `stored`, so that values
+ * hidden from the caller (field read rules, through view) are never lost to a client writing back what it
+ * read. A hidden key the written object omits is kept; an array whose elements hold hidden keys must keep
+ * those elements as read (in place) or the write is refused (403): to add or remove elements there,
+ * `$push`/`$addToSet`/`$pull` apply to the stored array. A path hidden as a whole, or a value replaced by
+ * one of another kind (an object by null), is overwritten as written, as field write rules allow.
+ */
+export function keepHidden(stored: unknown, written: unknown, path: string[], view: ReadViewOf): unknown {
+  if (stored === undefined) return written;
+  const visible = view(path, stored);
+  if (visible === undefined || sameValue(visible, stored)) return written;
+  if (sameValue(written, visible)) return stored;
+  if (isPlainObject(stored) && isPlainObject(written)) {
+    const out: Record<string, unknown> = { ...written };
+    for (const [key, value] of Object.entries(stored)) {
+      const inner = [...path, key];
+      if (Object.hasOwn(written, key)) {
+        out[key] = keepHidden(value, written[key], inner, view);
+        continue;
+      }
+      // A key the written object omits: hidden ones are kept; a visible one holding hidden keys keeps
+      // just those (its visible part was removed on purpose); else it is gone.
+      const seen = view(inner, value);
+      if (seen === undefined) out[key] = value;
+      else if (!sameValue(seen, value)) {
+        if (!isPlainObject(value)) throw hiddenLoss(inner, 'remove');
+        const kept = keepHidden(value, {}, inner, view) as Record<string, unknown>;
+        if (Object.keys(kept).length > 0) out[key] = kept;
+      }
+    }
+    return out;
+  }
+  if (Array.isArray(stored) && Array.isArray(written)) {
+    const out = [...written];
+    stored.forEach((element, index) => {
+      const inner = [...path, String(index)];
+      const seen = view(inner, element);
+      if (sameValue(seen, element)) return;
+      if (index < written.length && sameValue(written[index], seen)) out[index] = element;
+      else throw hiddenLoss(path, 'replace or remove elements of');
+    });
+    return out;
+  }
+  return written;
+}
+
+/** sameValue compares JSON values (key order aside); missing and null are the same. */
 function sameValue(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  return isDeepStrictEqual(a ?? null, b ?? null);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PropertySchema } from '../../schemas/entity-project';
-import { prepareRecord } from './record-validator';
+import fc from 'fast-check';
+import { isEmail, MAX_EMAIL_LENGTH, MAX_PATTERN_INPUT, prepareRecord } from './record-validator';
 
 const shape = {
   properties: {
@@ -91,5 +92,33 @@ describe('prepareRecord', () => {
       ok: false,
       message: 'The record must be a JSON object',
     });
+  });
+});
+
+describe('validators never backtrack', () => {
+  const OLD_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+  it('isEmail agrees with the former email regex on values up to the length cap', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', '@', '.', ' ', '\t', 'é'), maxLength: 30 });
+    fc.assert(fc.property(text, (value) => isEmail(value) === OLD_EMAIL.test(value)));
+  });
+
+  it(`refuses emails over ${MAX_EMAIL_LENGTH} characters, and a 40k-character attack value at once`, () => {
+    const attack = `a@${'a.'.repeat(20_000)}!`;
+    const result = prepareRecord(shape, { title: 'a', email: attack }, 'create');
+    expect(result).toMatchObject({ ok: false });
+    if (!result.ok) expect(result.message).toContain(`at most ${MAX_EMAIL_LENGTH} characters`);
+    expect(isEmail(`${'a'.repeat(240)}@example.com`)).toBe(true);
+    expect(isEmail(`${'a'.repeat(250)}@example.com`)).toBe(false);
+  });
+
+  it('applies a schema pattern with a linear engine, and only to strings up to the cap', () => {
+    const evil = { properties: { s: { type: 'string' as const, pattern: '^(a+)+$' } }, required: [] };
+    const result = prepareRecord(evil, { s: `${'a'.repeat(5000)}!` }, 'create');
+    expect(result).toMatchObject({ ok: false });
+    expect(prepareRecord(evil, { s: 'aaaa' }, 'create')).toMatchObject({ ok: true });
+    const long = prepareRecord(shape, { title: 'a', code: 'A'.repeat(MAX_PATTERN_INPUT + 1) }, 'create');
+    expect(long).toMatchObject({ ok: false });
+    if (!long.ok) expect(long.message).toContain(`at most ${MAX_PATTERN_INPUT} characters`);
   });
 });

@@ -1,8 +1,11 @@
+import { RE2JS } from 're2js';
 import type { PropertySchema } from '../../schemas/entity-project';
 
 // Record bodies are checked against the entity's JSON-Schema-style properties. Unlike `base44 dev`, every
 // constraint the schema states is enforced (enum, format, ranges, lengths, pattern, nested required).
 // Unknown keys are dropped, as the SDK contract expects (stamps and extra fields a client sends back).
+// Nothing here backtracks: formats are checked by linear code or anchored regexes without overlapping
+// repeats, a schema `pattern` runs on RE2 (linear time), and each check first caps the string's length.
 
 /** RecordShape is the part of an entity definition validation needs. */
 export interface RecordShape {
@@ -12,7 +15,14 @@ export interface RecordShape {
 
 class FieldProblem extends Error {}
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** MAX_EMAIL_LENGTH is the longest `format: email` value (RFC 5321's path limit). */
+export const MAX_EMAIL_LENGTH = 254;
+/** MAX_URI_LENGTH is the longest `format: uri` value. */
+export const MAX_URI_LENGTH = 8192;
+/** MAX_PATTERN_INPUT is the longest string a schema `pattern` is applied to; longer ones fail it. */
+export const MAX_PATTERN_INPUT = 10_000;
+const MAX_DATE_TIME_LENGTH = 64;
+const WHITESPACE = /\s/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
@@ -21,19 +31,52 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function validDate(value: string): boolean {
+  if (value.length !== 10) return false;
   const match = DATE.exec(value);
   if (!match) return false;
   const date = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }
 
+/** isEmail is `local@domain.tld` without whitespace and with one `@` (a linear scan, no regex backtracking). */
+export function isEmail(value: string): boolean {
+  if (value.length > MAX_EMAIL_LENGTH || WHITESPACE.test(value)) return false;
+  const at = value.indexOf('@');
+  if (at <= 0 || at !== value.lastIndexOf('@')) return false;
+  const domain = value.slice(at + 1);
+  // The domain needs a dot with something on both sides (the first character cannot be that dot).
+  const dot = domain.indexOf('.', 1);
+  return dot > 0 && dot < domain.length - 1;
+}
+
+const compiledPatterns = new Map<string, RE2JS>();
+
+/**
+ * compilePattern compiles a schema `pattern` for RE2 (linear-time matching), or throws when it uses what
+ * RE2 lacks (lookarounds, backreferences); the project loader refuses such a project.
+ */
+export function compilePattern(source: string): RE2JS {
+  let compiled = compiledPatterns.get(source);
+  if (!compiled) compiledPatterns.set(source, (compiled = RE2JS.compile(source)));
+  return compiled;
+}
+
 function checkFormat(format: string, value: string): string | null {
-  if (format === 'email' && !EMAIL.test(value)) return 'Input should be a valid email address';
+  if (format === 'email' && !isEmail(value)) {
+    return value.length > MAX_EMAIL_LENGTH
+      ? `Input should be a valid email address (at most ${MAX_EMAIL_LENGTH} characters)`
+      : 'Input should be a valid email address';
+  }
   if (format === 'date' && !validDate(value)) return 'Input should be a valid date (YYYY-MM-DD)';
-  if (format === 'date-time' && !(DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)))) {
+  if (
+    format === 'date-time' &&
+    !(value.length <= MAX_DATE_TIME_LENGTH && DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)))
+  ) {
     return 'Input should be a valid date-time (ISO 8601)';
   }
   if (format === 'uri') {
+    if (value.length > MAX_URI_LENGTH)
+      return `Input should be a valid URI (at most ${MAX_URI_LENGTH} characters)`;
     try {
       if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return 'Input should be a valid URI';
       new URL(value);
@@ -87,8 +130,13 @@ function checkValue(schema: PropertySchema, value: unknown, path: string, option
     if (schema.maxLength !== undefined && length > schema.maxLength) {
       fail(`String should have at most ${schema.maxLength} characters`);
     }
-    if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) {
-      fail(`String should match pattern ${schema.pattern}`);
+    if (schema.pattern !== undefined) {
+      if (value.length > MAX_PATTERN_INPUT) {
+        fail(`String should have at most ${MAX_PATTERN_INPUT} characters to be checked against its pattern`);
+      }
+      if (!compilePattern(schema.pattern).matcher(value).find()) {
+        fail(`String should match pattern ${schema.pattern}`);
+      }
     }
     const formatProblem = schema.format ? checkFormat(schema.format, value) : null;
     if (formatProblem) fail(formatProblem);

@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../../lib/errors';
 import { RecordValidationError } from './entity-errors';
+import { hiddenLoss, keepHidden } from './field-rules';
 
 // Mongo-style update operators for updateMany, applied to one record's data in code. The records they
 // apply to are chosen in SQL (the caller's query AND the update rule); `parseUpdate` rejects a malformed
@@ -151,31 +152,44 @@ function remove(data: Data, path: string[]): void {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-function arrayAt(current: unknown, path: string[], op: string): unknown[] {
-  if (current === undefined || current === null) return [];
-  if (!Array.isArray(current)) {
-    throw new RecordValidationError(`Error in field ${path.join('.')}: ${op} needs an array`);
-  }
-  return [...(current as unknown[])];
-}
-
 /** ReadView is the value at path as the caller may read it (undefined when hidden by a field read rule). */
 export type ReadView = (path: string[], value: unknown) => unknown;
+
+const seeAll: ReadView = (_path, value) => value;
+
+/**
+ * storedArray is the array at path for an array operator: the stored elements (hidden keys and all, so
+ * writing it back loses nothing) with each one's visible view (what the operator compares with); a
+ * value hidden as a whole reads as missing.
+ */
+function storedArray(stored: unknown, path: string[], op: string, view: ReadView) {
+  const current = view(path, stored);
+  if (current === undefined || current === null) return { items: [] as unknown[], seen: [] as unknown[] };
+  if (!Array.isArray(current) || !Array.isArray(stored)) {
+    throw new RecordValidationError(`Error in field ${path.join('.')}: ${op} needs an array`);
+  }
+  return {
+    items: [...(stored as unknown[])],
+    seen: (stored as unknown[]).map((item, index) => view([...path, String(index)], item)),
+  };
+}
 
 /**
  * applyUpdate returns a copy of data with update applied; now stamps `$currentDate`. Operators that read a
  * current value ($inc, $rename, $push, …) read it through view, so a value hidden from the caller acts
- * as missing and can be neither moved into sight nor probed through an error.
+ * as missing and can be neither moved into sight nor probed through an error. Array operators change the
+ * stored array (matching elements by what the caller sees of them) and `$set` keeps hidden keys (see
+ * keepHidden), so no operator writes back a stripped view; `$rename` of a value holding hidden keys is a 403.
  */
-export function applyUpdate(before: Data, update: ParsedUpdate, now: Date, view?: ReadView): Data {
+export function applyUpdate(before: Data, update: ParsedUpdate, now: Date, view: ReadView = seeAll): Data {
   const data = structuredClone(before);
   for (const { op, path, value } of update.steps) {
     const field = path.join('.');
     const stored = read(data, path);
-    const current = view ? view(path, stored) : stored;
+    const current = view(path, stored);
     switch (op) {
       case '$set':
-        write(data, path, structuredClone(value));
+        write(data, path, keepHidden(stored, structuredClone(value), path, view));
         break;
       case '$unset':
         remove(data, path);
@@ -206,6 +220,7 @@ export function applyUpdate(before: Data, update: ParsedUpdate, now: Date, view?
       }
       case '$rename':
         if (current !== undefined) {
+          if (!same(current, stored)) throw hiddenLoss(path, '$rename');
           remove(data, path);
           write(data, value as string[], current);
         }
@@ -214,22 +229,25 @@ export function applyUpdate(before: Data, update: ParsedUpdate, now: Date, view?
         write(data, path, now.toISOString());
         break;
       case '$addToSet': {
-        const items = arrayAt(current, path, op);
+        const { items, seen } = storedArray(stored, path, op, view);
         for (const item of eachValues(op, field, value)) {
-          if (!items.some((existing) => same(existing, item))) items.push(structuredClone(item));
+          if (!seen.some((existing) => same(existing, item))) {
+            items.push(structuredClone(item));
+            seen.push(item);
+          }
         }
         write(data, path, items);
         break;
       }
       case '$push': {
-        const items = arrayAt(current, path, op);
+        const { items } = storedArray(stored, path, op, view);
         for (const item of eachValues(op, field, value)) items.push(structuredClone(item));
         write(data, path, items);
         break;
       }
       case '$pull': {
         if (current === undefined || current === null) break;
-        const items = arrayAt(current, path, op);
+        const { items, seen } = storedArray(stored, path, op, view);
         const drop =
           isPlainObject(value) && Array.isArray(value.$in) && Object.keys(value).length === 1
             ? (value.$in as unknown[])
@@ -237,7 +255,7 @@ export function applyUpdate(before: Data, update: ParsedUpdate, now: Date, view?
         write(
           data,
           path,
-          items.filter((item) => !drop.some((gone) => same(gone, item))),
+          items.filter((_item, index) => !drop.some((gone) => same(gone, seen[index]))),
         );
         break;
       }

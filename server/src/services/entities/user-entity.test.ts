@@ -3,7 +3,13 @@ import { visibleTo } from '../realtime/entity-delivery';
 import type { Caller } from './entity-rules';
 import { resolveRule } from './entity-rules';
 import type { Project } from './project-loader';
-import { builtInUserEntity, USER_ENTITY } from './user-entity';
+import {
+  builtInUserEntity,
+  customFieldsProblem,
+  MAX_CUSTOM_USER_BYTES,
+  MAX_CUSTOM_USER_FIELDS,
+  USER_ENTITY,
+} from './user-entity';
 
 const user = builtInUserEntity({ properties: { nickname: { type: 'string' } }, required: [] });
 const project: Project = { name: 'p', dir: '/p', entities: new Map([[USER_ENTITY, user]]), seeds: [] };
@@ -33,5 +39,24 @@ describe('the built-in User rules', () => {
   it('keep the built-in fields over custom ones of the same name', () => {
     const odd = builtInUserEntity({ properties: { role: { type: 'integer' } }, required: [] });
     expect(odd.properties.role).toEqual({ type: 'string', enum: ['admin', 'user'] });
+  });
+});
+
+describe('customFieldsProblem', () => {
+  const fields = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, i]));
+
+  it(`caps the count at ${MAX_CUSTOM_USER_FIELDS} and the size at ${MAX_CUSTOM_USER_BYTES} bytes`, () => {
+    expect(customFieldsProblem({}, fields(MAX_CUSTOM_USER_FIELDS))).toBeNull();
+    expect(customFieldsProblem({}, fields(MAX_CUSTOM_USER_FIELDS + 1))).toContain(
+      `at most ${MAX_CUSTOM_USER_FIELDS} custom fields`,
+    );
+    expect(customFieldsProblem({}, { bio: 'x'.repeat(MAX_CUSTOM_USER_BYTES) })).toContain('at most 64 KB');
+    expect(customFieldsProblem({}, { bio: 'x'.repeat(1000) })).toBeNull();
+  });
+
+  it('lets a user already over a cap write what does not grow the fields', () => {
+    const over = fields(MAX_CUSTOM_USER_FIELDS + 5);
+    expect(customFieldsProblem(over, { ...over, f0: 1 })).toBeNull();
+    expect(customFieldsProblem(over, { ...over, extra: 1 })).toContain('custom fields');
   });
 });

@@ -39,6 +39,33 @@ export const RESERVED_USER_FIELDS = new Set([
   'custom',
 ]);
 
+/** MAX_CUSTOM_USER_FIELDS is how many custom fields one user may hold (declared or free-form). */
+export const MAX_CUSTOM_USER_FIELDS = 64;
+/** MAX_CUSTOM_USER_BYTES is the most one user's custom fields may weigh, as JSON (UTF-8 bytes). */
+export const MAX_CUSTOM_USER_BYTES = 64 * 1024;
+
+/**
+ * customFieldsProblem says why a user's custom fields after a write (`after`, merged over `before`) are
+ * over MAX_CUSTOM_USER_FIELDS or MAX_CUSTOM_USER_BYTES, or null. A user already over a cap (from before the
+ * caps) may still write when the write adds no field and does not grow them.
+ */
+export function customFieldsProblem(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): string | null {
+  const count = Object.keys(after).length;
+  const bytes = Buffer.byteLength(JSON.stringify(after));
+  const grows = count > Object.keys(before).length || bytes > Buffer.byteLength(JSON.stringify(before));
+  if (!grows) return null;
+  if (count > MAX_CUSTOM_USER_FIELDS) {
+    return `A user may hold at most ${MAX_CUSTOM_USER_FIELDS} custom fields (this write makes ${count})`;
+  }
+  if (bytes > MAX_CUSTOM_USER_BYTES) {
+    return `A user's custom fields may take at most ${MAX_CUSTOM_USER_BYTES / 1024} KB as JSON (this write makes ${Math.ceil(bytes / 1024)} KB)`;
+  }
+  return null;
+}
+
 /** USER_RULES let admins read every user and anyone else only themself; the service role bypasses it. */
 const USER_RULES: EntityRls = {
   read: { $or: [{ user_condition: { role: 'admin' } }, { id: '{{user.id}}' }] },

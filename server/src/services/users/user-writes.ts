@@ -7,7 +7,7 @@ import { userCaller, type Caller } from '../entities/entity-rules';
 import { deniedWrites, readVisibility, stripHidden } from '../entities/field-rules';
 import type { EntityDef } from '../entities/project-loader';
 import { prepareRecord } from '../entities/record-validator';
-import { SIGN_IN_FOR_USERS, USER_ENTITY } from '../entities/user-entity';
+import { customFieldsProblem, SIGN_IN_FOR_USERS, USER_ENTITY } from '../entities/user-entity';
 import { toPublicUser, type PublicUser } from './public-user';
 
 // Writes to users as the built-in User entity (PUT/DELETE entities/User/:id) and as updateMe, in one
@@ -32,6 +32,9 @@ export function createUserWrites(deps: UserWritesDeps) {
    * rules against the stored user; undeclared custom keys stay free-form (as updateMe always allowed).
    */
   function checkedCustom(target: UserRow, custom: Record<string, unknown>, caller: Caller) {
+    // Caps first (count and size of the fields as stored after the merge), before any validation.
+    const capped = customFieldsProblem(target.custom, { ...target.custom, ...custom });
+    if (capped) throw new InvalidInputError(capped);
     const shape = deps.entity?.custom;
     if (!shape || Object.keys(shape.properties).length === 0) return custom;
     const declared = Object.fromEntries(
