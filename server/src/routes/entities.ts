@@ -12,8 +12,9 @@ import type { AppsService } from '../services/apps/apps-service';
 import type { SessionService } from '../services/auth/session-service';
 import type { EntitiesService } from '../services/entities/entities-service';
 import { ImportRefusedError, RecordValidationError } from '../services/entities/entity-errors';
-import { IMPORT_FILE_LIMIT, multipartFile } from '../services/entities/entity-import';
+import { IMPORT_FILE_LIMIT } from '../services/entities/entity-import';
 import { userCaller, type Caller } from '../services/entities/entity-rules';
+import { readImportFile, registerImportUpload } from './import-upload';
 
 /** BULK_BODY_LIMIT is the largest bulk-create body (5 MB); other entity writes keep the app's 1 MB limit. */
 export const BULK_BODY_LIMIT = 5 * 1024 * 1024;
@@ -164,15 +165,15 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
       return deps.entities.aggregate(appId, entity, await callerOf(request, appId), request.body);
     });
 
-    // Import takes multipart/form-data (the SDK's one part `file`), read whole as a buffer up to IMPORT_FILE_LIMIT.
+    // Import takes multipart/form-data (the SDK's one part `file`), streamed only once the entity and the
+    // caller's create right are known.
     scope.register(async (imports) => {
-      imports.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (_request, body, done) =>
-        done(null, body),
-      );
+      await registerImportUpload(imports);
       imports.post(`${base}/import`, { bodyLimit: IMPORT_FILE_LIMIT }, async (request, reply) => {
         const { appId, entity } = parseInput(EntityParamsSchema, request.params);
         const caller = await callerOf(request, appId);
-        const file = multipartFile(request.headers['content-type'], request.body);
+        deps.entities.checkImport(entity, caller);
+        const file = await readImportFile(request);
         return reply.code(201).send(await deps.entities.importRecords(appId, entity, caller, file));
       });
     });

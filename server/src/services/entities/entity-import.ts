@@ -26,44 +26,11 @@ export interface ImportProblem {
   message: string;
 }
 
-/** UploadedFile is the `file` part of a multipart request. */
+/** UploadedFile is the `file` part of a multipart request (read by the route, within IMPORT_FILE_LIMIT). */
 export interface UploadedFile {
   filename: string;
   contentType: string;
   content: Buffer;
-}
-
-/** multipartFile returns the part named `file` of a multipart/form-data body (400 when there is none). */
-export function multipartFile(contentType: string | undefined, body: unknown): UploadedFile {
-  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
-  if (!/^multipart\/form-data/i.test(contentType ?? '') || !boundary || !Buffer.isBuffer(body)) {
-    throw new InvalidInputError('An import must be multipart/form-data with the file in the part "file"');
-  }
-  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
-  let at = body.indexOf(delimiter);
-  while (at >= 0) {
-    const start = at + delimiter.length;
-    if (body.subarray(start, start + 2).toString() === '--') break;
-    const next = body.indexOf(delimiter, start);
-    if (next < 0) break;
-    const part = body.subarray(start, next);
-    const headEnd = part.indexOf('\r\n\r\n');
-    if (headEnd >= 0) {
-      const head = part.subarray(0, headEnd).toString('utf8');
-      const name = /content-disposition:[^\r\n]*\bname="([^"]*)"/i.exec(head)?.[1];
-      if (name === 'file') {
-        let content = part.subarray(headEnd + 4);
-        if (content.subarray(content.length - 2).toString() === '\r\n') content = content.subarray(0, -2);
-        return {
-          filename: /\bfilename="([^"]*)"/i.exec(head)?.[1] ?? '',
-          contentType: /content-type:\s*([^\r\n;]+)/i.exec(head)?.[1]?.trim() ?? '',
-          content,
-        };
-      }
-    }
-    at = next;
-  }
-  throw new InvalidInputError('The import request has no file part named "file"');
 }
 
 function typesOf(schema: PropertySchema): string[] {
