@@ -77,3 +77,36 @@ describe('GET /login', () => {
     expect(response.body).toContain('Page Not Found: login');
   });
 });
+
+describe('internal build files', () => {
+  it('never serves the build metadata, the page templates or their precompressed copies', async () => {
+    const buildInfo = '{"secret":"build"}';
+    await serve({
+      'index.html': INDEX,
+      '404.html': NOT_FOUND,
+      'login.html': LOGIN,
+      'robots.txt': 'User-agent: *',
+      'build-info.json': buildInfo,
+      'build-info.json.gz': buildInfo,
+      'build-info.json.br': buildInfo,
+      'index.html.gz': INDEX,
+      'login.html.br': LOGIN,
+    });
+    for (const url of [
+      '/build-info.json',
+      '/build-info.json.gz',
+      '/build-info.json.br',
+      '/BUILD-INFO.JSON.GZ',
+      '//build-info.json.br',
+      '/./build-info.json.gz',
+      '/build-info.json%2Egz',
+      '/index.html.gz',
+      '/login.html.br',
+    ]) {
+      const response = await app.inject({ url, headers: { 'accept-encoding': 'gzip, br' } });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body, url).not.toContain('secret');
+    }
+    expect((await app.inject({ url: '/robots.txt' })).statusCode).toBe(200);
+  });
+});

@@ -1,4 +1,4 @@
-import { relative, sep } from 'node:path';
+import { posix, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createCompressionMemo, negotiateEncoding } from '../lib/compression';
@@ -17,8 +17,13 @@ export interface SiteDeps {
 }
 
 const HOME_PATH = /^\/home\/?$/i;
-// The pages and build metadata are rendered from memory, never sent raw.
-const PRIVATE_FILE = /(\.html|^\/build-info\.json)$/i;
+// The pages and build metadata are rendered from memory, never sent raw, nor their precompressed copies.
+const PRIVATE_FILE = /(\.html|^build-info\.json)(\.gz|\.br)?$/i;
+
+/** isPrivateSiteFile says a path of the build folder is internal: pages, build metadata and their copies. */
+export function isPrivateSiteFile(pathName: string): boolean {
+  return PRIVATE_FILE.test(posix.basename(posix.normalize(pathName)));
+}
 
 const HTML_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
@@ -104,7 +109,7 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
     index: false,
     redirect: false,
     cacheControl: false,
-    allowedPath: (pathName) => !PRIVATE_FILE.test(pathName),
+    allowedPath: (pathName) => !isPrivateSiteFile(pathName),
     setHeaders: (response, filePath) => {
       // Vite names files under assets/ by content hash, so they can be cached for good.
       const inAssets = relative(bundle.root, filePath).split(sep)[0] === 'assets';
