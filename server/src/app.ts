@@ -13,6 +13,8 @@ import {
   UnauthorizedError,
   UpstreamError,
 } from './lib/errors';
+import { databaseErrorAnswer } from './lib/database-errors';
+import { parseJsonInput, unsafeStringReason, unsafeValueReason } from './lib/safe-input';
 import type { SiteBundle } from './lib/site-bundle';
 import { createRealtime, type Realtime } from './realtime/realtime-hub';
 import { registerAdminRoutes } from './routes/admin';
@@ -56,6 +58,7 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({ loggerInstance: deps.logger, bodyLimit: BODY_LIMIT, trustProxy: false });
   registerBodyParsers(app);
+  refuseUnsafeStrings(app);
   app.setErrorHandler(handleError);
 
   const realtime = deps.realtime ?? createRealtime();
@@ -100,18 +103,33 @@ function registerBodyParsers(app: FastifyInstance): void {
     const source = String(text);
     if (source.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(source));
+      done(null, parseJsonInput(source, 'The request body'));
     } catch (error) {
-      const reason = error instanceof Error ? error.message : 'parse error';
-      done(new InvalidInputError(`The request body is not valid JSON: ${reason}`), undefined);
+      done(error as Error, undefined);
     }
   });
   // Any other type arrives as text, so validation (not a 415) tells the caller what the route expects.
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => done(null, String(text)));
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => {
+    const reason = unsafeStringReason(String(text));
+    if (reason) return done(new InvalidInputError(`The request body ${reason}`), undefined);
+    done(null, String(text));
+  });
+}
+
+// Strings that no store can hold (NUL, lone surrogates) are refused at the edge, whatever the route.
+function refuseUnsafeStrings(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    if (request.is404) return;
+    const reason = unsafeValueReason(request.params) ?? unsafeValueReason(request.query);
+    if (reason) throw new InvalidInputError(`The request URL ${reason}`);
+  });
 }
 
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof InvalidInputError) return reply.code(400).send({ message: error.message });
+  if (error instanceof InvalidInputError) {
+    if (error.cause) request.log.info({ err: error.cause }, 'input refused by the database');
+    return reply.code(400).send({ message: error.message });
+  }
   if (error instanceof NotFoundError) return reply.code(404).send({ message: error.message });
   if (error instanceof UpstreamError) return reply.code(502).send({ message: error.message });
   if (error instanceof UnauthorizedError) return reply.code(401).send({ message: error.message });
@@ -127,6 +145,12 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return reply.code(413).send({ message: 'The request body is larger than the 1 MB limit' });
+  }
+  const database = databaseErrorAnswer(error);
+  if (database) {
+    // The driver's text names SQL and values: it goes to the log only.
+    request.log[database.status >= 500 ? 'error' : 'warn']({ err: error }, 'database error');
+    return reply.code(database.status).send({ message: database.message });
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return reply.code(status).send({ message: error.message });

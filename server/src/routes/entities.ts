@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError } from '../lib/errors';
 import { sendJson } from '../lib/json-memo';
+import { parseJsonInput } from '../lib/safe-input';
 import { parseInput } from '../lib/validation';
 import {
   EntityParamsSchema,
@@ -29,12 +30,7 @@ export interface EntitiesRoutesDeps {
 
 function parseQuery(q: string | undefined): unknown {
   if (q === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(q);
-  } catch {
-    throw new InvalidInputError("Invalid query parameter 'q': it must be a JSON object");
-  }
+  const value = parseJsonInput(q, "The query parameter 'q'");
   if (value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw new InvalidInputError("Invalid query parameter 'q': it must be a JSON object");

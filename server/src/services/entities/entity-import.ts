@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { InvalidInputError } from '../../lib/errors';
+import { parseJsonInput } from '../../lib/safe-input';
 import type { PropertySchema } from '../../schemas/entity-project';
 import type { EntityDef } from './project-loader';
 
@@ -54,7 +55,7 @@ export function coerceCell(schema: PropertySchema, cell: string): unknown {
   if (types.includes('boolean') && /^(true|false)$/i.test(text)) return text.toLowerCase() === 'true';
   if (types.includes('object') || types.includes('array')) {
     try {
-      return JSON.parse(text) as unknown;
+      return parseJsonInput(text, 'The cell');
     } catch {
       return cell;
     }
@@ -82,18 +83,15 @@ function isJson(file: UploadedFile, text: string): boolean {
  */
 export function parseImportFile(entity: EntityDef, file: UploadedFile): ParsedImport {
   const text = file.content.toString('utf8').replace(/^\uFEFF/, '');
+  // No store can hold a NUL (a UTF-8 file cannot carry a lone surrogate).
+  if (text.includes('\0')) throw new InvalidInputError('The import file holds a NUL character (\\u0000)');
   const problems: ImportProblem[] = [];
   const unknown = (field: string) => !IGNORED_FIELDS.has(field) && !Object.hasOwn(entity.properties, field);
   const tooMany = (count: number) =>
     new InvalidInputError(`An import takes at most ${MAX_IMPORT_ROWS} rows (got ${count})`);
 
   if (isJson(file, text)) {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      throw new InvalidInputError(`The import file is not valid JSON: ${(error as Error).message}`);
-    }
+    const value = parseJsonInput(text, 'The import file');
     if (!Array.isArray(value))
       throw new InvalidInputError('A JSON import file must hold an array of records');
     if (value.length > MAX_IMPORT_ROWS) throw tooMany(value.length);
