@@ -13,6 +13,7 @@ import {
   UnauthorizedError,
   UpstreamError,
 } from './lib/errors';
+import { DEFAULT_FRAME_ANCESTORS } from './lib/content-security-policy';
 import { databaseErrorAnswer } from './lib/database-errors';
 import { parseJsonInput, unsafeStringReason, unsafeValueReason } from './lib/safe-input';
 import type { SiteBundle } from './lib/site-bundle';
@@ -43,6 +44,8 @@ export interface AppDeps {
   logger: FastifyBaseLogger;
   appId: string;
   publicUrl: string | undefined;
+  /** frameAncestors is the CSP frame-ancestors list of the site's pages (FRAME_ANCESTORS). */
+  frameAncestors?: string;
   bundle: SiteBundle;
   apps: AppsService;
   analytics: AnalyticsService;
@@ -89,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerSiteRoutes(app, {
     bundle: deps.bundle,
     appId: deps.appId,
+    frameAncestors: deps.frameAncestors ?? DEFAULT_FRAME_ANCESTORS,
     apps: deps.apps,
     images: deps.images,
   });

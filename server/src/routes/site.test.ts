@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_FRAME_ANCESTORS } from '../lib/content-security-policy';
 import { loadSiteBundle } from '../lib/site-bundle';
 import type { AppsService } from '../services/apps/apps-service';
 import type { ImageService } from '../services/images/image-service';
@@ -108,5 +110,25 @@ describe('internal build files', () => {
       expect(response.body, url).not.toContain('secret');
     }
     expect((await app.inject({ url: '/robots.txt' })).statusCode).toBe(200);
+  });
+});
+
+describe('Content-Security-Policy', () => {
+  it('is on every HTML page: hashed inline scripts, frame ancestors for the site, none for /login', async () => {
+    const script = "document.documentElement.dataset.x='1'";
+    await serve({
+      'index.html': INDEX.replace('</head>', `<script>${script}</script></head>`),
+      '404.html': NOT_FOUND,
+      'login.html': LOGIN,
+    });
+    const hash = `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+    for (const url of ['/', '/home', '/no-such-page']) {
+      const policy = String((await app.inject({ url })).headers['content-security-policy']);
+      expect(policy, url).toContain(`script-src 'self' ${hash}`);
+      expect(policy, url).toContain(`frame-ancestors ${DEFAULT_FRAME_ANCESTORS}`);
+    }
+    const login = String((await app.inject({ url: '/login' })).headers['content-security-policy']);
+    expect(login).toContain("frame-ancestors 'none'");
+    expect(login).toContain(`script-src 'self' ${hash}`);
   });
 });
