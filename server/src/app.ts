@@ -59,7 +59,12 @@ export interface AppDeps {
 
 /** buildApp wires routes, parsers, error handling and socket.io into a Fastify instance, without listening. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: deps.logger, bodyLimit: BODY_LIMIT, trustProxy: false });
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: false,
+    frameworkErrors: handleRouterError,
+  });
   registerBodyParsers(app);
   refuseUnsafeStrings(app);
   app.setErrorHandler(handleError);
@@ -127,6 +132,18 @@ function refuseUnsafeStrings(app: FastifyInstance): void {
     const reason = unsafeValueReason(request.params) ?? unsafeValueReason(request.query);
     if (reason) throw new InvalidInputError(`The request URL ${reason}`);
   });
+}
+
+// The router's own errors (a malformed URL) get our error shape, not Fastify's raw body.
+function handleRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return reply.code(400).send({ message: 'The URL is not valid: it holds a malformed percent-encoding' });
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply.code(400).send({ message: 'The URL is not valid: a path segment is too long' });
+  }
+  request.log.error({ err: error }, 'request failed in routing');
+  return reply.code(500).send({ message: 'Internal server error' });
 }
 
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
