@@ -15,6 +15,9 @@ import {
   UnauthorizedError,
   UpstreamError,
 } from './lib/errors';
+import { DEFAULT_FRAME_ANCESTORS } from './lib/content-security-policy';
+import { databaseErrorAnswer } from './lib/database-errors';
+import { parseJsonInput, unsafeStringReason, unsafeValueReason } from './lib/safe-input';
 import type { SiteBundle } from './lib/site-bundle';
 import { createRealtime, type Realtime } from './realtime/realtime-hub';
 import { registerAdminRoutes } from './routes/admin';
@@ -43,6 +46,8 @@ export interface AppDeps {
   logger: FastifyBaseLogger;
   appId: string;
   publicUrl: string | undefined;
+  /** frameAncestors is the CSP frame-ancestors list of the site's pages (FRAME_ANCESTORS). */
+  frameAncestors?: string;
   bundle: SiteBundle;
   apps: AppsService;
   analytics: AnalyticsService;
@@ -56,8 +61,14 @@ export interface AppDeps {
 
 /** buildApp wires routes, parsers, error handling and socket.io into a Fastify instance, without listening. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: deps.logger, bodyLimit: BODY_LIMIT, trustProxy: false });
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: false,
+    frameworkErrors: handleRouterError,
+  });
   registerBodyParsers(app);
+  refuseUnsafeStrings(app);
   app.setErrorHandler(handleError);
 
   const realtime = deps.realtime ?? createRealtime();
@@ -88,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerSiteRoutes(app, {
     bundle: deps.bundle,
     appId: deps.appId,
+    frameAncestors: deps.frameAncestors ?? DEFAULT_FRAME_ANCESTORS,
     apps: deps.apps,
     images: deps.images,
   });
@@ -102,18 +114,45 @@ function registerBodyParsers(app: FastifyInstance): void {
     const source = String(text);
     if (source.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(source));
+      done(null, parseJsonInput(source, 'The request body'));
     } catch (error) {
-      const reason = error instanceof Error ? error.message : 'parse error';
-      done(new InvalidInputError(`The request body is not valid JSON: ${reason}`), undefined);
+      done(error as Error, undefined);
     }
   });
   // Any other type arrives as text, so validation (not a 415) tells the caller what the route expects.
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => done(null, String(text)));
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => {
+    const reason = unsafeStringReason(String(text));
+    if (reason) return done(new InvalidInputError(`The request body ${reason}`), undefined);
+    done(null, String(text));
+  });
+}
+
+// Strings that no store can hold (NUL, lone surrogates) are refused at the edge, whatever the route.
+function refuseUnsafeStrings(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    if (request.is404) return;
+    const reason = unsafeValueReason(request.params) ?? unsafeValueReason(request.query);
+    if (reason) throw new InvalidInputError(`The request URL ${reason}`);
+  });
+}
+
+// The router's own errors (a malformed URL) get our error shape, not Fastify's raw body.
+function handleRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return reply.code(400).send({ message: 'The URL is not valid: it holds a malformed percent-encoding' });
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply.code(400).send({ message: 'The URL is not valid: a path segment is too long' });
+  }
+  request.log.error({ err: error }, 'request failed in routing');
+  return reply.code(500).send({ message: 'Internal server error' });
 }
 
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof InvalidInputError) return reply.code(400).send({ message: error.message });
+  if (error instanceof InvalidInputError) {
+    if (error.cause) request.log.info({ err: error.cause }, 'input refused by the database');
+    return reply.code(400).send({ message: error.message });
+  }
   if (error instanceof NotFoundError) return reply.code(404).send({ message: error.message });
   if (error instanceof UpstreamError) return reply.code(502).send({ message: error.message });
   if (error instanceof NotConfiguredError) {
@@ -139,6 +178,12 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return reply.code(413).send({ message: 'The request body is larger than the 1 MB limit' });
+  }
+  const database = databaseErrorAnswer(error);
+  if (database) {
+    // The driver's text names SQL and values: it goes to the log only.
+    request.log[database.status >= 500 ? 'error' : 'warn']({ err: error }, 'database error');
+    return reply.code(database.status).send({ message: database.message });
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return reply.code(status).send({ message: error.message });

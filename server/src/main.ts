@@ -214,6 +214,7 @@ async function main(): Promise<void> {
     logger,
     appId: config.APP_ID,
     publicUrl: config.PUBLIC_URL,
+    frameAncestors: config.FRAME_ANCESTORS,
     bundle,
     apps,
     analytics,

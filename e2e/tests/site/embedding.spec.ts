@@ -18,7 +18,6 @@ let host: Server;
 let hostUrl: string;
 
 test.beforeAll(async () => {
-  server = await startServer();
   host = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/html' });
     response.end(`<!doctype html><title>host</title><script>
@@ -28,6 +27,8 @@ test.beforeAll(async () => {
   });
   await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
   hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}/`;
+  // The host is an allowed frame ancestor (CSP frame-ancestors), as the app builder is.
+  server = await startServer({ env: { FRAME_ANCESTORS: new URL(hostUrl).origin } });
 });
 
 test.afterAll(async () => {

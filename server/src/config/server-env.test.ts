@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_FRAME_ANCESTORS } from '../lib/content-security-policy';
 import { parseServerEnv } from './server-env';
 
 const root = '/repo';
@@ -27,6 +28,17 @@ describe('parseServerEnv', () => {
     });
     expect(() => parseServerEnv({ READ_CACHE: 'yes' }, root, 'a')).toThrow(/READ_CACHE/);
     expect(() => parseServerEnv({ READ_CACHE_MB: '0' }, root, 'a')).toThrow(/READ_CACHE_MB/);
+  });
+
+  it('reads the frame ancestors of the site as a CSP source list', () => {
+    expect(parseServerEnv({}, root, 'a').FRAME_ANCESTORS).toBe(DEFAULT_FRAME_ANCESTORS);
+    expect(
+      parseServerEnv({ FRAME_ANCESTORS: "'self', https://*.base44.com http://127.0.0.1:3000" }, root, 'a')
+        .FRAME_ANCESTORS,
+    ).toBe("'self' https://*.base44.com http://127.0.0.1:3000");
+    expect(() => parseServerEnv({ FRAME_ANCESTORS: 'https://a.com; script-src *' }, root, 'a')).toThrow(
+      /FRAME_ANCESTORS/,
+    );
   });
 
   it('takes a Redis prefix of safe characters only', () => {

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_FRAME_ANCESTORS, FRAME_ANCESTOR_SOURCE } from '../lib/content-security-policy';
 import { AuthEnvShape } from './auth-env';
 
 const port = z.coerce
@@ -105,6 +106,22 @@ export const ServerEnvSchema = z.object({
       .min(1, 'must be between 1 and 65536')
       .max(65536, 'must be between 1 and 65536')
       .default(16),
+  ),
+  // Who may embed the site's pages in a frame (CSP frame-ancestors); /login is never framed.
+  FRAME_ANCESTORS: z.preprocess(
+    blankAsUndefined,
+    z
+      .string()
+      .default(DEFAULT_FRAME_ANCESTORS)
+      .transform((value) => value.split(/[\s,]+/).filter(Boolean))
+      .refine(
+        (sources) => sources.length > 0 && sources.every((source) => FRAME_ANCESTOR_SOURCE.test(source)),
+        {
+          message:
+            "must be sources separated by spaces or commas: 'self', 'none', * or http(s) origins (https://*.example.com allowed)",
+        },
+      )
+      .transform((sources) => sources.join(' ')),
   ),
   ...AuthEnvShape,
 });

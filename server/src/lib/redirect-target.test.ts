@@ -28,3 +28,17 @@ describe('safeRedirectTarget', () => {
     expect(safeRedirectTarget(input, origins)).toBe('/');
   });
 });
+
+describe('safeRedirectTarget in a Location header', () => {
+  it.each([
+    ['/café?q=ü', '/caf%C3%A9?q=%C3%BC'],
+    ['/a b', '/a%20b'],
+    ['/%C3%A9', '/%C3%A9'],
+    ['/日本', '/%E6%97%A5%E6%9C%AC'],
+    ['/x\ud800', '/'],
+  ])('percent-encodes %s', (input, expected) => {
+    const target = safeRedirectTarget(input, origins);
+    expect(target).toBe(expected);
+    expect(target).toMatch(/^[\x21-\x7e]+$/);
+  });
+});

@@ -6,7 +6,7 @@ export function safeRedirectTarget(fromUrl: string | undefined, allowedOrigins: 
   if (!fromUrl) return '/';
   // Browsers treat `\` like `/` and drop tabs and newlines, so `/\evil.com` or `/\t/evil.com` would leave.
   if ([...fromUrl].some((char) => char === '\\' || char.charCodeAt(0) < 0x20)) return '/';
-  if (fromUrl.startsWith('/')) return fromUrl.startsWith('//') ? '/' : fromUrl;
+  if (fromUrl.startsWith('/')) return fromUrl.startsWith('//') ? '/' : headerSafe(fromUrl);
   let url: URL;
   try {
     url = new URL(fromUrl);
@@ -14,5 +14,17 @@ export function safeRedirectTarget(fromUrl: string | undefined, allowedOrigins: 
     return '/';
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return '/';
-  return allowedOrigins.includes(url.origin) ? url.href : '/';
+  return allowedOrigins.includes(url.origin) ? headerSafe(url.href) : '/';
+}
+
+/**
+ * headerSafe percent-encodes what a `Location` header cannot carry (non-ASCII, spaces); a lone surrogate
+ * cannot be encoded, so the target falls back to `/`.
+ */
+function headerSafe(target: string): string {
+  try {
+    return target.replace(/[^\x21-\x7e]/gu, (char) => encodeURIComponent(char));
+  } catch {
+    return '/';
+  }
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError } from '../lib/errors';
 import { sendJson } from '../lib/json-memo';
+import { parseJsonInput } from '../lib/safe-input';
 import { parseInput } from '../lib/validation';
 import {
   EntityParamsSchema,
@@ -12,8 +13,9 @@ import type { AppsService } from '../services/apps/apps-service';
 import type { SessionService } from '../services/auth/session-service';
 import type { EntitiesService } from '../services/entities/entities-service';
 import { ImportRefusedError, RecordValidationError } from '../services/entities/entity-errors';
-import { IMPORT_FILE_LIMIT, multipartFile } from '../services/entities/entity-import';
+import { IMPORT_FILE_LIMIT } from '../services/entities/entity-import';
 import { userCaller, type Caller } from '../services/entities/entity-rules';
+import { readImportFile, registerImportUpload } from './import-upload';
 
 /** BULK_BODY_LIMIT is the largest bulk-create body (5 MB); other entity writes keep the app's 1 MB limit. */
 export const BULK_BODY_LIMIT = 5 * 1024 * 1024;
@@ -28,12 +30,7 @@ export interface EntitiesRoutesDeps {
 
 function parseQuery(q: string | undefined): unknown {
   if (q === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(q);
-  } catch {
-    throw new InvalidInputError("Invalid query parameter 'q': it must be a JSON object");
-  }
+  const value = parseJsonInput(q, "The query parameter 'q'");
   if (value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw new InvalidInputError("Invalid query parameter 'q': it must be a JSON object");
@@ -164,15 +161,15 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
       return deps.entities.aggregate(appId, entity, await callerOf(request, appId), request.body);
     });
 
-    // Import takes multipart/form-data (the SDK's one part `file`), read whole as a buffer up to IMPORT_FILE_LIMIT.
+    // Import takes multipart/form-data (the SDK's one part `file`), streamed only once the entity and the
+    // caller's create right are known.
     scope.register(async (imports) => {
-      imports.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (_request, body, done) =>
-        done(null, body),
-      );
+      await registerImportUpload(imports);
       imports.post(`${base}/import`, { bodyLimit: IMPORT_FILE_LIMIT }, async (request, reply) => {
         const { appId, entity } = parseInput(EntityParamsSchema, request.params);
         const caller = await callerOf(request, appId);
-        const file = multipartFile(request.headers['content-type'], request.body);
+        deps.entities.checkImport(entity, caller);
+        const file = await readImportFile(request);
         return reply.code(201).send(await deps.entities.importRecords(appId, entity, caller, file));
       });
     });

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_FRAME_ANCESTORS } from '../lib/content-security-policy';
 import { loadSiteBundle } from '../lib/site-bundle';
 import type { AppsService } from '../services/apps/apps-service';
 import type { ImageService } from '../services/images/image-service';
@@ -75,5 +77,58 @@ describe('GET /login', () => {
     const response = await app.inject({ url: '/login?from_url=%2F' });
     expect(response.statusCode).toBe(404);
     expect(response.body).toContain('Page Not Found: login');
+  });
+});
+
+describe('internal build files', () => {
+  it('never serves the build metadata, the page templates or their precompressed copies', async () => {
+    const buildInfo = '{"secret":"build"}';
+    await serve({
+      'index.html': INDEX,
+      '404.html': NOT_FOUND,
+      'login.html': LOGIN,
+      'robots.txt': 'User-agent: *',
+      'build-info.json': buildInfo,
+      'build-info.json.gz': buildInfo,
+      'build-info.json.br': buildInfo,
+      'index.html.gz': INDEX,
+      'login.html.br': LOGIN,
+    });
+    for (const url of [
+      '/build-info.json',
+      '/build-info.json.gz',
+      '/build-info.json.br',
+      '/BUILD-INFO.JSON.GZ',
+      '//build-info.json.br',
+      '/./build-info.json.gz',
+      '/build-info.json%2Egz',
+      '/index.html.gz',
+      '/login.html.br',
+    ]) {
+      const response = await app.inject({ url, headers: { 'accept-encoding': 'gzip, br' } });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body, url).not.toContain('secret');
+    }
+    expect((await app.inject({ url: '/robots.txt' })).statusCode).toBe(200);
+  });
+});
+
+describe('Content-Security-Policy', () => {
+  it('is on every HTML page: hashed inline scripts, frame ancestors for the site, none for /login', async () => {
+    const script = "document.documentElement.dataset.x='1'";
+    await serve({
+      'index.html': INDEX.replace('</head>', `<script>${script}</script></head>`),
+      '404.html': NOT_FOUND,
+      'login.html': LOGIN,
+    });
+    const hash = `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+    for (const url of ['/', '/home', '/no-such-page']) {
+      const policy = String((await app.inject({ url })).headers['content-security-policy']);
+      expect(policy, url).toContain(`script-src 'self' ${hash}`);
+      expect(policy, url).toContain(`frame-ancestors ${DEFAULT_FRAME_ANCESTORS}`);
+    }
+    const login = String((await app.inject({ url: '/login' })).headers['content-security-policy']);
+    expect(login).toContain("frame-ancestors 'none'");
+    expect(login).toContain(`script-src 'self' ${hash}`);
   });
 });

@@ -1,7 +1,12 @@
-import { relative, sep } from 'node:path';
+import { posix, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createCompressionMemo, negotiateEncoding } from '../lib/compression';
+import {
+  contentSecurityPolicy,
+  DEFAULT_FRAME_ANCESTORS,
+  inlineScriptHashes,
+} from '../lib/content-security-policy';
 import { requestedPathLabel } from '../lib/html-escape';
 import type { SiteBundle } from '../lib/site-bundle';
 import { renderHomePage, renderLoginPage, renderNotFoundPage, type BootData } from '../lib/site-page';
@@ -12,13 +17,20 @@ import type { ImageService } from '../services/images/image-service';
 export interface SiteDeps {
   bundle: SiteBundle;
   appId: string;
+  /** frameAncestors is who may frame the site's pages (CSP source list); default DEFAULT_FRAME_ANCESTORS. */
+  frameAncestors?: string;
   apps: AppsService;
   images: ImageService;
 }
 
 const HOME_PATH = /^\/home\/?$/i;
-// The pages and build metadata are rendered from memory, never sent raw.
-const PRIVATE_FILE = /(\.html|^\/build-info\.json)$/i;
+// The pages and build metadata are rendered from memory, never sent raw, nor their precompressed copies.
+const PRIVATE_FILE = /(\.html|^build-info\.json)(\.gz|\.br)?$/i;
+
+/** isPrivateSiteFile says a path of the build folder is internal: pages, build metadata and their copies. */
+export function isPrivateSiteFile(pathName: string): boolean {
+  return PRIVATE_FILE.test(posix.basename(posix.normalize(pathName)));
+}
 
 const HTML_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
@@ -35,6 +47,14 @@ const HTML_HEADERS = {
 export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): Promise<void> {
   const { bundle } = deps;
   const compress = createCompressionMemo(32);
+  // The pages' inline scripts are fixed at build time: hash them once.
+  const scriptHashes = inlineScriptHashes([bundle.index, bundle.notFound, bundle.login]);
+  const pagePolicy = contentSecurityPolicy({
+    scriptHashes,
+    frameAncestors: deps.frameAncestors ?? DEFAULT_FRAME_ANCESTORS,
+  });
+  // The sign-in page is never framed (no clickjacking of its form).
+  const loginPolicy = contentSecurityPolicy({ scriptHashes, frameAncestors: "'none'" });
 
   async function bootData({ withHero = true } = {}): Promise<BootData> {
     const settings = await deps.apps.findPublicSettings(deps.appId).catch(() => null);
@@ -58,7 +78,7 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
     html: string,
     headers: Record<string, string> = {},
   ) {
-    reply.code(status).headers({ ...HTML_HEADERS, ...headers });
+    reply.code(status).headers({ ...HTML_HEADERS, 'content-security-policy': pagePolicy, ...headers });
     const encoding = negotiateEncoding(request.headers['accept-encoding']);
     if (encoding === 'identity') return reply.send(html);
     return reply.header('content-encoding', encoding).send(compress(html, encoding));
@@ -81,7 +101,10 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
     if (bundle.login === null) return sendNotFound(request, reply);
     const page = renderLoginPage(bundle.login, await bootData({ withHero: false }));
     // The page's URL may hold a single-use reset or invite token: never pass it on as a Referer.
-    return sendHtml(request, reply, 200, page, { 'referrer-policy': 'no-referrer' });
+    return sendHtml(request, reply, 200, page, {
+      'referrer-policy': 'no-referrer',
+      'content-security-policy': loginPolicy,
+    });
   }
 
   app.get('/', sendHome);
@@ -107,7 +130,7 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
     index: false,
     redirect: false,
     cacheControl: false,
-    allowedPath: (pathName) => !PRIVATE_FILE.test(pathName),
+    allowedPath: (pathName) => !isPrivateSiteFile(pathName),
     setHeaders: (response, filePath) => {
       // Vite names files under assets/ by content hash, so they can be cached for good.
       const inAssets = relative(bundle.root, filePath).split(sep)[0] === 'assets';

@@ -1,3 +1,4 @@
+import { invalidValueMessage, sqlState } from '../lib/database-errors';
 import { InvalidInputError } from '../lib/errors';
 import type { Database, Queryable } from './database';
 import {
@@ -88,9 +89,10 @@ async function run<T>(db: Queryable, sql: string, params: unknown[]): Promise<T[
   try {
     return (await db.query<T>(sql, params)).rows;
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('22')) {
-      throw new InvalidInputError(`Invalid query: ${(error as Error).message}`);
+    // The driver's text stays in the log (as the cause): the caller gets a fixed message.
+    const state = sqlState(error);
+    if (state?.startsWith('22')) {
+      throw new InvalidInputError(`Invalid query: ${invalidValueMessage(state)}`, { cause: error });
     }
     throw error;
   }

@@ -138,6 +138,15 @@ export function createEntitiesService(deps: {
     return entity;
   }
 
+  /** importRight is the entity an import writes to and the caller's create rule (403 without one). */
+  function importRight(name: string, caller: Caller) {
+    const entity = requireEntity(name);
+    refuseUserCreate(entity, caller);
+    const rule = resolveRule(entity.rls.create ?? entity.rls.write, caller);
+    if (rule === false) throw new ForbiddenError('Permission denied: you may not create records');
+    return { entity, rule };
+  }
+
   /** refuseUserCreate stops every way of creating records when the entity is the built-in User. */
   function refuseUserCreate(entity: EntityDef, caller: Caller) {
     if (!isUserEntity(entity)) return;
@@ -683,16 +692,21 @@ export function createEntitiesService(deps: {
     },
 
     /**
+     * checkImport resolves the entity and the caller's create right, so the route can refuse (404/403)
+     * before it reads an uploaded file.
+     */
+    checkImport(name: string, caller: Caller): void {
+      importRight(name, caller);
+    },
+
+    /**
      * importRecords creates one record per row of a CSV or JSON file, all or nothing: every row is
      * validated against the schema, the create rule and the field write rules first; any problem refuses
      * the whole import with a per-row report (ImportRefusedError, nothing written). Then one transaction
      * inserts them all and one create event per record follows the commit.
      */
     async importRecords(appId: string, name: string, caller: Caller, file: UploadedFile) {
-      const entity = requireEntity(name);
-      refuseUserCreate(entity, caller);
-      const rule = resolveRule(entity.rls.create ?? entity.rls.write, caller);
-      if (rule === false) throw new ForbiddenError('Permission denied: you may not create records');
+      const { entity, rule } = importRight(name, caller);
       const { records, problems } = parseImportFile(entity, file);
       const stamps = owner(caller);
       const prepared: NewEntityRecord[] = [];

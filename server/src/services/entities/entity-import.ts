@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { InvalidInputError } from '../../lib/errors';
+import { parseJsonInput } from '../../lib/safe-input';
 import type { PropertySchema } from '../../schemas/entity-project';
 import type { EntityDef } from './project-loader';
 
@@ -26,44 +27,11 @@ export interface ImportProblem {
   message: string;
 }
 
-/** UploadedFile is the `file` part of a multipart request. */
+/** UploadedFile is the `file` part of a multipart request (read by the route, within IMPORT_FILE_LIMIT). */
 export interface UploadedFile {
   filename: string;
   contentType: string;
   content: Buffer;
-}
-
-/** multipartFile returns the part named `file` of a multipart/form-data body (400 when there is none). */
-export function multipartFile(contentType: string | undefined, body: unknown): UploadedFile {
-  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
-  if (!/^multipart\/form-data/i.test(contentType ?? '') || !boundary || !Buffer.isBuffer(body)) {
-    throw new InvalidInputError('An import must be multipart/form-data with the file in the part "file"');
-  }
-  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
-  let at = body.indexOf(delimiter);
-  while (at >= 0) {
-    const start = at + delimiter.length;
-    if (body.subarray(start, start + 2).toString() === '--') break;
-    const next = body.indexOf(delimiter, start);
-    if (next < 0) break;
-    const part = body.subarray(start, next);
-    const headEnd = part.indexOf('\r\n\r\n');
-    if (headEnd >= 0) {
-      const head = part.subarray(0, headEnd).toString('utf8');
-      const name = /content-disposition:[^\r\n]*\bname="([^"]*)"/i.exec(head)?.[1];
-      if (name === 'file') {
-        let content = part.subarray(headEnd + 4);
-        if (content.subarray(content.length - 2).toString() === '\r\n') content = content.subarray(0, -2);
-        return {
-          filename: /\bfilename="([^"]*)"/i.exec(head)?.[1] ?? '',
-          contentType: /content-type:\s*([^\r\n;]+)/i.exec(head)?.[1]?.trim() ?? '',
-          content,
-        };
-      }
-    }
-    at = next;
-  }
-  throw new InvalidInputError('The import request has no file part named "file"');
 }
 
 function typesOf(schema: PropertySchema): string[] {
@@ -87,7 +55,7 @@ export function coerceCell(schema: PropertySchema, cell: string): unknown {
   if (types.includes('boolean') && /^(true|false)$/i.test(text)) return text.toLowerCase() === 'true';
   if (types.includes('object') || types.includes('array')) {
     try {
-      return JSON.parse(text) as unknown;
+      return parseJsonInput(text, 'The cell');
     } catch {
       return cell;
     }
@@ -115,18 +83,15 @@ function isJson(file: UploadedFile, text: string): boolean {
  */
 export function parseImportFile(entity: EntityDef, file: UploadedFile): ParsedImport {
   const text = file.content.toString('utf8').replace(/^\uFEFF/, '');
+  // No store can hold a NUL (a UTF-8 file cannot carry a lone surrogate).
+  if (text.includes('\0')) throw new InvalidInputError('The import file holds a NUL character (\\u0000)');
   const problems: ImportProblem[] = [];
   const unknown = (field: string) => !IGNORED_FIELDS.has(field) && !Object.hasOwn(entity.properties, field);
   const tooMany = (count: number) =>
     new InvalidInputError(`An import takes at most ${MAX_IMPORT_ROWS} rows (got ${count})`);
 
   if (isJson(file, text)) {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      throw new InvalidInputError(`The import file is not valid JSON: ${(error as Error).message}`);
-    }
+    const value = parseJsonInput(text, 'The import file');
     if (!Array.isArray(value))
       throw new InvalidInputError('A JSON import file must hold an array of records');
     if (value.length > MAX_IMPORT_ROWS) throw tooMany(value.length);
