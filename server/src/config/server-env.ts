@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { AuthEnvShape } from './auth-env';
+import { LimitsEnvShape } from './limits-env';
 
 const port = z.coerce
   .number()
@@ -97,6 +98,7 @@ export const ServerEnvSchema = z.object({
       .default(16),
   ),
   ...AuthEnvShape,
+  ...LimitsEnvShape,
 });
 
 export type ServerEnv = z.infer<typeof ServerEnvSchema>;
