@@ -74,6 +74,7 @@ let seededId: string;
 const analyticsTags: { tag: string; stored: boolean }[] = [];
 
 test.beforeAll(async () => {
+  test.setTimeout(180_000);
   server = await startEntitiesServer({
     keepData: true,
     env: {
