@@ -36,7 +36,13 @@ import type { AppsService } from './services/apps/apps-service';
 import type { Accounts } from './services/auth/accounts';
 import type { EntitiesService } from './services/entities/entities-service';
 import type { ImageService } from './services/images/image-service';
-import { identifySocket } from './services/realtime/entity-delivery';
+import type { RateLimiter } from './services/limits/rate-limiter';
+import { createCallerGuard } from './routes/caller-guard';
+import { createAppAccess } from './services/apps/app-access';
+import {
+  createIntegrationBudget,
+  type IntegrationBudgetLimits,
+} from './services/integrations/integration-budget';
 
 /** BODY_LIMIT is the largest request body accepted (1 MB); larger ones get 413. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -57,6 +63,15 @@ export interface AppDeps {
   isShuttingDown: () => boolean;
   /** realtime is socket.io with its fan-out (main.ts passes the REDIS_URL one); default single instance. */
   realtime?: Realtime;
+  /** limiter counts integration calls (main.ts passes the one shared through Redis with auth). */
+  limiter: RateLimiter;
+  integrationLimits: IntegrationBudgetLimits;
+  /** trustProxy is Fastify's `trustProxy` (TRUST_PROXY): which proxies may set the client IP. */
+  trustProxy: boolean | number | string[];
+  /** isEntity says whether a realtime room's entity exists (the project's entities and User). */
+  isEntity: (entity: string) => boolean;
+  /** maxRoomsPerSocket caps the realtime rooms one socket may join. */
+  maxRoomsPerSocket?: number;
 }
 
 /** buildApp wires routes, parsers, error handling and socket.io into a Fastify instance, without listening. */
@@ -64,37 +79,47 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: BODY_LIMIT,
-    trustProxy: false,
+    trustProxy: trustProxyOption(deps.trustProxy),
     frameworkErrors: handleRouterError,
   });
   registerBodyParsers(app);
   refuseUnsafeStrings(app);
   app.setErrorHandler(handleError);
 
+  const { sessions } = deps.accounts;
+  // One caller guard: every route and the socket handshake resolve app, caller and visibility through it.
+  const access = createAppAccess({ apps: deps.apps, sessions });
+  const guard = createCallerGuard({ apps: deps.apps, access });
+
   const realtime = deps.realtime ?? createRealtime();
-  // Each socket's identity comes from its handshake token (invalid or disabled: anonymous).
+  // Each socket's identity comes from its handshake token (invalid or disabled: anonymous); a private
+  // app admits only approved users and the service role to its rooms.
   realtime.attach(app.server, {
-    identify: (appId, token) => identifySocket(deps.accounts.sessions, appId, token),
+    identify: async (appId, token) => {
+      const { caller, admitted } = await access.socketAccess(appId, token);
+      return { identity: caller, admitted };
+    },
+    isEntity: deps.isEntity,
+    ...(deps.maxRoomsPerSocket ? { maxRooms: deps.maxRoomsPerSocket } : {}),
   });
   // Sockets go first so the HTTP server's close is not held open by WebSocket connections; the Redis
   // connections close within a bounded time even while Redis is down.
   app.addHook('preClose', () => realtime.close());
 
   registerHealthRoutes(app, deps.isShuttingDown);
-  const { sessions } = deps.accounts;
-  registerAppsRoutes(app, { apps: deps.apps, sessions, publicUrl: deps.publicUrl });
-  registerAuthRoutes(app, { ...deps.accounts, publicUrl: deps.publicUrl });
-  registerUsersRoutes(app, {
-    apps: deps.apps,
-    users: deps.accounts.users,
-    sessions,
+  registerAppsRoutes(app, { apps: deps.apps, guard, publicUrl: deps.publicUrl });
+  registerAuthRoutes(app, { ...deps.accounts, guard, publicUrl: deps.publicUrl });
+  registerUsersRoutes(app, { guard, users: deps.accounts.users, publicUrl: deps.publicUrl });
+  registerAdminRoutes(app, { apps: deps.apps, users: deps.accounts.users, guard });
+  registerEntitiesRoutes(app, { guard, entities: deps.entities });
+  registerRealtimeDiagnosticsRoutes(app, { guard, hub: realtime.hub });
+  registerAnalyticsRoutes(app, { guard, analytics: deps.analytics });
+  registerIntegrationsRoutes(app, {
+    guard,
+    budget: createIntegrationBudget(deps.limiter, deps.integrationLimits),
+    images: deps.images,
     publicUrl: deps.publicUrl,
   });
-  registerAdminRoutes(app, { apps: deps.apps, users: deps.accounts.users, sessions });
-  registerEntitiesRoutes(app, { apps: deps.apps, sessions, entities: deps.entities });
-  registerRealtimeDiagnosticsRoutes(app, { apps: deps.apps, sessions, hub: realtime.hub });
-  registerAnalyticsRoutes(app, deps.analytics);
-  registerIntegrationsRoutes(app, { apps: deps.apps, images: deps.images, publicUrl: deps.publicUrl });
   registerMediaRoutes(app, deps.images);
   await registerSiteRoutes(app, {
     bundle: deps.bundle,
@@ -104,6 +129,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     images: deps.images,
   });
   return app;
+}
+
+/**
+ * trustProxyOption is TRUST_PROXY as Fastify takes it: a hop count becomes "trust the nearest n hops"
+ * (Fastify's typings only take a function for that).
+ */
+function trustProxyOption(trust: boolean | number | string[]) {
+  if (typeof trust !== 'number') return trust;
+  return (_address: string, hop: number) => hop < trust;
 }
 
 function registerBodyParsers(app: FastifyInstance): void {
@@ -159,7 +193,10 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
     request.log.warn({ reason: error.message }, 'request refused: server setting missing');
     return reply.code(503).send({ message: error.message });
   }
-  if (error instanceof UnauthorizedError) return reply.code(401).send({ message: error.message });
+  if (error instanceof UnauthorizedError) {
+    const { reason } = error as unknown as UnauthorizedError;
+    return reply.code(401).send({ message: error.message, ...(reason ? { extra_data: { reason } } : {}) });
+  }
   if (error instanceof ForbiddenError) {
     const { reason } = error as unknown as ForbiddenError;
     return reply.code(403).send({ message: error.message, ...(reason ? { extra_data: { reason } } : {}) });

@@ -12,11 +12,14 @@ import {
 } from '../../site/src/config/site-config-schema';
 import { buildApp } from './app';
 import { parseServerEnv, type ServerConfig } from './config/server-env';
+import { createRateLimiter } from './services/limits/rate-limiter';
+import { createRateLimitRedis } from './lib/rate-limit-redis';
 import { loadSecrets } from './lib/secrets-file';
 import { removeRuntimeInfo, writeRuntimeInfo } from './lib/runtime-file';
 import { loadSiteBundle } from './lib/site-bundle';
 import { createRealtime } from './realtime/realtime-hub';
 import { createAnalyticsService } from './services/analytics/analytics-service';
+import { createAppAccess } from './services/apps/app-access';
 import { createAppsService } from './services/apps/apps-service';
 import { createAccounts } from './services/auth/accounts';
 import { createEntitiesService } from './services/entities/entities-service';
@@ -154,6 +157,14 @@ async function main(): Promise<void> {
     outboxDir: join(config.DATA_DIR, 'outbox'),
     log: logger,
   });
+  // One limiter for auth and integrations: counters in Redis (shared by every instance) with REDIS_URL.
+  const limiterRedis = config.REDIS_URL ? createRateLimitRedis(config.REDIS_URL, logger) : null;
+  const limiter = createRateLimiter({
+    redis: limiterRedis?.client,
+    prefix: config.REDIS_PREFIX,
+    maxKeys: config.RATE_LIMIT_MAX_KEYS,
+    onRedisError: limiterRedis?.reportFallback,
+  });
   const entityEvents = createEntityEvents((error) =>
     logger.error({ err: error }, 'entity event subscriber failed'),
   );
@@ -166,6 +177,7 @@ async function main(): Promise<void> {
     log: logger,
     userEntity: project.entities.get(USER_ENTITY),
     events: entityEvents,
+    limiter,
   });
   const analytics = createAnalyticsService(apps, createAnalyticsStore(db));
   const images = createImageService(createImagesStore(db), createImageProvider(config));
@@ -193,7 +205,7 @@ async function main(): Promise<void> {
     project,
     events: entityEvents,
     hub: realtime.hub,
-    sessions: accounts.sessions,
+    identify: createAppAccess({ apps, sessions: accounts.sessions }).socketAccess,
     log: logger,
   });
 
@@ -223,7 +235,16 @@ async function main(): Promise<void> {
     entities,
     isShuttingDown: () => shuttingDown,
     realtime,
+    limiter,
+    integrationLimits: {
+      perIpPerMinute: config.INTEGRATION_RATE_LIMIT_PER_MINUTE,
+      perUserPerMinute: config.INTEGRATION_RATE_LIMIT_PER_USER_PER_MINUTE,
+    },
+    trustProxy: config.TRUST_PROXY,
+    isEntity: (entity) => entity === USER_ENTITY || project.entities.has(entity),
+    maxRoomsPerSocket: config.REALTIME_MAX_ROOMS_PER_SOCKET,
   });
+  app.addHook('onClose', async () => limiterRedis?.close());
   await app.listen({ port: config.PORT, host: config.HOST });
 
   const hostForUrl = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;

@@ -88,3 +88,42 @@ describe('parseServerEnv', () => {
     expect(() => parseServerEnv({ [name]: value }, root, 'a')).toThrow(name);
   });
 });
+
+describe('limits and proxies', () => {
+  it('defaults to no trusted proxy and bounded limits', () => {
+    expect(parseServerEnv({}, root, 'a')).toMatchObject({
+      TRUST_PROXY: false,
+      INTEGRATION_RATE_LIMIT_PER_MINUTE: 30,
+      INTEGRATION_RATE_LIMIT_PER_USER_PER_MINUTE: 20,
+      RATE_LIMIT_MAX_KEYS: 10_000,
+      REALTIME_MAX_ROOMS_PER_SOCKET: 100,
+    });
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['0', false],
+    ['2', 2],
+    ['127.0.0.1', ['127.0.0.1']],
+    ['10.0.0.0/8, loopback,::1', ['10.0.0.0/8', 'loopback', '::1']],
+    ['fd00::/8', ['fd00::/8']],
+  ])('reads TRUST_PROXY=%s', (value, expected) => {
+    expect(parseServerEnv({ TRUST_PROXY: value }, root, 'a').TRUST_PROXY).toEqual(expected);
+  });
+
+  it.each(['yes', '10.0.0.0/33', 'evil.example', '1.2.3.4/8/9', '', ' , '])(
+    'refuses TRUST_PROXY=%j (blank is the default)',
+    (value) => {
+      if (value === '')
+        return expect(parseServerEnv({ TRUST_PROXY: value }, root, 'a').TRUST_PROXY).toBe(false);
+      expect(() => parseServerEnv({ TRUST_PROXY: value }, root, 'a')).toThrow(/TRUST_PROXY/);
+    },
+  );
+
+  it('names a bad integration limit', () => {
+    expect(() => parseServerEnv({ INTEGRATION_RATE_LIMIT_PER_MINUTE: '0' }, root, 'a')).toThrow(
+      /INTEGRATION_RATE_LIMIT_PER_MINUTE/,
+    );
+  });
+});

@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_FRAME_ANCESTORS, FRAME_ANCESTOR_SOURCE } from '../lib/content-security-policy';
 import { AuthEnvShape } from './auth-env';
+import { LimitsEnvShape } from './limits-env';
 
 const port = z.coerce
   .number()
@@ -124,6 +125,7 @@ export const ServerEnvSchema = z.object({
       .transform((sources) => sources.join(' ')),
   ),
   ...AuthEnvShape,
+  ...LimitsEnvShape,
 });
 
 export type ServerEnv = z.infer<typeof ServerEnvSchema>;

@@ -15,9 +15,18 @@ export class UpstreamError extends Error {
   override name = 'UpstreamError';
 }
 
-/** UnauthorizedError says the caller is not signed in, or its token is invalid, expired or forged. */
+/**
+ * UnauthorizedError says the caller is not signed in, or its token is invalid, expired or forged; reason
+ * becomes `extra_data.reason` (e.g. `auth_required` on a private app).
+ */
 export class UnauthorizedError extends Error {
   override name = 'UnauthorizedError';
+  constructor(
+    message: string,
+    readonly reason?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** ForbiddenError says the caller is known but may not do this; reason becomes `extra_data.reason`. */

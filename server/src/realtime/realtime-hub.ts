@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Server, Socket } from 'socket.io';
 import { createRedisFanout, type RealtimeLog, type RedisFanout } from './redis-adapter';
-import { createSocketServer, type SocketIdentityResolver } from './socket-server';
+import { createSocketServer, type SocketServerOptions } from './socket-server';
 
 /** RealtimeHub is how services send events to the sockets in a room, on every instance. */
 export interface RealtimeHub {
@@ -33,10 +33,13 @@ export interface Realtime {
   /** peersInSync says whether dispatches from other instances are arriving (always, for one instance). */
   peersInSync(): boolean;
   /** attach creates the socket.io server on httpServer, identify resolving each handshake; call it once. */
-  attach(httpServer: HttpServer, options?: { identify?: SocketIdentityResolver }): Server;
+  attach(httpServer: HttpServer, options?: AttachOptions): Server;
   /** close disconnects the sockets and ends the Redis connections, within a bounded time. */
   close(): Promise<void>;
 }
+
+/** AttachOptions are how handshakes are identified and which rooms sockets may join. */
+export type AttachOptions = Pick<SocketServerOptions, 'identify' | 'isEntity' | 'maxRooms'>;
 
 /** RealtimeOptions picks the fan-out: REDIS_URL for several instances, none for one. */
 export interface RealtimeOptions {
@@ -116,8 +119,8 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
     attach(httpServer, attachOptions = {}) {
       if (io) throw new Error('realtime is already attached to a server');
       const server = createSocketServer(httpServer, {
+        ...attachOptions,
         adapter: fanout?.adapter,
-        identify: attachOptions.identify,
       });
       // serverSideEmit from another instance arrives as a server-level event.
       for (const name of handlers.keys()) server.on(name, (payload: unknown) => run(name, payload));

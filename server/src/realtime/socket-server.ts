@@ -4,14 +4,25 @@ import { z } from 'zod';
 
 const RoomSchema = z.string().min(1).max(256);
 
-/** SocketIdentityResolver turns the handshake's `app_id` and `token` into whatever delivery checks later. */
-export type SocketIdentityResolver = (appId: string, token: string | null) => Promise<unknown>;
+/**
+ * SocketIdentityResolver turns the handshake's `app_id` and `token` into whatever delivery checks later,
+ * and whether the socket may join the app's rooms at all (the app's visibility).
+ */
+export type SocketIdentityResolver = (
+  appId: string,
+  token: string | null,
+) => Promise<{ identity: unknown; admitted: boolean }>;
+
+/** MAX_ROOMS_PER_SOCKET is how many rooms one socket may be in by default (the SDK joins one per entity). */
+export const MAX_ROOMS_PER_SOCKET = 100;
 
 /** SocketData is what the handshake leaves on `socket.data`. */
 export interface SocketData {
   appId: string;
   token: string | null;
   identity: unknown;
+  /** admitted says whether the socket may be in the app's rooms (a private app admits approved users). */
+  admitted: boolean;
   /** checkedAt is when identity was last resolved (ms since epoch). */
   checkedAt: number;
 }
@@ -21,6 +32,10 @@ export interface SocketServerOptions {
   adapter?: ServerOptions['adapter'];
   /** identify resolves the handshake's identity once at connect; without it every socket is anonymous (null). */
   identify?: SocketIdentityResolver;
+  /** isEntity says whether a room's entity exists in the project; without it every name is accepted. */
+  isEntity?: (entity: string) => boolean;
+  /** maxRooms caps the rooms one socket may join (default MAX_ROOMS_PER_SOCKET). */
+  maxRooms?: number;
 }
 
 function queryValue(value: unknown): string | null {
@@ -30,11 +45,18 @@ function queryValue(value: unknown): string | null {
   return text === '' || text === 'null' || text === 'undefined' ? null : text;
 }
 
-/** mayJoin says whether a socket of appId may join room: entity rooms only of its own app. */
-export function mayJoin(appId: string, room: string): boolean {
+/**
+ * mayJoin says whether a socket of appId may join room: entity rooms only of its own app, and only of
+ * entities that exist (isEntity), so a socket cannot make the server hold rooms nobody publishes to.
+ */
+export function mayJoin(
+  appId: string,
+  room: string,
+  isEntity: (entity: string) => boolean = () => true,
+): boolean {
   if (!room.startsWith('entities:')) return false;
   const [, roomApp, entity, ...rest] = room.split(':');
-  return rest.length === 0 && roomApp === appId && Boolean(entity);
+  return rest.length === 0 && roomApp === appId && Boolean(entity) && isEntity(entity ?? '');
 }
 
 /**
@@ -56,24 +78,33 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
     data.appId = queryValue(socket.handshake.query.app_id) ?? '';
     data.token = queryValue(socket.handshake.query.token);
     data.identity = null;
+    // Without a resolver every socket is admitted; with one, only what it admits (an error admits nothing).
+    data.admitted = !options.identify;
     data.checkedAt = Date.now();
     if (!options.identify) return next();
     options.identify(data.appId, data.token).then(
-      (identity) => {
+      ({ identity, admitted }) => {
         data.identity = identity;
+        data.admitted = admitted;
         next();
       },
       () => next(),
     );
   });
+  const maxRooms = options.maxRooms ?? MAX_ROOMS_PER_SOCKET;
   io.on('connection', (socket) => {
-    const { appId } = socket.data as SocketData;
+    const data = socket.data as SocketData;
+    const { appId } = data;
     // NB: the SDK sends `join` twice for one subscription; socket.io's join and leave are idempotent
     // (a room is a set), also with the Redis adapter, whose rooms are local to the instance.
     socket.on('join', (room: unknown) => {
       const parsed = RoomSchema.safeParse(room);
-      // Another app's room (or a room this server never publishes to) is ignored.
-      if (parsed.success && mayJoin(appId, parsed.data)) void socket.join(parsed.data);
+      // Another app's room, a room this server never publishes to, a socket the app's visibility does not
+      // admit, or one over its room cap: ignored (the SDK expects no answer to a join).
+      if (!parsed.success || !data.admitted || !mayJoin(appId, parsed.data, options.isEntity)) return;
+      // socket.rooms also holds the socket's own id.
+      if (!socket.rooms.has(parsed.data) && socket.rooms.size - 1 >= maxRooms) return;
+      void socket.join(parsed.data);
     });
     socket.on('leave', (room: unknown) => {
       const parsed = RoomSchema.safeParse(room);

@@ -3,14 +3,14 @@ import { parseInput } from '../lib/validation';
 import { AppParamsSchema } from '../schemas/apps';
 import { AdminCreateUserSchema, AdminUpdateUserSchema, AppSettingsSchema } from '../schemas/auth';
 import type { AppsService } from '../services/apps/apps-service';
-import type { SessionService } from '../services/auth/session-service';
 import type { UsersService } from '../services/users/users-service';
+import type { CallerGuard } from './caller-guard';
 
 /** AdminRoutesDeps is what the operator API needs. */
 export interface AdminRoutesDeps {
   apps: AppsService;
   users: UsersService;
-  sessions: SessionService;
+  guard: CallerGuard;
 }
 
 /**
@@ -20,8 +20,7 @@ export interface AdminRoutesDeps {
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps): void {
   const serviceApp = async (request: FastifyRequest) => {
     const { appId } = parseInput(AppParamsSchema, request.params);
-    await deps.sessions.requireService(appId, request.headers.authorization);
-    await deps.apps.requireApp(appId);
+    await deps.guard.service(request, appId);
     return appId;
   };
 

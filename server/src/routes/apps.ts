@@ -3,14 +3,15 @@ import { parseInput } from '../lib/validation';
 import { safeRedirectTarget } from '../lib/redirect-target';
 import { AppParamsSchema } from '../schemas/apps';
 import { LogoutQuerySchema } from '../schemas/auth';
+import { standingOf } from '../services/apps/app-access';
 import type { AppsService, Visitor } from '../services/apps/apps-service';
-import type { SessionService } from '../services/auth/session-service';
+import type { CallerGuard } from './caller-guard';
 import { publicOrigin } from './integrations';
 
 /** AppsRoutesDeps is what public settings and logout need. */
 export interface AppsRoutesDeps {
   apps: AppsService;
-  sessions: SessionService;
+  guard: CallerGuard;
   publicUrl: string | undefined;
 }
 
@@ -18,12 +19,10 @@ export interface AppsRoutesDeps {
 export function registerAppsRoutes(app: FastifyInstance, deps: AppsRoutesDeps): void {
   app.get('/api/apps/public/prod/public-settings/by-id/:appId', async (request) => {
     const { appId } = parseInput(AppParamsSchema, request.params);
-    const check = await deps.sessions.check(appId, request.headers.authorization);
     // NB: a public route treats a bad token as no token rather than failing.
-    let visitor: Visitor = 'anonymous';
-    if (check.status === 'inactive') visitor = 'not_registered';
-    if (check.status === 'service') visitor = 'approved';
-    if (check.status === 'user') visitor = check.user.approved ? 'approved' : 'not_registered';
+    const standing = standingOf(await deps.guard.principal(request, appId));
+    const visitor: Visitor =
+      standing === 'anonymous' ? 'anonymous' : standing === 'unapproved' ? 'not_registered' : 'approved';
     return deps.apps.publicSettingsFor(appId, visitor);
   });
 

@@ -11,15 +11,15 @@ import {
   VerifyOtpSchema,
 } from '../schemas/auth';
 import type { RequestOrigin } from '../services/auth/account-deps';
-import type { SessionService } from '../services/auth/session-service';
 import type { SignInService } from '../services/auth/sign-in-service';
 import type { SignUpService } from '../services/auth/sign-up-service';
+import type { CallerGuard } from './caller-guard';
 
 /** AuthRoutesDeps is what the `auth/*` routes need. */
 export interface AuthRoutesDeps {
   signUp: SignUpService;
   signIn: SignInService;
-  sessions: SessionService;
+  guard: CallerGuard;
   publicUrl: string | undefined;
 }
 
@@ -69,7 +69,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
   );
   app.post(`${base}/change-password`, async (request) => {
     const appId = appIdOf(request);
-    const caller = await deps.sessions.requireUser(appId, request.headers.authorization);
+    const caller = await deps.guard.user(request, appId);
     return deps.signIn.changePassword(caller, parseInput(ChangePasswordSchema, request.body), from(request));
   });
 }

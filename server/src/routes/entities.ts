@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError } from '../lib/errors';
+import { InvalidInputError, NotFoundError } from '../lib/errors';
 import { sendJson } from '../lib/json-memo';
 import { parseJsonInput } from '../lib/safe-input';
 import { parseInput } from '../lib/validation';
@@ -9,12 +9,11 @@ import {
   PageQuerySchema,
   RecordParamsSchema,
 } from '../schemas/entities';
-import type { AppsService } from '../services/apps/apps-service';
-import type { SessionService } from '../services/auth/session-service';
 import type { EntitiesService } from '../services/entities/entities-service';
 import { ImportRefusedError, RecordValidationError } from '../services/entities/entity-errors';
 import { IMPORT_FILE_LIMIT } from '../services/entities/entity-import';
-import { userCaller, type Caller } from '../services/entities/entity-rules';
+import type { Caller } from '../services/entities/entity-rules';
+import type { CallerGuard } from './caller-guard';
 import { readImportFile, registerImportUpload } from './import-upload';
 
 /** BULK_BODY_LIMIT is the largest bulk-create body (5 MB); other entity writes keep the app's 1 MB limit. */
@@ -23,8 +22,7 @@ const MAX_ID_LENGTH = 128;
 
 /** EntitiesRoutesDeps is what the entity routes need. */
 export interface EntitiesRoutesDeps {
-  apps: AppsService;
-  sessions: SessionService;
+  guard: CallerGuard;
   entities: EntitiesService;
 }
 
@@ -73,15 +71,9 @@ function handleEntityError(error: FastifyError, _request: FastifyRequest, reply:
 
 /** registerEntitiesRoutes adds the entity CRUD routes under `/api/apps/:appId/entities/:entity`. */
 export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoutesDeps): void {
-  async function callerOf(request: FastifyRequest, appId: string): Promise<Caller> {
-    await deps.apps.requireApp(appId);
-    const result = await deps.sessions.check(appId, request.headers.authorization);
-    if (result.status === 'none') return { kind: 'anonymous' };
-    if (result.status === 'service') return { kind: 'service' };
-    if (result.status === 'invalid') throw new UnauthorizedError('Invalid or expired token: sign in again');
-    if (result.status === 'inactive') throw new ForbiddenError('This account is disabled');
-    return userCaller(result.user);
-  }
+  // Every entity route asks the caller guard: app, tokens and the app's visibility, resolved once.
+  const callerOf = (request: FastifyRequest, appId: string): Promise<Caller> =>
+    deps.guard.dataCaller(request, appId);
 
   function recordParams(request: FastifyRequest) {
     const params = parseInput(RecordParamsSchema, request.params);

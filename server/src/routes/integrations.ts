@@ -2,12 +2,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvalidInputError, NotFoundError, UpstreamError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
 import { GenerateImageSchema, IntegrationParamsSchema } from '../schemas/integrations';
-import type { AppsService } from '../services/apps/apps-service';
 import type { ImageService } from '../services/images/image-service';
+import type { CallerGuard } from './caller-guard';
+import type { IntegrationBudget } from '../services/integrations/integration-budget';
 
 /** IntegrationsDeps is what the Core integration routes need. */
 export interface IntegrationsDeps {
-  apps: AppsService;
+  guard: CallerGuard;
+  budget: IntegrationBudget;
   images: ImageService;
   publicUrl: string | undefined;
 }
@@ -42,7 +44,10 @@ function requireNamedParameters(endpoint: string, body: unknown): object {
 export function registerIntegrationsRoutes(app: FastifyInstance, deps: IntegrationsDeps): void {
   app.post('/api/apps/:appId/integration-endpoints/Core/:name', async (request, reply) => {
     const { appId, name } = parseInput(IntegrationParamsSchema, request.params);
-    await deps.apps.requireApp(appId);
+    // The per-IP budget is spent before anything else; the caller's right and per-user budget next.
+    await deps.budget.perIp(request.ip);
+    const caller = await deps.guard.dataCaller(request, appId);
+    await deps.budget.perCaller(appId, caller);
     if (name !== 'GenerateImage') {
       throw new NotFoundError(`Integration Core.${name} is not available on this server`);
     }

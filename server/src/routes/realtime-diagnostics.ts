@@ -4,13 +4,11 @@ import { parseInput } from '../lib/validation';
 import type { RealtimeHub } from '../realtime/realtime-hub';
 import { AppParamsSchema } from '../schemas/apps';
 import { RealtimePingSchema } from '../schemas/realtime';
-import type { AppsService } from '../services/apps/apps-service';
-import type { SessionService } from '../services/auth/session-service';
+import type { CallerGuard } from './caller-guard';
 
 /** RealtimeDiagnosticsDeps is what the realtime check needs. */
 export interface RealtimeDiagnosticsDeps {
-  apps: AppsService;
-  sessions: SessionService;
+  guard: CallerGuard;
   hub: RealtimeHub;
 }
 
@@ -22,8 +20,7 @@ export interface RealtimeDiagnosticsDeps {
 export function registerRealtimeDiagnosticsRoutes(app: FastifyInstance, deps: RealtimeDiagnosticsDeps): void {
   app.post('/api/apps/:appId/admin/realtime/ping', async (request, reply) => {
     const { appId } = parseInput(AppParamsSchema, request.params);
-    await deps.sessions.requireService(appId, request.headers.authorization);
-    await deps.apps.requireApp(appId);
+    await deps.guard.service(request, appId);
     const { room } = parseInput(RealtimePingSchema, request.body);
     // Rooms are named `<kind>:<appId>:…`: a service token reaches only its own app's rooms.
     if (!room.split(':').includes(appId)) {

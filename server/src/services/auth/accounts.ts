@@ -1,4 +1,5 @@
 import { createTokenSigner } from '../../lib/access-token';
+import { createRateLimiter, type RateLimiter } from '../limits/rate-limiter';
 import type { ServerSecrets } from '../../lib/secrets-file';
 import type { AuthCodesStore } from '../../store/auth-codes-store';
 import type { UsersStore } from '../../store/users-store';
@@ -10,7 +11,7 @@ import { createUserWrites } from '../users/user-writes';
 import { createUsersService } from '../users/users-service';
 import type { AccountLog } from './account-deps';
 import { createPasswordHasher } from './password-hasher';
-import { createAuthThrottle, createMemoryRateLimiter } from './rate-limiter';
+import { createAuthThrottle } from './rate-limiter';
 import { createSessionService } from './session-service';
 import { createSignInService } from './sign-in-service';
 import { createSignUpService } from './sign-up-service';
@@ -38,6 +39,8 @@ export async function createAccounts(input: {
   /** userEntity and events make user writes validate custom fields and reach realtime subscribers. */
   userEntity?: EntityDef | undefined;
   events?: EntityEvents | undefined;
+  /** limiter counts sign-in attempts (main.ts passes the one shared through Redis); default in process. */
+  limiter?: RateLimiter | undefined;
 }) {
   const { config } = input;
   const signer = createTokenSigner(input.secrets.jwtSecret, config.JWT_EXPIRES_IN);
@@ -46,7 +49,7 @@ export async function createAccounts(input: {
     signer,
     serviceToken: input.secrets.serviceToken,
   });
-  const limiter = createMemoryRateLimiter(config.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000);
+  const limiter = input.limiter ?? createRateLimiter();
   const deps = {
     ...input.stores,
     apps: input.apps,
@@ -56,6 +59,7 @@ export async function createAccounts(input: {
     throttle: createAuthThrottle(limiter, {
       perIp: config.AUTH_RATE_LIMIT_IP,
       perAccount: config.AUTH_RATE_LIMIT_ACCOUNT,
+      windowMs: config.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000,
     }),
     turnstile: createTurnstileVerifier(config.TURNSTILE_SECRET, config.TURNSTILE_VERIFY_URL),
     otpTtlSeconds: config.OTP_TTL_SECONDS,

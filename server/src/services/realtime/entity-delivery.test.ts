@@ -2,14 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Caller } from '../entities/entity-rules';
 import type { EntityDef, Project } from '../entities/project-loader';
 import { createEntityEvents } from '../entities/entity-events';
-import {
-  MAX_BATCH,
-  MAX_FIELD_BYTES,
-  identifySocket,
-  slim,
-  startEntityDelivery,
-  visibleTo,
-} from './entity-delivery';
+import { MAX_BATCH, MAX_FIELD_BYTES, slim, startEntityDelivery, visibleTo } from './entity-delivery';
 
 const note: EntityDef = {
   name: 'Note',
@@ -63,33 +56,9 @@ describe('slim', () => {
   });
 });
 
-describe('identifySocket', () => {
-  const sessions = (status: string) => ({
-    check: () =>
-      Promise.resolve({
-        status,
-        user: { id: 'u1', email: 'a@x.test', role: 'user', full_name: 'A', custom: {} },
-      } as never),
-  });
-
-  it('treats no token, an invalid token and a disabled user as anonymous', async () => {
-    expect(await identifySocket(sessions('user'), 'app', null)).toEqual({ kind: 'anonymous' });
-    expect(await identifySocket(sessions('invalid'), 'app', 't')).toEqual({ kind: 'anonymous' });
-    expect(await identifySocket(sessions('inactive'), 'app', 't')).toEqual({ kind: 'anonymous' });
-  });
-
-  it('resolves the service role and signed-in users', async () => {
-    expect(await identifySocket(sessions('service'), 'app', 't')).toEqual({ kind: 'service' });
-    expect(await identifySocket(sessions('user'), 'app', 't')).toMatchObject({
-      kind: 'user',
-      user: { id: 'u1', email: 'a@x.test' },
-    });
-  });
-});
-
 describe('startEntityDelivery', () => {
   // A stand-in hub that records what would reach sockets: dispatch runs the handler as one instance would.
-  function setUp(sockets: { id: string; identity: Caller }[]) {
+  function setUp(sockets: { id: string; identity: Caller; admitted?: boolean }[]) {
     const handlers = new Map<string, (payload: unknown) => void>();
     const dispatched: unknown[] = [];
     const sent: { ids: string[]; data: Record<string, unknown> }[] = [];
@@ -101,9 +70,9 @@ describe('startEntityDelivery', () => {
       },
       publish: () => undefined,
       localSockets: () =>
-        sockets.map(({ id, identity }) => ({
+        sockets.map(({ id, identity, admitted = true }) => ({
           id,
-          data: { appId: 'app', token: 't', identity, checkedAt: Date.now() },
+          data: { appId: 'app', token: 't', identity, admitted, checkedAt: Date.now() },
         })) as never,
       sendTo: (ids: string[], _event: string, payload: unknown) =>
         sent.push({ ids, data: JSON.parse((payload as { data: string }).data) as Record<string, unknown> }),
@@ -113,7 +82,7 @@ describe('startEntityDelivery', () => {
       project,
       events,
       hub,
-      sessions: { check: () => Promise.reject(new Error('not used')) },
+      identify: () => Promise.reject(new Error('not used')),
       log: { info: () => undefined, warn: () => undefined },
     });
     return { events, dispatched, sent };
@@ -140,6 +109,16 @@ describe('startEntityDelivery', () => {
       [['s1', 's2'], '42'],
       [['s3'], undefined],
     ]);
+  });
+
+  it('sends nothing to a socket the app does not admit', async () => {
+    const { events, sent } = setUp([
+      { id: 's1', identity: { kind: 'service' }, admitted: false },
+      { id: 's2', identity: { kind: 'service' } },
+    ]);
+    events.emit(event('n1'));
+    await settle();
+    expect(sent.map(({ ids }) => ids)).toEqual([['s2']]);
   });
 
   it('sends the events of one write together, in order, in batches of MAX_BATCH', async () => {

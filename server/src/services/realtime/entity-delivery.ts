@@ -2,9 +2,9 @@ import type { Socket } from 'socket.io';
 import type { RealtimeHub } from '../../realtime/realtime-hub';
 import type { RealtimeLog } from '../../realtime/redis-adapter';
 import type { SocketData } from '../../realtime/socket-server';
-import type { SessionService } from '../auth/session-service';
+import type { SocketAccess } from '../apps/app-access';
 import type { EntityEvent, EntityEvents } from '../entities/entity-events';
-import { matchesRule, resolveRule, userCaller, type Caller } from '../entities/entity-rules';
+import { matchesRule, resolveRule, type Caller } from '../entities/entity-rules';
 import { readVisibility, stripHidden } from '../entities/field-rules';
 import type { Project } from '../entities/project-loader';
 
@@ -22,22 +22,6 @@ export const REVALIDATE_MS = 30_000;
 /** RawEntityEvent is an EntityEvent with the time it was committed, as every instance receives it. */
 export interface RawEntityEvent extends EntityEvent {
   timestamp: string;
-}
-
-/**
- * identifySocket resolves a handshake token to a Caller. An invalid, expired or disabled token is
- * anonymous: the SDK never retries a refused handshake, and anonymous is the least it may see.
- */
-export async function identifySocket(
-  sessions: Pick<SessionService, 'check'>,
-  appId: string,
-  token: string | null,
-): Promise<Caller> {
-  if (!token || !appId) return { kind: 'anonymous' };
-  const result = await sessions.check(appId, `Bearer ${token}`);
-  if (result.status === 'service') return { kind: 'service' };
-  if (result.status !== 'user') return { kind: 'anonymous' };
-  return userCaller(result.user);
 }
 
 /**
@@ -96,7 +80,8 @@ export function startEntityDelivery(deps: {
   project: Project;
   events: EntityEvents;
   hub: RealtimeHub;
-  sessions: Pick<SessionService, 'check'>;
+  /** identify re-resolves a socket's token (disabled users, expiry, approval): the handshake's resolver. */
+  identify: (appId: string, token: string | null) => Promise<SocketAccess>;
   log: RealtimeLog;
   now?: () => number;
 }): () => void {
@@ -114,10 +99,15 @@ export function startEntityDelivery(deps: {
     if (!data.token || now() - data.checkedAt < REVALIDATE_MS) return cached;
     const inFlight = pending.get(socket.id);
     if (inFlight) return inFlight;
-    const check = identifySocket(deps.sessions, data.appId, data.token)
+    const check = deps
+      .identify(data.appId, data.token)
+      .then(({ caller, admitted }) => {
+        data.identity = caller;
+        data.admitted = admitted;
+        return caller;
+      })
       .catch(() => cached)
       .then((caller) => {
-        data.identity = caller;
         data.checkedAt = now();
         pending.delete(socket.id);
         return caller;
@@ -140,6 +130,8 @@ export function startEntityDelivery(deps: {
     for (const socket of sockets) {
       const identity = identityOf(socket);
       const caller = identity instanceof Promise ? await identity : identity;
+      // A socket the app's visibility no longer admits (e.g. its user was unapproved) receives nothing.
+      if (!(socket.data as SocketData).admitted) continue;
       const key = keyOf(caller);
       const group = groups.get(key);
       if (group) group.ids.push(socket.id);

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { ForbiddenError, UnauthorizedError } from '../../lib/errors';
+import type { UserRow } from '../../store/users-store';
+import type { BearerCheck } from '../auth/session-service';
+import { createAppAccess, decideDataAccess, standingOf, type Principal, type Standing } from './app-access';
+import type { AppsService } from './apps-service';
+
+const user = (changes: Partial<UserRow> = {}): UserRow =>
+  ({
+    id: 'u1',
+    app_id: 'app',
+    email: 'a@x.test',
+    role: 'user',
+    approved: true,
+    custom: {},
+    ...changes,
+  }) as UserRow;
+
+describe('decideDataAccess', () => {
+  const table: [string, Standing, 'allowed' | 401 | 403][] = [
+    ['private_with_login', 'anonymous', 401],
+    ['private_with_login', 'unapproved', 403],
+    ['private_with_login', 'approved', 'allowed'],
+    ['private_with_login', 'service', 'allowed'],
+    ['public_with_login', 'anonymous', 'allowed'],
+    ['public_with_login', 'unapproved', 'allowed'],
+    ['public_without_login', 'anonymous', 'allowed'],
+    ['public_without_login', 'service', 'allowed'],
+  ];
+  it.each(table)('%s, %s caller: %s', (visibility, standing, expected) => {
+    const decision = decideDataAccess(visibility, standing);
+    expect(decision.allowed ? 'allowed' : decision.status).toBe(expected);
+    if (!decision.allowed) {
+      expect(decision.reason).toBe(expected === 401 ? 'auth_required' : 'user_not_registered');
+    }
+  });
+});
+
+describe('standingOf', () => {
+  it('counts admins as approved, disabled and unapproved users as unapproved, bad tokens as anonymous', () => {
+    const cases: [Principal, Standing][] = [
+      [{ kind: 'anonymous' }, 'anonymous'],
+      [{ kind: 'invalid' }, 'anonymous'],
+      [{ kind: 'user', user: user() }, 'approved'],
+      [{ kind: 'user', user: user({ approved: false }) }, 'unapproved'],
+      [{ kind: 'user', user: user({ approved: false, role: 'admin' }) }, 'approved'],
+      [{ kind: 'disabled', user: user() }, 'unapproved'],
+      [{ kind: 'service', onBehalfOf: null }, 'service'],
+    ];
+    for (const [principal, standing] of cases) expect(standingOf(principal)).toBe(standing);
+  });
+});
+
+describe('createAppAccess', () => {
+  const access = (visibility: string, checks: Record<string, BearerCheck>) =>
+    createAppAccess({
+      apps: { findAccessSettings: async () => ({ visibility, selfSignup: false }) } as unknown as AppsService,
+      sessions: { check: async (_app, header) => checks[header ?? ''] ?? { status: 'none' } },
+    });
+
+  it('resolves the service role with its on-behalf-of user', async () => {
+    const a = access('private_with_login', {
+      'Bearer svc': { status: 'service' },
+      'Bearer u': { status: 'user', user: user() },
+    });
+    expect(await a.identify('app', 'Bearer svc', 'Bearer u')).toEqual({
+      kind: 'service',
+      onBehalfOf: user(),
+    });
+    expect(a.requireUser(await a.identify('app', 'Bearer svc', 'Bearer u'))).toEqual(user());
+    expect(await a.identify('app', 'Bearer u', 'Bearer svc')).toEqual({ kind: 'user', user: user() });
+  });
+
+  it('refuses data of a private app with the reasons the SDK reads', async () => {
+    const a = access('private_with_login', {});
+    const anonymous = await a.dataCaller('app', { kind: 'anonymous' }).catch((error: unknown) => error);
+    expect(anonymous).toBeInstanceOf(UnauthorizedError);
+    expect((anonymous as UnauthorizedError).reason).toBe('auth_required');
+    const unapproved = await a
+      .dataCaller('app', { kind: 'user', user: user({ approved: false }) })
+      .catch((error: unknown) => error);
+    expect(unapproved).toBeInstanceOf(ForbiddenError);
+    expect((unapproved as ForbiddenError).reason).toBe('user_not_registered');
+    expect(await a.dataCaller('app', { kind: 'service', onBehalfOf: null })).toEqual({ kind: 'service' });
+    expect(await a.dataCaller('app', { kind: 'user', user: user() })).toMatchObject({ kind: 'user' });
+  });
+
+  it('fails a bad token on data routes, except for fire-and-forget traffic on an open app', async () => {
+    const a = access('public_without_login', {});
+    await expect(a.dataCaller('app', { kind: 'invalid' })).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(a.dataCaller('app', { kind: 'disabled', user: user() })).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
+    expect(await a.dataCaller('app', { kind: 'invalid' }, { badTokenAsAnonymous: true })).toEqual({
+      kind: 'anonymous',
+    });
+  });
+
+  it('admits sockets by the same rule; a bad token is anonymous', async () => {
+    const checks: Record<string, BearerCheck> = {
+      'Bearer ok': { status: 'user', user: user() },
+      'Bearer new': { status: 'user', user: user({ approved: false }) },
+      'Bearer bad': { status: 'invalid' },
+      'Bearer svc': { status: 'service' },
+    };
+    const closed = access('private_with_login', checks);
+    expect(await closed.socketAccess('app', null)).toEqual({
+      caller: { kind: 'anonymous' },
+      admitted: false,
+    });
+    expect(await closed.socketAccess('app', 'bad')).toEqual({
+      caller: { kind: 'anonymous' },
+      admitted: false,
+    });
+    expect((await closed.socketAccess('app', 'new')).admitted).toBe(false);
+    expect((await closed.socketAccess('app', 'ok')).admitted).toBe(true);
+    expect(await closed.socketAccess('app', 'svc')).toEqual({ caller: { kind: 'service' }, admitted: true });
+    const open = access('public_without_login', checks);
+    expect(await open.socketAccess('app', null)).toEqual({ caller: { kind: 'anonymous' }, admitted: true });
+  });
+});

@@ -1,0 +1,181 @@
+import { ForbiddenError, UnauthorizedError } from '../../lib/errors';
+import type { UserRow } from '../../store/users-store';
+import type { BearerCheck, SessionService } from '../auth/session-service';
+import { SIGN_IN_REQUIRED } from '../auth/session-service';
+import { userCaller, type Caller } from '../entities/entity-rules';
+import type { AppsService } from './apps-service';
+
+/** AccountUser is a user account as the caller guard resolves it. */
+export type AccountUser = UserRow;
+
+/**
+ * Principal is who a request is, resolved once from its tokens: nobody, a token that is not valid, a
+ * disabled account, a user, or the service role (with the user named by `on-behalf-of`, if any).
+ */
+export type Principal =
+  | { kind: 'anonymous' }
+  | { kind: 'invalid' }
+  | { kind: 'disabled'; user: UserRow }
+  | { kind: 'user'; user: UserRow }
+  | { kind: 'service'; onBehalfOf: UserRow | null };
+
+/** Standing is what an app's visibility asks of a principal. */
+export type Standing = 'anonymous' | 'unapproved' | 'approved' | 'service';
+
+/** AccessDecision says whether a standing may reach an app's data, and if not the status and reason. */
+export type AccessDecision =
+  | { allowed: true }
+  | { allowed: false; status: 401; reason: 'auth_required'; message: string }
+  | { allowed: false; status: 403; reason: 'user_not_registered'; message: string };
+
+const AUTH_REQUIRED: AccessDecision = {
+  allowed: false,
+  status: 401,
+  reason: 'auth_required',
+  message: 'Sign in to use this app: it is private',
+};
+const NOT_REGISTERED: AccessDecision = {
+  allowed: false,
+  status: 403,
+  reason: 'user_not_registered',
+  message: 'You are not registered for this app: ask an admin for access',
+};
+
+/** isApproved says whether a user belongs to the app (approved by an admin, invited, or an admin). */
+export function isApproved(user: Pick<UserRow, 'approved' | 'role'>): boolean {
+  return user.approved || user.role === 'admin';
+}
+
+/** standingOf is what visibility rules see of a principal (an invalid token counts as anonymous). */
+export function standingOf(principal: Principal): Standing {
+  if (principal.kind === 'service') return 'service';
+  if (principal.kind === 'user') return isApproved(principal.user) ? 'approved' : 'unapproved';
+  if (principal.kind === 'disabled') return 'unapproved';
+  return 'anonymous';
+}
+
+/**
+ * decideDataAccess is the visibility rule for an app's data (entities, integrations, analytics, realtime
+ * rooms). `private_with_login` admits only approved users and the service role: anonymous callers are
+ * asked to sign in (401 `auth_required`), signed-in users the app does not know are refused (403
+ * `user_not_registered`). Open apps (`public_without_login`, `public_with_login`) leave the decision to
+ * the entity rules, as public settings do for anonymous visitors.
+ */
+export function decideDataAccess(visibility: string, standing: Standing): AccessDecision {
+  if (visibility !== 'private_with_login') return { allowed: true };
+  if (standing === 'approved' || standing === 'service') return { allowed: true };
+  return standing === 'anonymous' ? AUTH_REQUIRED : NOT_REGISTERED;
+}
+
+/** throwRefusal turns a refusing decision into the domain error the HTTP layer maps. */
+function throwRefusal(decision: Exclude<AccessDecision, { allowed: true }>): never {
+  if (decision.status === 401) throw new UnauthorizedError(decision.message, decision.reason);
+  throw new ForbiddenError(decision.message, decision.reason);
+}
+
+function principalOf(check: BearerCheck): Principal {
+  if (check.status === 'none') return { kind: 'anonymous' };
+  if (check.status === 'invalid') return { kind: 'invalid' };
+  if (check.status === 'inactive') return { kind: 'disabled', user: check.user };
+  if (check.status === 'user') return { kind: 'user', user: check.user };
+  return { kind: 'service', onBehalfOf: null };
+}
+
+/** SocketAccess is a realtime handshake's identity and whether it may join the app's rooms. */
+export interface SocketAccess {
+  caller: Caller;
+  admitted: boolean;
+}
+
+/**
+ * createAppAccess resolves callers and applies app visibility, the one place every route and the socket
+ * handshake ask "who is this, and may they reach this app's data".
+ */
+export function createAppAccess(deps: { apps: AppsService; sessions: Pick<SessionService, 'check'> }) {
+  async function identify(
+    appId: string,
+    authorization: string | undefined,
+    onBehalfOf?: string | undefined,
+  ): Promise<Principal> {
+    const principal = principalOf(await deps.sessions.check(appId, authorization));
+    if (principal.kind !== 'service' || !onBehalfOf) return principal;
+    // The SDK sends `on-behalf-of: Bearer <user>` on service-role calls when the client has a user token.
+    const behalf = await deps.sessions.check(appId, onBehalfOf);
+    return { kind: 'service', onBehalfOf: behalf.status === 'user' ? behalf.user : null };
+  }
+
+  async function visibilityOf(appId: string): Promise<string> {
+    return (await deps.apps.findAccessSettings(appId)).visibility;
+  }
+
+  /** requireUser returns the signed-in user (or the service role's on-behalf-of user), else throws 401/403. */
+  function requireUser(principal: Principal): UserRow {
+    if (principal.kind === 'user') return principal.user;
+    if (principal.kind === 'service' && principal.onBehalfOf) return principal.onBehalfOf;
+    if (principal.kind === 'anonymous') throw new UnauthorizedError(SIGN_IN_REQUIRED);
+    if (principal.kind === 'service') {
+      throw new UnauthorizedError('The service role needs an on-behalf-of user token here');
+    }
+    throw new UnauthorizedError('Invalid or expired token: sign in again');
+  }
+
+  return {
+    identify,
+    visibilityOf,
+    /**
+     * dataCaller is the entity Caller for principal on appId's data, or throws: 401 for an invalid token
+     * (anywhere) or an anonymous caller of a private app, 403 for a disabled account or an unapproved user
+     * of a private app. The service role stays the service role (it bypasses rules) with or without
+     * `on-behalf-of`. badTokenAsAnonymous is for fire-and-forget traffic (analytics) that a stale token
+     * must not fail on an open app.
+     */
+    async dataCaller(
+      appId: string,
+      resolved: Principal,
+      options: { badTokenAsAnonymous?: boolean } = {},
+    ): Promise<Caller> {
+      const bad = resolved.kind === 'invalid' || resolved.kind === 'disabled';
+      const principal: Principal = bad && options.badTokenAsAnonymous ? { kind: 'anonymous' } : resolved;
+      if (principal.kind === 'invalid')
+        throw new UnauthorizedError('Invalid or expired token: sign in again');
+      if (principal.kind === 'disabled') throw new ForbiddenError('This account is disabled');
+      const decision = decideDataAccess(await visibilityOf(appId), standingOf(principal));
+      if (!decision.allowed) throwRefusal(decision);
+      if (principal.kind === 'service') return { kind: 'service' };
+      if (principal.kind === 'user') return userCaller(principal.user);
+      return { kind: 'anonymous' };
+    },
+    requireUser,
+    /** requireAdmin returns the admin user, or null for the service role; anyone else is refused. */
+    requireAdmin(principal: Principal): UserRow | null {
+      if (principal.kind === 'service') return null;
+      const user = requireUser(principal);
+      if (user.role !== 'admin') throw new ForbiddenError('Only an admin of this app may do this');
+      return user;
+    },
+    /** requireService throws unless principal is the service role. */
+    requireService(principal: Principal): void {
+      if (principal.kind === 'service') return;
+      if (principal.kind === 'user') throw new ForbiddenError('This call needs the service role');
+      throw new UnauthorizedError(
+        principal.kind === 'anonymous' ? SIGN_IN_REQUIRED : 'Invalid or expired token: sign in again',
+      );
+    },
+    /**
+     * socketAccess resolves a realtime handshake token: a token that is invalid, expired or disabled is
+     * anonymous (the SDK never retries a refused handshake); admitted is the app's visibility rule.
+     */
+    async socketAccess(appId: string, token: string | null): Promise<SocketAccess> {
+      const principal: Principal =
+        token && appId ? await identify(appId, `Bearer ${token}`) : { kind: 'anonymous' };
+      let caller: Caller = { kind: 'anonymous' };
+      if (principal.kind === 'service') caller = { kind: 'service' };
+      if (principal.kind === 'user') caller = userCaller(principal.user);
+      const standing = caller.kind === 'anonymous' ? 'anonymous' : standingOf(principal);
+      const admitted = appId ? decideDataAccess(await visibilityOf(appId), standing).allowed : false;
+      return { caller, admitted };
+    },
+  };
+}
+
+export type AppAccess = ReturnType<typeof createAppAccess>;
