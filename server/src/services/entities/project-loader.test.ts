@@ -102,3 +102,14 @@ describe('loadProject and the built-in User', () => {
     await expect(loadProject(dir)).rejects.toThrow(/b\.jsonc: entity "user" is declared twice/);
   });
 });
+
+describe('loadProject and schema patterns', () => {
+  it('refuses a pattern without a linear-time match (records are checked with RE2), naming the field', async () => {
+    const lookahead = { name: 'Todo', properties: { code: { type: 'string', pattern: '^(?=a)a+$' } } };
+    await expect(loadProject(await project({ 'entities/todo.jsonc': lookahead }))).rejects.toThrow(
+      /code.*pattern.*linear-time/,
+    );
+    const fine = { name: 'Todo', properties: { code: { type: 'string', pattern: '^[A-Z]{2}-\\d+$' } } };
+    await expect(loadProject(await project({ 'entities/todo.jsonc': fine }))).resolves.toBeTruthy();
+  });
+});
