@@ -3,7 +3,12 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-const BENCHMARKS = ['site-lighthouse.ts', 'auth-throughput.ts', 'entities-throughput.ts'];
+const BENCHMARKS = [
+  'site-lighthouse.ts',
+  'auth-throughput.ts',
+  'entities-throughput.ts',
+  'database-worker.ts',
+];
 
 function run(script: string): Promise<number> {
   return new Promise((resolveCode, reject) => {

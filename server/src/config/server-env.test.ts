@@ -16,6 +16,7 @@ describe('parseServerEnv', () => {
     expect(config.DATA_DIR.startsWith('/')).toBe(true);
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.DATABASE_POOL_SIZE).toBe(10);
+    expect(config.DATABASE_QUERY_TIMEOUT_MS).toBe(5_000);
     expect(config.REDIS_URL).toBeUndefined();
     expect(config.REDIS_PREFIX).toBe('queen-realtime');
   });
@@ -83,6 +84,8 @@ describe('parseServerEnv', () => {
     ['APP_ID', 'bad id!'],
     ['DATABASE_URL', 'mysql://db/x'],
     ['DATABASE_POOL_SIZE', '0'],
+    ['DATABASE_QUERY_TIMEOUT_MS', '50'],
+    ['DATABASE_QUERY_TIMEOUT_MS', '1.5'],
     ['REDIS_URL', 'http://cache:6379'],
   ])('names %s when it is invalid', (name, value) => {
     expect(() => parseServerEnv({ [name]: value }, root, 'a')).toThrow(name);

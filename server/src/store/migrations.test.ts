@@ -40,9 +40,11 @@ describe('withAdvisoryLock', () => {
     expect(result).toBe('done');
     expect(log).toEqual([
       'checkout',
+      'session: SET statement_timeout = 0',
       'session: SELECT pg_advisory_lock($1::bigint) ["42"]',
       'session: SELECT 1',
       'session: SELECT pg_advisory_unlock($1::bigint) ["42"]',
+      'session: RESET statement_timeout',
       'release',
     ]);
   });
@@ -54,7 +56,11 @@ describe('withAdvisoryLock', () => {
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
-    expect(log.slice(-2)).toEqual(['session: SELECT pg_advisory_unlock($1::bigint) ["42"]', 'release']);
+    expect(log.slice(-3)).toEqual([
+      'session: SELECT pg_advisory_unlock($1::bigint) ["42"]',
+      'session: RESET statement_timeout',
+      'release',
+    ]);
   });
 
   it('runs fn directly on a database without sessions (PGlite)', async () => {
@@ -69,8 +75,8 @@ describe('runMigrations', () => {
     const { db, log } = fakeDatabase(true);
     const applied = await runMigrations(db);
     expect(applied.length).toBeGreaterThan(0);
-    expect(log[1]).toBe(`session: SELECT pg_advisory_lock($1::bigint) ["${MIGRATION_LOCK_KEY}"]`);
-    expect(log.at(-2)).toContain('pg_advisory_unlock');
+    expect(log[2]).toBe(`session: SELECT pg_advisory_lock($1::bigint) ["${MIGRATION_LOCK_KEY}"]`);
+    expect(log.at(-3)).toContain('pg_advisory_unlock');
     expect(log.filter((line) => line.includes('INSERT INTO schema_migrations'))).toHaveLength(applied.length);
     expect(log.every((line) => line.startsWith('session') || ['checkout', 'release'].includes(line))).toBe(
       true,

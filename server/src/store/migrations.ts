@@ -158,12 +158,16 @@ export async function withAdvisoryLock<T>(
 ): Promise<T> {
   if (!db.session) return fn(db);
   return db.session(async (locked) => {
+    // Waiting for the lock, and what runs under it (a migration over a large table), may take longer than
+    // DATABASE_QUERY_TIMEOUT_MS: this session alone lifts statement_timeout, and restores it for the pool.
+    await locked.query('SET statement_timeout = 0');
     await locked.query('SELECT pg_advisory_lock($1::bigint)', [key]);
     try {
       return await fn(locked);
     } finally {
       // NB: if the unlock fails the connection is gone, and PostgreSQL released the lock with it.
       await locked.query('SELECT pg_advisory_unlock($1::bigint)', [key]).catch(() => undefined);
+      await locked.query('RESET statement_timeout').catch(() => undefined);
     }
   });
 }

@@ -105,19 +105,26 @@ export async function openPgliteWorkerDatabase(
     // A crash of the engine itself (a WASM abort) is handled like a runaway statement.
     current.worker.on('error', (error) => {
       log?.error({ err: error }, 'the embedded database failed: restarting it');
-      void restart(current, unavailable());
+      restart(current, unavailable());
     });
     current.worker.on('exit', (code) => {
       if (engine === current && !closed) {
         log?.error({ code }, 'the embedded database stopped: restarting it');
-        void restart(current, unavailable());
+        restart(current, unavailable());
       }
     });
   }
 
-  async function restart(stuck: Engine, reason: DatabaseUnavailableError): Promise<void> {
+  // The restart under way, so that close can wait for it (and terminate what it opens).
+  let restarting: Promise<void> = Promise.resolve();
+
+  function restart(stuck: Engine, reason: DatabaseUnavailableError): void {
     if (engine !== stuck) return; // already restarting
     engine = null;
+    restarting = reopen(stuck, reason);
+  }
+
+  async function reopen(stuck: Engine, reason: DatabaseUnavailableError): Promise<void> {
     for (const call of stuck.pending.values()) call.reject(reason);
     stuck.pending.clear();
     await stuck.worker.terminate();
@@ -150,7 +157,7 @@ export async function openPgliteWorkerDatabase(
         { deadlineMs: queryTimeoutMs },
         'a database statement outlived its deadline: restarting the embedded database',
       );
-      void restart(
+      restart(
         current,
         new DatabaseUnavailableError('The database did not answer in time: try again in a moment'),
       );
@@ -162,6 +169,10 @@ export async function openPgliteWorkerDatabase(
   function call(target: Engine | null, request: Request, id = ++nextId): Promise<unknown[]> {
     if (closed) return Promise.reject(new Error('The database is closed'));
     if (!target || target !== engine) return Promise.reject(unavailable());
+    return send(target, request, id);
+  }
+
+  function send(target: Engine, request: Request, id = ++nextId): Promise<unknown[]> {
     return new Promise((resolve, reject) => {
       target.pending.set(id, { resolve, reject });
       target.worker.postMessage({ ...request, id } as WorkerRequest);
@@ -201,22 +212,19 @@ export async function openPgliteWorkerDatabase(
     },
     async close() {
       if (closed) return;
-      const current = engine;
-      // Let PGlite shut down cleanly unless it is stuck; the worker is terminated either way.
-      if (current) {
-        const closing = call(current, { type: 'close' }).catch(() => undefined);
-        let timer: NodeJS.Timeout | undefined;
-        const stuck = new Promise<void>((resolve) => (timer = setTimeout(resolve, queryTimeoutMs)));
-        await Promise.race([closing, stuck]);
-        clearTimeout(timer);
-      }
       closed = true;
       clearInterval(watchdog);
+      await restarting;
+      const current = engine;
       engine = null;
-      if (current) {
-        for (const pending of current.pending.values()) pending.reject(new Error('The database is closed'));
-        await current.worker.terminate();
-      }
+      if (!current) return;
+      // Let PGlite shut down cleanly unless it is stuck; the worker is terminated either way.
+      let timer: NodeJS.Timeout | undefined;
+      const stuck = new Promise<void>((resolve) => (timer = setTimeout(resolve, queryTimeoutMs)));
+      await Promise.race([send(current, { type: 'close' }).catch(() => undefined), stuck]);
+      clearTimeout(timer);
+      for (const pending of current.pending.values()) pending.reject(new Error('The database is closed'));
+      await current.worker.terminate();
     },
   };
 }
