@@ -312,6 +312,50 @@ test('an import without the create right, or to an unknown entity, is refused be
   expect(forged).toEqual({ status: 401, closed: true });
 });
 
+test('an anonymous caller may import at most 1 MB, even where it may create records', async () => {
+  // Declared: refused from the header alone.
+  const declared = await sendPartialUpload(`${APP}/entities/Todo/import`, 30 * 1024 * 1024);
+  expect(declared).toEqual({ status: 413, closed: true });
+  // Streamed without a length (chunked): cut at the limit.
+  const marker = `edge-anon-${Date.now()}`;
+  const body =
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.csv"\r\n\r\n` +
+    `name,description\n${marker},${'a'.repeat(2 * 1024 * 1024)}\n\r\n--${BOUNDARY}--\r\n`;
+  const answer = await sendChunkedUpload(`${APP}/entities/Todo/import`, body);
+  expect(answer.status).toBe(413);
+  expect(answer.text).toContain('anonymous import');
+  expect(await entityOf(serviceClient(server).asServiceRole, 'Todo').count({ name: marker })).toBe(0);
+});
+
+/** sendChunkedUpload sends a multipart body with chunked encoding (no declared length) over a plain socket. */
+function sendChunkedUpload(path: string, body: string): Promise<{ status: number; text: string }> {
+  const target = new URL(`${server.url}${path}`);
+  return new Promise((resolve) => {
+    let received = '';
+    const socket = connect(Number(target.port), target.hostname, () => {
+      socket.write(
+        `POST ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nTransfer-Encoding: chunked\r\n` +
+          `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\n\r\n`,
+      );
+      for (let at = 0; at < body.length; at += 64 * 1024) {
+        const chunk = body.slice(at, at + 64 * 1024);
+        socket.write(`${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`);
+      }
+      socket.write('0\r\n\r\n');
+    });
+    const finish = () => {
+      socket.destroy();
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0),
+        text: received.slice(received.indexOf('\r\n\r\n') + 4),
+      });
+    };
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    socket.on('close', finish);
+    socket.on('error', finish);
+  });
+}
+
 /** headerFlood is a multipart body whose one part's header block is `content-disposition:` n times. */
 const headerFlood = (n: number) =>
   `--${BOUNDARY}\r\n${'content-disposition:'.repeat(n)}\r\n\r\nname\nx\n\r\n--${BOUNDARY}--\r\n`;

@@ -161,7 +161,7 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
         const { appId, entity } = parseInput(EntityParamsSchema, request.params);
         const caller = await callerOf(request, appId);
         deps.entities.checkImport(entity, caller);
-        const file = await readImportFile(request);
+        const file = await readImportFile(request, caller.kind === 'anonymous');
         return reply.code(201).send(await deps.entities.importRecords(appId, entity, caller, file));
       });
     });

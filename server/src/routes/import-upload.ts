@@ -41,11 +41,26 @@ export async function registerImportUpload(scope: FastifyInstance): Promise<void
   });
 }
 
-/** readImportFile streams the request's part named `file` into memory (at most IMPORT_FILE_LIMIT). */
-export async function readImportFile(request: FastifyRequest): Promise<UploadedFile> {
+/** ANONYMOUS_IMPORT_LIMIT is the largest import an anonymous caller may send (1 MB): no 32 MB without an account. */
+export const ANONYMOUS_IMPORT_LIMIT = 1024 * 1024;
+
+/**
+ * readImportFile streams the request's part named `file` into memory: at most IMPORT_FILE_LIMIT, or
+ * ANONYMOUS_IMPORT_LIMIT for an anonymous caller (refused from the declared length when it is larger).
+ */
+export async function readImportFile(request: FastifyRequest, anonymous: boolean): Promise<UploadedFile> {
   if (!request.isMultipart()) throw new InvalidInputError(NOT_MULTIPART);
+  const limit = anonymous ? ANONYMOUS_IMPORT_LIMIT : IMPORT_FILE_LIMIT;
+  const tooLarge = () =>
+    anonymous
+      ? Object.assign(
+          new Error(`An anonymous import takes at most ${limit / 1024 / 1024} MB: sign in to send more`),
+          { statusCode: 413 },
+        )
+      : new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+  if (Number(request.headers['content-length'] ?? 0) > limit) throw tooLarge();
   try {
-    for await (const part of request.parts()) {
+    for await (const part of request.parts({ limits: { ...IMPORT_MULTIPART_LIMITS, fileSize: limit } })) {
       if (part.fieldname !== 'file') {
         if (part.type === 'file') {
           throw new InvalidInputError(
@@ -61,6 +76,7 @@ export async function readImportFile(request: FastifyRequest): Promise<UploadedF
       return { filename: part.filename, contentType: part.mimetype, content: await part.toBuffer() };
     }
   } catch (error) {
+    if ((error as Partial<FastifyError>).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
     throw multipartError(error);
   }
   throw new InvalidInputError('The import request has no file part named "file"');
@@ -76,7 +92,6 @@ const LIMIT_MESSAGES: Record<string, string> = {
 function multipartError(error: unknown): Error {
   if (error instanceof InvalidInputError) return error;
   const code = (error as Partial<FastifyError>).code ?? '';
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
   const limit = LIMIT_MESSAGES[code];
   if (limit) return Object.assign(new Error(limit), { statusCode: 413 });
   const reason = error instanceof Error ? error.message : 'unreadable body';
