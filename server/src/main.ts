@@ -201,11 +201,13 @@ async function main(): Promise<void> {
   });
   const seeded = await entities.seed(config.APP_ID);
   // Committed writes go to subscribed sockets, each filtered by its reader's read rules, on every instance.
+  const appAccess = createAppAccess({ apps, sessions: accounts.sessions });
   startEntityDelivery({
     project,
     events: entityEvents,
     hub: realtime.hub,
-    identify: createAppAccess({ apps, sessions: accounts.sessions }).socketAccess,
+    identify: appAccess.socketAccess,
+    admitsAnonymous: appAccess.admitsAnonymous,
     log: logger,
   });
 

@@ -1,3 +1,4 @@
+import { FIXTURE_PROJECT } from '../../support/entities-helpers';
 import { expect, test } from '@playwright/test';
 import { AUTH_ENV, SERVICE_TOKEN, api, signUp, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { connectSocket, eventually, received } from '../../support/realtime-client';
@@ -12,7 +13,10 @@ let deadPort: number;
 
 test.beforeAll(async () => {
   deadPort = await freePort();
-  server = await startServer({ env: { ...AUTH_ENV, REDIS_URL: `redis://127.0.0.1:${deadPort}` } });
+  server = await startServer({
+    // Rooms are accepted only for entities the project has: the fixture project has Todo.
+    env: { ...AUTH_ENV, PROJECT_DIR: FIXTURE_PROJECT, REDIS_URL: `redis://127.0.0.1:${deadPort}` },
+  });
 });
 
 test.afterAll(async () => {

@@ -1,3 +1,4 @@
+import { FIXTURE_PROJECT } from '../../support/entities-helpers';
 import { expect, test } from '@playwright/test';
 import type { Socket } from 'socket.io-client';
 import { AUTH_ENV, SERVICE_TOKEN, api, signUp, uniqueEmail } from '../../support/auth-helpers';
@@ -12,6 +13,8 @@ const redisUrl = process.env.REDIS_URL;
 // Instances behind one load balancer share their secrets through the environment, not their DATA_DIRs.
 const env = {
   ...AUTH_ENV,
+  // Rooms are accepted only for entities the project has: the fixture project has Todo and Note.
+  PROJECT_DIR: FIXTURE_PROJECT,
   JWT_SECRET: 'e2e-jwt-secret-0123456789abcdefghijklmnopqrstuvwxyz',
   REDIS_URL: redisUrl ?? '',
 };

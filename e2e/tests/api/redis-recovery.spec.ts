@@ -1,3 +1,4 @@
+import { FIXTURE_PROJECT } from '../../support/entities-helpers';
 import { createConnection, createServer, type Server, type Socket as NetSocket } from 'node:net';
 import { expect, test } from '@playwright/test';
 import type { Socket } from 'socket.io-client';
@@ -11,7 +12,12 @@ import { currentDatabaseMode, freePort, startServer, type RunningServer } from '
 const appId = 'queen-solana';
 const room = `entities:${appId}:Todo`;
 const redisUrl = process.env.REDIS_URL;
-const env = { ...AUTH_ENV, JWT_SECRET: 'e2e-jwt-secret-0123456789abcdefghijklmnopqrstuvwxyz' };
+// Rooms are accepted only for entities the project has: the fixture project has Todo.
+const env = {
+  ...AUTH_ENV,
+  PROJECT_DIR: FIXTURE_PROJECT,
+  JWT_SECRET: 'e2e-jwt-secret-0123456789abcdefghijklmnopqrstuvwxyz',
+};
 
 /** RedisProxy forwards a local port to Redis and can cut every connection, then accept again. */
 class RedisProxy {

@@ -177,6 +177,39 @@ test('realtime: only approved users, admins and the service role receive a priva
   }
 });
 
+test('realtime: a signed-out socket that joined while the app was open stops receiving once it is private', async () => {
+  const settings = (visibility: string) =>
+    api(server, `/api/apps/${appId}/admin/settings`, {
+      method: 'PUT',
+      token: SERVICE_TOKEN,
+      body: { visibility },
+    });
+  const sockets: Socket[] = [];
+  try {
+    expect((await settings('public_without_login')).status).toBe(200);
+    const anonymous = await connectSocket(server.url, [`entities:${appId}:Todo`]);
+    const member = await connectSocket(server.url, [`entities:${appId}:Todo`], tokens.user);
+    sockets.push(anonymous, member);
+    const anonymousInbox = received(anonymous, 'update_model');
+    const memberInbox = received(member, 'update_model');
+    const write = async () => {
+      await api(server, `/api/apps/${appId}/entities/Todo`, {
+        token: SERVICE_TOKEN,
+        body: { title: 'switch' },
+      });
+    };
+    expect(await eventually(write, () => anonymousInbox.length > 0)).toBe(true);
+    expect((await settings('private_with_login')).status).toBe(200);
+    const before = { anonymous: anonymousInbox.length, member: memberInbox.length };
+    expect(await eventually(write, () => memberInbox.length > before.member)).toBe(true);
+    await new Promise((wait) => setTimeout(wait, 500));
+    expect(anonymousInbox.length).toBe(before.anonymous);
+  } finally {
+    for (const socket of sockets) socket.disconnect();
+    await settings('private_with_login');
+  }
+});
+
 test('public settings and sign-in stay reachable on a private app', async () => {
   const settings = await fetch(`${server.url}/api/apps/public/prod/public-settings/by-id/${appId}`);
   expect(settings.status).toBe(403);

@@ -161,6 +161,10 @@ export function createAppAccess(deps: { apps: AppsService; sessions: Pick<Sessio
         principal.kind === 'anonymous' ? SIGN_IN_REQUIRED : 'Invalid or expired token: sign in again',
       );
     },
+    /** admitsAnonymous says whether appId's visibility lets anonymous callers reach its data now. */
+    async admitsAnonymous(appId: string): Promise<boolean> {
+      return decideDataAccess(await visibilityOf(appId), 'anonymous').allowed;
+    },
     /**
      * socketAccess resolves a realtime handshake token: a token that is invalid, expired or disabled is
      * anonymous (the SDK never retries a refused handshake); admitted is the app's visibility rule.

@@ -58,7 +58,10 @@ describe('slim', () => {
 
 describe('startEntityDelivery', () => {
   // A stand-in hub that records what would reach sockets: dispatch runs the handler as one instance would.
-  function setUp(sockets: { id: string; identity: Caller; admitted?: boolean }[]) {
+  function setUp(
+    sockets: { id: string; identity: Caller; admitted?: boolean }[],
+    admitsAnonymous?: () => Promise<boolean>,
+  ) {
     const handlers = new Map<string, (payload: unknown) => void>();
     const dispatched: unknown[] = [];
     const sent: { ids: string[]; data: Record<string, unknown> }[] = [];
@@ -83,6 +86,7 @@ describe('startEntityDelivery', () => {
       events,
       hub,
       identify: () => Promise.reject(new Error('not used')),
+      ...(admitsAnonymous ? { admitsAnonymous } : {}),
       log: { info: () => undefined, warn: () => undefined },
     });
     return { events, dispatched, sent };
@@ -119,6 +123,25 @@ describe('startEntityDelivery', () => {
     events.emit(event('n1'));
     await settle();
     expect(sent.map(({ ids }) => ids)).toEqual([['s2']]);
+  });
+
+  it('stops sending to signed-out sockets once the app no longer admits anonymous callers', async () => {
+    const open = { ...note, rls: { read: true } } as EntityDef;
+    project.entities.set('Open', open);
+    try {
+      const { events, sent } = setUp(
+        [
+          { id: 's1', identity: { kind: 'anonymous' } },
+          { id: 's2', identity: { kind: 'service' } },
+        ],
+        async () => false,
+      );
+      events.emit({ ...event('n1'), entity: 'Open' });
+      await settle();
+      expect(sent.map(({ ids }) => ids)).toEqual([['s2']]);
+    } finally {
+      project.entities.delete('Open');
+    }
   });
 
   it('sends the events of one write together, in order, in batches of MAX_BATCH', async () => {

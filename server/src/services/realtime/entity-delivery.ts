@@ -82,6 +82,11 @@ export function startEntityDelivery(deps: {
   hub: RealtimeHub;
   /** identify re-resolves a socket's token (disabled users, expiry, approval): the handshake's resolver. */
   identify: (appId: string, token: string | null) => Promise<SocketAccess>;
+  /**
+   * admitsAnonymous says whether the app admits anonymous callers now (its visibility may have changed
+   * since a signed-out socket connected; such sockets have no token to revalidate).
+   */
+  admitsAnonymous?: (appId: string) => Promise<boolean>;
   log: RealtimeLog;
   now?: () => number;
 }): () => void {
@@ -127,11 +132,13 @@ export function startEntityDelivery(deps: {
     const sockets = deps.hub.localSockets(room);
     if (sockets.length === 0) return;
     const groups = new Map<string, { caller: Caller; ids: string[] }>();
+    const anonymousAdmitted = deps.admitsAnonymous ? await deps.admitsAnonymous(event.appId) : true;
     for (const socket of sockets) {
       const identity = identityOf(socket);
       const caller = identity instanceof Promise ? await identity : identity;
       // A socket the app's visibility no longer admits (e.g. its user was unapproved) receives nothing.
       if (!(socket.data as SocketData).admitted) continue;
+      if (caller.kind === 'anonymous' && !anonymousAdmitted) continue;
       const key = keyOf(caller);
       const group = groups.get(key);
       if (group) group.ids.push(socket.id);
