@@ -39,7 +39,10 @@ export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = 
     });
   }
 
-  /** afterAnswer runs mail work once the response is on its way, so its duration tells the caller nothing. */
+  /**
+   * afterAnswer runs code and mail work once the response is on its way, so its duration tells the caller
+   * nothing; only the user row itself is written before answering (a 2xx means the account is stored).
+   */
   function afterAnswer(what: string, work: () => Promise<unknown>): void {
     void Promise.resolve()
       .then(work)
@@ -72,8 +75,9 @@ export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = 
       return;
     }
     await deps.users.update(appId, user.id, { passwordHash });
-    const code = await storeCode(user.id, passwordHash);
-    afterAnswer('verification mail', () => codeMail(appId, user.email, code));
+    afterAnswer('verification mail', async () =>
+      codeMail(appId, user.email, await storeCode(user.id, passwordHash)),
+    );
   }
 
   const accepted = () => ({
@@ -120,8 +124,9 @@ export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = 
         passwordHash,
       });
       announce(user, 'create');
-      const code = await storeCode(user.id, passwordHash);
-      afterAnswer('verification mail', () => codeMail(appId, user.email, code));
+      afterAnswer('verification mail', async () =>
+        codeMail(appId, user.email, await storeCode(user.id, passwordHash)),
+      );
       return accepted();
     },
 
