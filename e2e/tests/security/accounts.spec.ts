@@ -83,6 +83,25 @@ function raw(
   });
 }
 
+/** redirectOf sends a GET with a chosen Host header and returns the status and Location. */
+function redirectOf(
+  server: RunningServer,
+  path: string,
+  host: string,
+): Promise<{ status: number; location: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      { host: '127.0.0.1', port: server.port, path, headers: { host } },
+      (response) => {
+        response.resume();
+        resolve({ status: response.statusCode ?? 0, location: response.headers.location });
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
 const sleep = (ms: number) => new Promise((wait) => setTimeout(wait, ms));
 
 /** noMailWithin checks that `to` gets no new mail for a while (mail goes out after the answer). */
@@ -219,6 +238,39 @@ const SCENARIOS: Scenario[] = [
       );
       const mail = await waitForMail(server.dataDir, invited, 0);
       expect(new URL(linkFrom(mail, 'invite_token').url).origin).toBe(PUBLIC_URL);
+      return answer.status;
+    },
+  },
+
+  {
+    name: 'logout with a forged Host may not redirect to that host',
+    server: 'no PUBLIC_URL',
+    caller: 'anonymous',
+    request: `GET auth/logout?from_url=http://${EVIL_HOST}/ (Host: ${EVIL_HOST})`,
+    status: 302,
+    effect: 'Location is `/`: redirect targets come from PUBLIC_URL or the listen address, never Host',
+    async run({ server }) {
+      const from = encodeURIComponent(`http://${EVIL_HOST}/phish`);
+      const answer = await redirectOf(server, `/api/apps/auth/logout?from_url=${from}`, EVIL_HOST);
+      expect(answer.location).toBe('/');
+      return answer.status;
+    },
+  },
+  {
+    name: 'a generated image link with a forged Host does not name that host',
+    server: 'no PUBLIC_URL',
+    caller: 'anonymous',
+    request: `POST integration-endpoints/Core/GenerateImage (Host: ${EVIL_HOST})`,
+    status: 200,
+    effect: 'the returned url is relative (`/media/…`), not on the forged host',
+    async run({ server }) {
+      const answer = await raw(
+        server,
+        `/api/apps/${appId}/integration-endpoints/Core/GenerateImage`,
+        { prompt: 'a crowned queen, forged host row' },
+        { host: EVIL_HOST },
+      );
+      expect(String(answer.json.url)).toMatch(/^\/media\//);
       return answer.status;
     },
   },

@@ -6,7 +6,7 @@ import { LogoutQuerySchema } from '../schemas/auth';
 import { standingOf } from '../services/apps/app-access';
 import type { AppsService, Visitor } from '../services/apps/apps-service';
 import type { CallerGuard } from './caller-guard';
-import { publicOrigin } from './integrations';
+import { ownOriginOf } from './request-origin';
 
 /** AppsRoutesDeps is what public settings and logout need. */
 export interface AppsRoutesDeps {
@@ -30,7 +30,8 @@ export function registerAppsRoutes(app: FastifyInstance, deps: AppsRoutesDeps): 
   app.get('/api/apps/auth/logout', async (request, reply) => {
     const query = LogoutQuerySchema.safeParse(request.query);
     const fromUrl = query.success ? query.data.from_url : undefined;
-    const origins = [`${request.protocol}://${request.host}`, publicOrigin(request, deps.publicUrl)];
+    const own = ownOriginOf(request, deps.publicUrl);
+    const origins = own ? [own] : [];
     return reply.header('cache-control', 'no-store').redirect(safeRedirectTarget(fromUrl, origins), 302);
   });
 }

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { mailLinkOrigin } from '../lib/mail-link-origin';
 import { parseInput } from '../lib/validation';
 import { AppParamsSchema } from '../schemas/apps';
 import {
@@ -14,6 +13,7 @@ import type { RequestOrigin } from '../services/auth/account-deps';
 import type { SignInService } from '../services/auth/sign-in-service';
 import type { SignUpService } from '../services/auth/sign-up-service';
 import type { CallerGuard } from './caller-guard';
+import { linkOriginOf } from './request-origin';
 
 /** AuthRoutesDeps is what the `auth/*` routes need. */
 export interface AuthRoutesDeps {
@@ -23,21 +23,8 @@ export interface AuthRoutesDeps {
   publicUrl: string | undefined;
 }
 
-/**
- * linkOriginOf returns the origin links mailed on behalf of request point to: PUBLIC_URL, or the server's
- * own listen address; never the Host header alone (503 naming PUBLIC_URL otherwise).
- */
-export function linkOriginOf(request: FastifyRequest, publicUrl: string | undefined): string {
-  return mailLinkOrigin(publicUrl, {
-    protocol: request.protocol,
-    host: request.host,
-    localAddress: request.socket.localAddress,
-    localPort: request.socket.localPort,
-  });
-}
-
 /** requestOrigin is the caller's IP (for throttling) and, when asked, the origin mailed links point to. */
-export function requestOrigin(request: FastifyRequest, publicUrl: string | undefined): RequestOrigin {
+function requestOrigin(request: FastifyRequest, publicUrl: string | undefined): RequestOrigin {
   return { ip: request.ip, linkOrigin: () => linkOriginOf(request, publicUrl) };
 }
 

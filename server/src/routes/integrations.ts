@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { InvalidInputError, NotFoundError, UpstreamError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
 import { GenerateImageSchema, IntegrationParamsSchema } from '../schemas/integrations';
 import type { ImageService } from '../services/images/image-service';
 import type { CallerGuard } from './caller-guard';
 import type { IntegrationBudget } from '../services/integrations/integration-budget';
+import { ownOriginOf } from './request-origin';
 
 /** IntegrationsDeps is what the Core integration routes need. */
 export interface IntegrationsDeps {
@@ -12,11 +13,6 @@ export interface IntegrationsDeps {
   budget: IntegrationBudget;
   images: ImageService;
   publicUrl: string | undefined;
-}
-
-/** publicOrigin returns PUBLIC_URL, else the origin the request was addressed to. */
-export function publicOrigin(request: FastifyRequest, publicUrl: string | undefined): string {
-  return publicUrl ?? `${request.protocol}://${request.host}`;
 }
 
 function describeValue(value: unknown): string {
@@ -46,7 +42,8 @@ export function registerIntegrationsRoutes(app: FastifyInstance, deps: Integrati
     const { appId, name } = parseInput(IntegrationParamsSchema, request.params);
     // The per-IP budget is spent before anything else; the caller's right and per-user budget next.
     await deps.budget.perIp(request.ip);
-    const caller = await deps.guard.dataCaller(request, appId);
+    // A token the server rejects counts as anonymous, as on the site's other fire-and-forget calls.
+    const caller = await deps.guard.dataCaller(request, appId, { badTokenAsAnonymous: true });
     await deps.budget.perCaller(appId, caller);
     if (name !== 'GenerateImage') {
       throw new NotFoundError(`Integration Core.${name} is not available on this server`);
@@ -55,7 +52,8 @@ export function registerIntegrationsRoutes(app: FastifyInstance, deps: Integrati
     const { prompt } = parseInput(GenerateImageSchema, body);
     try {
       const file = await deps.images.generate(prompt);
-      return { url: `${publicOrigin(request, deps.publicUrl)}/media/${file}` };
+      // Absolute when this server knows its own origin; else relative (never from the Host header alone).
+      return { url: `${ownOriginOf(request, deps.publicUrl) ?? ''}/media/${file}` };
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
       request.log.warn({ reason: error.message }, 'image provider failed');

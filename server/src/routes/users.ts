@@ -4,7 +4,7 @@ import { AppParamsSchema } from '../schemas/apps';
 import { InviteUserSchema, UpdateMeSchema, UserParamsSchema } from '../schemas/auth';
 import { toPublicUser } from '../services/users/public-user';
 import type { UsersService } from '../services/users/users-service';
-import { linkOriginOf } from './auth';
+import { linkOriginOf } from './request-origin';
 import type { CallerGuard } from './caller-guard';
 
 /** UsersRoutesDeps is what the user, invite and SSO routes need. */

@@ -112,6 +112,31 @@ describe('register', () => {
     await service.register('app', input, from);
     await flush();
     expect(users.update).not.toHaveBeenCalled();
-    expect(codes.replaceOtp).toHaveBeenCalledWith('u1', expect.any(String), expect.any(Date), null);
+    expect(codes.replaceOtp).toHaveBeenCalledWith(
+      'u1',
+      expect.any(String),
+      expect.any(Date),
+      'hash:second password',
+    );
+  });
+
+  it('never replaces the pending password even once its code expired (the first sign-up keeps it)', async () => {
+    const expired: OtpRow = {
+      user_id: 'u1',
+      code_hash: 'x',
+      expires_at: new Date(Date.now() - 60_000),
+      failed_attempts: 0,
+      password_hash: 'hash:first',
+    };
+    for (const pending of [expired, null]) {
+      const { service, users, codes, mailer } = setUp(userRow({}), pending);
+      await service.register('app', input, from);
+      await flush();
+      expect(users.update).not.toHaveBeenCalled();
+      expect(codes.replaceOtp).not.toHaveBeenCalled();
+      expect(mailer.send).toHaveBeenCalledWith(
+        expect.objectContaining({ subject: 'Sign-up attempt on app' }),
+      );
+    }
   });
 });

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidInputError } from '../../lib/errors';
-import type { OtpRow } from '../../store/auth-codes-store';
 import type { UserRow } from '../../store/users-store';
 import { toPublicUser, type PublicUser } from '../users/public-user';
 import { defaultFullName, type AccountDeps, type RequestOrigin } from './account-deps';
@@ -50,34 +49,28 @@ export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = 
   }
 
   /**
-   * registerPending answers a sign-up for an email whose account is not verified yet. A live code keeps
-   * the password it was mailed for: the same password again re-mails a code for it, another password only
-   * a notice. With no live code, this sign-up's password becomes the pending one.
+   * registerPending answers a sign-up for an email whose account is not verified yet. The first sign-up's
+   * password stays the pending one until the mailbox is proven (by its code, or by a reset link), even
+   * after its code expired: the same password again re-mails a code for it, another password only a
+   * notice. Otherwise whoever registered last would own the account once the owner typed a code.
    */
-  async function registerPending(appId: string, user: UserRow, password: string, passwordHash: string) {
-    const pending = await deps.codes.findOtp(user.id);
-    if (pending && isLive(pending)) {
-      afterAnswer('sign-up mail', async () => {
-        const bound = pending.password_hash ?? user.password_hash;
-        if (await deps.hasher.verify(bound, password)) {
-          await codeMail(appId, user.email, await storeCode(user.id, null));
-          return;
-        }
-        await deps.mailer.send({
-          to: user.email,
-          subject: `Sign-up attempt on ${appId}`,
-          text:
-            'Someone tried to sign up again with this email, with another password, while an earlier sign-up waits for its code. ' +
-            'The earlier code stays valid for the password chosen with it; nothing was changed. ' +
-            'If you did not start that earlier sign-up, do not use its code: choose your own password with "Forgot password" instead.\n',
-        });
+  function registerPending(appId: string, user: UserRow, password: string): void {
+    afterAnswer('sign-up mail', async () => {
+      const pending = await deps.codes.findOtp(user.id);
+      const bound = pending?.password_hash ?? user.password_hash;
+      if (await deps.hasher.verify(bound, password)) {
+        await codeMail(appId, user.email, await storeCode(user.id, bound));
+        return;
+      }
+      await deps.mailer.send({
+        to: user.email,
+        subject: `Sign-up attempt on ${appId}`,
+        text:
+          'Someone tried to sign up again with this email, with another password, while an earlier sign-up waits for verification. ' +
+          'Nothing was changed: a code only ever activates the password chosen at the first sign-up. ' +
+          'If you did not start that earlier sign-up, or forgot its password, choose your own password with "Forgot password" instead.\n',
       });
-      return;
-    }
-    await deps.users.update(appId, user.id, { passwordHash });
-    afterAnswer('verification mail', async () =>
-      codeMail(appId, user.email, await storeCode(user.id, passwordHash)),
-    );
+    });
   }
 
   const accepted = () => ({
@@ -109,7 +102,7 @@ export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = 
         return accepted();
       }
       if (existing) {
-        await registerPending(appId, existing, input.password, passwordHash);
+        registerPending(appId, existing, input.password);
         return accepted();
       }
       // Committed before answering: a 2xx means the account exists (the crash tests rely on it).
@@ -180,13 +173,6 @@ export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = 
       };
     },
   };
-}
-
-/** isLive says whether a pending code can still be used (not expired, not voided by wrong attempts). */
-function isLive(pending: OtpRow): boolean {
-  return (
-    pending.failed_attempts < OTP_MAX_FAILED_ATTEMPTS && new Date(pending.expires_at).getTime() > Date.now()
-  );
 }
 
 export type SignUpService = ReturnType<typeof createSignUpService>;

@@ -45,13 +45,20 @@ export function listenOrigin(arrived: ArrivedAt): string | null {
 }
 
 /**
+ * ownOrigin is the origin this server may name in a link or redirect: PUBLIC_URL when set, else the
+ * listen address when the request was addressed to it, else null (then only relative links are safe).
+ */
+export function ownOrigin(publicUrl: string | undefined, arrived: ArrivedAt): string | null {
+  return publicUrl ?? listenOrigin(arrived);
+}
+
+/**
  * mailLinkOrigin returns the origin mailed links (password reset, invite) point to: PUBLIC_URL when set;
  * without it only the server's own listen address (local development); anything else is refused with
  * NotConfiguredError, since the Host header is the attacker's choice.
  */
 export function mailLinkOrigin(publicUrl: string | undefined, arrived: ArrivedAt): string {
-  if (publicUrl) return publicUrl;
-  const origin = listenOrigin(arrived);
+  const origin = ownOrigin(publicUrl, arrived);
   if (!origin) throw new NotConfiguredError(MISSING_PUBLIC_URL);
   return origin;
 }

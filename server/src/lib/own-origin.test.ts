@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NotConfiguredError } from './errors';
-import { listenOrigin, mailLinkOrigin } from './mail-link-origin';
+import { listenOrigin, mailLinkOrigin } from './own-origin';
 
 const local = { protocol: 'http', localAddress: '127.0.0.1', localPort: 8080 };
 

@@ -1,0 +1,24 @@
+import type { FastifyRequest } from 'fastify';
+import { mailLinkOrigin, ownOrigin, type ArrivedAt } from '../lib/own-origin';
+
+// Links and redirects never come from the Host header alone: PUBLIC_URL, or the listen address the
+// request provably reached (lib/own-origin.ts).
+
+function arrivedAt(request: FastifyRequest): ArrivedAt {
+  return {
+    protocol: request.protocol,
+    host: request.host,
+    localAddress: request.socket.localAddress,
+    localPort: request.socket.localPort,
+  };
+}
+
+/** linkOriginOf is the origin of links mailed on behalf of request (503 naming PUBLIC_URL when unknown). */
+export function linkOriginOf(request: FastifyRequest, publicUrl: string | undefined): string {
+  return mailLinkOrigin(publicUrl, arrivedAt(request));
+}
+
+/** ownOriginOf is the origin a response may name in a link or redirect, or null (use a relative one). */
+export function ownOriginOf(request: FastifyRequest, publicUrl: string | undefined): string | null {
+  return ownOrigin(publicUrl, arrivedAt(request));
+}
