@@ -19,6 +19,8 @@ export default defineConfig({
           root: './server',
           include: ['src/**/*.test.ts'],
           environment: 'node',
+          // Opening a PGlite folder (in a worker thread) takes seconds on a busy 2-core machine.
+          hookTimeout: 60_000,
         },
       },
     ],

@@ -3,7 +3,7 @@ import type { UsersStore } from '../../store/users-store';
 import type { AppsService } from '../apps/apps-service';
 import type { Mailer } from '../mail/mailer';
 import type { PasswordHasher } from './password-hasher';
-import type { AuthThrottle } from './rate-limiter';
+import type { AuthThrottle } from './auth-throttle';
 import type { SessionService } from './session-service';
 import type { TurnstileVerifier } from './turnstile';
 

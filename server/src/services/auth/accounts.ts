@@ -11,7 +11,7 @@ import { createUserWrites } from '../users/user-writes';
 import { createUsersService } from '../users/users-service';
 import type { AccountLog } from './account-deps';
 import { createPasswordHasher } from './password-hasher';
-import { createAuthThrottle } from './rate-limiter';
+import { createAuthThrottle } from './auth-throttle';
 import { createSessionService } from './session-service';
 import { createSignInService } from './sign-in-service';
 import { createSignUpService } from './sign-up-service';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TooManyRequestsError } from '../../lib/errors';
 import { createRateLimiter, type RateLimiter } from '../limits/rate-limiter';
-import { createAuthThrottle } from './rate-limiter';
+import { createAuthThrottle } from './auth-throttle';
 
 function countingLimiter(): RateLimiter & { keys: Set<string> } {
   const inner = createRateLimiter();
