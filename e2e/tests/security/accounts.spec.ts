@@ -275,7 +275,8 @@ const SCENARIOS: Scenario[] = [
     },
   },
 
-  // 5. A pending sign-up's password is never replaced by a second registration.
+  // 5. A pending sign-up's password is never replaced, and no code activates a password the mailbox's owner
+  //    did not choose: conflicting sign-ups void every code, and only a mailed reset link sets the password.
   {
     name: 'second registration of a pending email with another password',
     server: 'no PUBLIC_URL',
@@ -283,7 +284,7 @@ const SCENARIOS: Scenario[] = [
     request: 'POST auth/register (email pending verification, attacker password)',
     status: 200,
     effect:
-      'same answer as a fresh sign-up; the victim’s code activates the victim’s password, never the attacker’s',
+      'same answer as a fresh sign-up; the victim’s code is voided (never activates the attacker’s password); a reset link sets the victim’s',
     async run({ server }) {
       const email = uniqueEmail('pending');
       const victim = userClient(server);
@@ -297,32 +298,43 @@ const SCENARIOS: Scenario[] = [
       expect(attack.json).toEqual(fresh.json);
       const notice = await waitForMail(server.dataDir, email, 1);
       expect(notice.text).not.toMatch(/code is \d{6}/);
-      await victim.auth.verifyOtp({ email, otpCode: code });
+      expect(notice.text).toContain('Forgot password');
+      await expect(victim.auth.verifyOtp({ email, otpCode: code })).rejects.toMatchObject({ status: 400 });
+      const link = await requestResetAndReadLink(server, email);
+      await userClient(server).auth.resetPassword({ resetToken: link.token, newPassword: PASSWORD });
       expect(await loginStatus(server, email, 'attacker password')).toBe(401);
       expect(await loginStatus(server, email, PASSWORD)).toBe(200);
       return attack.status;
     },
   },
   {
-    name: 'an attacker’s pending sign-up is not activated by the owner’s own sign-up',
+    name: 'an attacker’s pending sign-up is not activated by the code mailed to the owner',
     server: 'no PUBLIC_URL',
     caller: 'anonymous',
-    request: 'POST auth/register (attacker first, then the owner)',
+    request:
+      'POST auth/register (attacker first, then the owner), then verify-otp with the first mail’s code',
     status: 200,
     effect:
-      'the owner gets a notice, not a code for the attacker’s password; “forgot password” sets the owner’s',
+      'the attacker’s code is voided once the owner signs up; resend mails no code for it; “forgot password” sets the owner’s',
     async run({ server }) {
       const email = uniqueEmail('prehijack');
       await api(server, `/api/apps/${appId}/auth/register`, {
         body: { email, password: 'attacker password' },
       });
-      await waitForMail(server.dataDir, email, 0);
+      const attackersCode = otpFrom(await waitForMail(server.dataDir, email, 0));
       const owner = await api(server, `/api/apps/${appId}/auth/register`, {
         body: { email, password: PASSWORD },
       });
       const notice = await waitForMail(server.dataDir, email, 1);
       expect(notice.text).not.toMatch(/code is \d{6}/);
       expect(notice.text).toContain('Forgot password');
+      const verify = await api(server, `/api/apps/${appId}/auth/verify-otp`, {
+        body: { email, otp_code: attackersCode },
+      });
+      expect(verify.status).toBe(400);
+      await userClient(server).auth.resendOtp(email);
+      const afterResend = await waitForMail(server.dataDir, email, 2);
+      expect(afterResend.text).not.toMatch(/code is \d{6}/);
       const link = await requestResetAndReadLink(server, email);
       await userClient(server).auth.resetPassword({ resetToken: link.token, newPassword: PASSWORD });
       expect(await loginStatus(server, email, 'attacker password')).toBe(401);

@@ -118,6 +118,17 @@ export function createUsersStore(db: Queryable) {
       );
       return rows[0] ?? null;
     },
+    /**
+     * clearPendingPassword forgets the password of an account that is not verified yet, so that no code can
+     * activate it: only a mailed reset link (which proves the mailbox) sets one then.
+     */
+    async clearPendingPassword(appId: string, id: string): Promise<void> {
+      await db.query(
+        `UPDATE users SET password_hash = NULL, updated_date = now()
+         WHERE app_id = $1 AND id = $2 AND NOT is_verified`,
+        [appId, id],
+      );
+    },
     /** countAdmins returns how many admins appId has. */
     async countAdmins(appId: string): Promise<number> {
       const { rows } = await db.query<{ n: number | string }>(

@@ -40,8 +40,13 @@ function setUp(existing: UserRow | null, pending: OtpRow | null = null) {
     findByEmail: vi.fn(async () => existing),
     insert: vi.fn(async () => userRow({ password_hash: 'hash:new' })),
     update: vi.fn(async () => existing),
+    clearPendingPassword: vi.fn(async () => undefined),
   };
-  const codes = { findOtp: vi.fn(async () => pending), replaceOtp: vi.fn(async () => undefined) };
+  const codes = {
+    findOtp: vi.fn(async () => pending),
+    replaceOtp: vi.fn(async () => undefined),
+    deleteOtp: vi.fn(async () => undefined),
+  };
   // A mailer that never finishes: register must answer anyway, on every path.
   const mailer = { send: vi.fn(() => never), describe: () => 'test' };
   const deps = {
@@ -84,7 +89,7 @@ describe('register', () => {
     },
   );
 
-  it('never replaces the password of a pending sign-up whose code is live', async () => {
+  it('voids every code and forgets the pending password when another password claims the email', async () => {
     const live: OtpRow = {
       user_id: 'u1',
       code_hash: 'x',
@@ -97,6 +102,8 @@ describe('register', () => {
     await flush();
     expect(users.update).not.toHaveBeenCalled();
     expect(codes.replaceOtp).not.toHaveBeenCalled();
+    expect(codes.deleteOtp).toHaveBeenCalledWith('u1');
+    expect(users.clearPendingPassword).toHaveBeenCalledWith('app', 'u1');
     expect(mailer.send).toHaveBeenCalledWith(expect.objectContaining({ subject: 'Sign-up attempt on app' }));
   });
 
@@ -120,7 +127,7 @@ describe('register', () => {
     );
   });
 
-  it('never replaces the pending password even once its code expired (the first sign-up keeps it)', async () => {
+  it("never lets a later sign-up's password become the pending one, even once the code expired", async () => {
     const expired: OtpRow = {
       user_id: 'u1',
       code_hash: 'x',

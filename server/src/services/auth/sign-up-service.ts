@@ -12,6 +12,11 @@ export interface RegisterInput {
   turnstile_token?: string | undefined;
 }
 
+const CONFLICTING_SIGN_UP_NOTICE =
+  'This email was used for two sign-ups with different passwords before it was verified. To protect the account, ' +
+  'every verification code mailed so far is cancelled. To finish signing up, choose your password with ' +
+  '"Forgot password" on the sign-in page: the link it mails you proves this mailbox is yours.\n';
+
 const BAD_CODE = 'The verification code is invalid or has expired: request a new one';
 
 /** AnnounceUser tells realtime subscribers of the User entity that a user was created or changed. */
@@ -49,26 +54,26 @@ export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = 
   }
 
   /**
-   * registerPending answers a sign-up for an email whose account is not verified yet. The first sign-up's
-   * password stays the pending one until the mailbox is proven (by its code, or by a reset link), even
-   * after its code expired: the same password again re-mails a code for it, another password only a
-   * notice. Otherwise whoever registered last would own the account once the owner typed a code.
+   * registerPending answers a sign-up for an email whose account is not verified yet. The same password
+   * again re-mails a code for it. Another password means two people claim the address and neither has
+   * proven the mailbox: every code is voided and the pending password forgotten, so no code can activate
+   * either password (one mailed to the owner by an attacker's sign-up included); only a reset link, which
+   * proves the mailbox, sets the password then.
    */
   function registerPending(appId: string, user: UserRow, password: string): void {
     afterAnswer('sign-up mail', async () => {
       const pending = await deps.codes.findOtp(user.id);
       const bound = pending?.password_hash ?? user.password_hash;
-      if (await deps.hasher.verify(bound, password)) {
+      if (bound && (await deps.hasher.verify(bound, password))) {
         await codeMail(appId, user.email, await storeCode(user.id, bound));
         return;
       }
+      await deps.codes.deleteOtp(user.id);
+      await deps.users.clearPendingPassword(appId, user.id);
       await deps.mailer.send({
         to: user.email,
         subject: `Sign-up attempt on ${appId}`,
-        text:
-          'Someone tried to sign up again with this email, with another password, while an earlier sign-up waits for verification. ' +
-          'Nothing was changed: a code only ever activates the password chosen at the first sign-up. ' +
-          'If you did not start that earlier sign-up, or forgot its password, choose your own password with "Forgot password" instead.\n',
+        text: CONFLICTING_SIGN_UP_NOTICE,
       });
     });
   }
@@ -142,13 +147,14 @@ export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = 
         if (failed >= OTP_MAX_FAILED_ATTEMPTS) await deps.codes.deleteOtp(user.id);
       }
       if (outcome === 'expired') await deps.codes.deleteOtp(user.id);
-      if (outcome !== 'ok' || !pending) throw new InvalidInputError(BAD_CODE);
+      const activated = pending?.password_hash ?? user.password_hash;
+      if (outcome !== 'ok' || !pending || !activated) throw new InvalidInputError(BAD_CODE);
       await deps.codes.deleteOtp(user.id);
       const settings = await deps.apps.findAccessSettings(appId);
       const verified = await deps.users.update(appId, user.id, {
         isVerified: true,
         approved: user.approved || settings.selfSignup,
-        passwordHash: pending.password_hash ?? undefined,
+        passwordHash: activated,
       });
       if (!verified) throw new InvalidInputError(BAD_CODE);
       announce(verified, 'update');
@@ -164,8 +170,16 @@ export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = 
       await deps.throttle('otp', from.ip, email);
       const user = await deps.users.findByEmail(appId, email);
       if (user && !user.is_verified && !user.disabled) {
-        // The new code confirms the same pending password as the one it replaces.
-        await codeMail(appId, user.email, await storeCode(user.id, null));
+        // The new code confirms the pending password; after conflicting sign-ups there is none to confirm.
+        if (user.password_hash) {
+          await codeMail(appId, user.email, await storeCode(user.id, user.password_hash));
+        } else {
+          await deps.mailer.send({
+            to: user.email,
+            subject: `Sign-up on ${appId}`,
+            text: CONFLICTING_SIGN_UP_NOTICE,
+          });
+        }
       }
       return {
         success: true,
