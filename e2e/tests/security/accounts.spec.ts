@@ -12,6 +12,7 @@ import {
   userClient,
 } from '../../support/auth-helpers';
 import { linkFrom, mailsTo, otpFrom, waitForMail } from '../../support/outbox';
+import { connectSocket, eventually, received } from '../../support/realtime-client';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import { startServer, type RunningServer } from '../../support/server-process';
 
@@ -578,4 +579,36 @@ test('register answers alike for a new, a pending and a verified email', async (
   }
   expect(answers[1]).toEqual(answers[0]);
   expect(answers[2]).toEqual(answers[0]);
+});
+
+test('a realtime socket stops hearing as its user once the password changes', async () => {
+  const server = servers.get('PUBLIC_URL set');
+  if (!server) throw new Error('the PUBLIC_URL server did not start');
+  const alice = await createUser(server, { email: uniqueEmail('socket') });
+  const room = `entities:${appId}:User`;
+  const oldSocket = await connectSocket(server.url, [room], alice.token);
+  const heardByOld = received<unknown>(oldSocket, 'update_model');
+  try {
+    const changed = await api(server, `/api/apps/${appId}/auth/change-password`, {
+      token: alice.token,
+      body: { user_id: alice.user.id, current_password: PASSWORD, new_password: 'a brand new password' },
+    });
+    expect(changed.status).toBe(200);
+    const newSocket = await connectSocket(server.url, [room], String(changed.json.access_token));
+    const heardByNew = received<unknown>(newSocket, 'update_model');
+    try {
+      const rename = () =>
+        api(server, `/api/apps/${appId}/entities/User/${alice.user.id}`, {
+          method: 'PUT',
+          token: SERVICE_TOKEN,
+          body: { full_name: `Alice ${Date.now()}` },
+        }).then(() => undefined);
+      expect(await eventually(rename, () => heardByNew.length > 0)).toBe(true);
+      expect(heardByOld).toEqual([]);
+    } finally {
+      newSocket.close();
+    }
+  } finally {
+    oldSocket.close();
+  }
 });

@@ -1,5 +1,5 @@
 import type { AuthCodesStore } from '../../store/auth-codes-store';
-import type { UsersStore } from '../../store/users-store';
+import type { UsersStore, UserRow } from '../../store/users-store';
 import type { AppsService } from '../apps/apps-service';
 import type { Mailer } from '../mail/mailer';
 import type { PasswordHasher } from './password-hasher';
@@ -45,3 +45,6 @@ export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export function defaultFullName(email: string): string {
   return email.split('@')[0] ?? email;
 }
+
+/** AnnounceUser tells realtime subscribers of the User entity that a user was created or changed. */
+export type AnnounceUser = (user: UserRow, type: 'create' | 'update') => unknown;

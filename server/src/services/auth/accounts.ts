@@ -65,12 +65,12 @@ export async function createAccounts(input: {
     otpTtlSeconds: config.OTP_TTL_SECONDS,
     log: input.log,
   };
-  const signIn = createSignInService(deps);
   const userWrites = createUserWrites({
     users: input.stores.users,
     entity: input.userEntity,
     events: input.events,
   });
+  const signIn = createSignInService(deps, userWrites.announce);
   return {
     userWrites,
     sessions,

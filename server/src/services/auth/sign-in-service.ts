@@ -3,13 +3,19 @@ import { randomSecret, sha256Hex } from '../../lib/secure-random';
 import type { PasswordTokenPurpose } from '../../store/auth-codes-store';
 import type { UserRow } from '../../store/users-store';
 import { toPublicUser, type PublicUser } from '../users/public-user';
-import { INVITE_TTL_MS, RESET_TTL_MS, type AccountDeps, type RequestOrigin } from './account-deps';
+import {
+  INVITE_TTL_MS,
+  RESET_TTL_MS,
+  type AccountDeps,
+  type AnnounceUser,
+  type RequestOrigin,
+} from './account-deps';
 
 const BAD_LOGIN = 'Invalid email or password';
 const BAD_RESET = 'The link is invalid, already used or expired: request a new one';
 
 /** createSignInService returns password sign-in, reset by mailed link and password change. */
-export function createSignInService(deps: AccountDeps) {
+export function createSignInService(deps: AccountDeps, announce: AnnounceUser = () => undefined) {
   /** issueSetPasswordLink stores a single-use token by its hash and returns the link to mail. */
   async function issueSetPasswordLink(user: UserRow, purpose: PasswordTokenPurpose, origin: string) {
     const token = randomSecret();
@@ -91,11 +97,13 @@ export function createSignInService(deps: AccountDeps) {
       }
       const passwordHash = await deps.hasher.hash(input.new_password);
       // The link proved the mailbox, so the email counts as verified; an invite also grants access.
-      await deps.users.update(appId, user.id, {
+      const updated = await deps.users.update(appId, user.id, {
         passwordHash,
         isVerified: true,
         approved: user.approved || token.purpose === 'invite',
       });
+      // Realtime hears of it too: the user's open sockets re-check their (now void) tokens.
+      if (updated) announce(updated, 'update');
       await deps.codes.deletePasswordTokens(user.id);
       // A sign-up code still pending (perhaps someone else's) must not set another password later.
       await deps.codes.deleteOtp(user.id);
@@ -135,6 +143,7 @@ export function createSignInService(deps: AccountDeps) {
         passwordHash: await deps.hasher.hash(input.new_password),
       });
       if (!updated) throw new UnauthorizedError('Your account no longer exists');
+      announce(updated, 'update');
       await deps.codes.deletePasswordTokens(caller.id);
       return {
         success: true,

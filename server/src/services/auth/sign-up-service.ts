@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { InvalidInputError } from '../../lib/errors';
 import type { UserRow } from '../../store/users-store';
 import { toPublicUser, type PublicUser } from '../users/public-user';
-import { defaultFullName, type AccountDeps, type RequestOrigin } from './account-deps';
+import { defaultFullName, type AccountDeps, type AnnounceUser, type RequestOrigin } from './account-deps';
 import { checkOtp, newOtp, OTP_MAX_FAILED_ATTEMPTS } from './otp-rules';
 
 /** RegisterInput is a validated sign-up request. */
@@ -18,9 +18,6 @@ const CONFLICTING_SIGN_UP_NOTICE =
   '"Forgot password" on the sign-in page: the link it mails you proves this mailbox is yours.\n';
 
 const BAD_CODE = 'The verification code is invalid or has expired: request a new one';
-
-/** AnnounceUser tells realtime subscribers of the User entity that a user was created or changed. */
-export type AnnounceUser = (user: UserRow, type: 'create' | 'update') => unknown;
 
 /**
  * createSignUpService returns registration and email verification by one-time code; announce hears of

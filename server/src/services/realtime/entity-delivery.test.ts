@@ -59,9 +59,15 @@ describe('slim', () => {
 describe('startEntityDelivery', () => {
   // A stand-in hub that records what would reach sockets: dispatch runs the handler as one instance would.
   function setUp(
-    sockets: { id: string; identity: Caller; admitted?: boolean }[],
+    sockets: { id: string; identity: Caller; admitted?: boolean; checkedAt?: number }[],
     admitsAnonymous?: () => Promise<boolean>,
+    identify: () => Promise<{ caller: Caller; admitted: boolean }> = () =>
+      Promise.reject(new Error('not used')),
   ) {
+    const connected = sockets.map(({ id, identity, admitted = true, checkedAt = Date.now() }) => ({
+      id,
+      data: { appId: 'app', token: 't', identity, admitted, checkedAt },
+    }));
     const handlers = new Map<string, (payload: unknown) => void>();
     const dispatched: unknown[] = [];
     const sent: { ids: string[]; data: Record<string, unknown> }[] = [];
@@ -72,11 +78,7 @@ describe('startEntityDelivery', () => {
         handlers.get(name)?.(payload);
       },
       publish: () => undefined,
-      localSockets: () =>
-        sockets.map(({ id, identity, admitted = true }) => ({
-          id,
-          data: { appId: 'app', token: 't', identity, admitted, checkedAt: Date.now() },
-        })) as never,
+      localSockets: () => connected as never,
       sendTo: (ids: string[], _event: string, payload: unknown) =>
         sent.push({ ids, data: JSON.parse((payload as { data: string }).data) as Record<string, unknown> }),
     };
@@ -85,7 +87,7 @@ describe('startEntityDelivery', () => {
       project,
       events,
       hub,
-      identify: () => Promise.reject(new Error('not used')),
+      identify,
       ...(admitsAnonymous ? { admitsAnonymous } : {}),
       log: { info: () => undefined, warn: () => undefined },
     });
@@ -150,5 +152,39 @@ describe('startEntityDelivery', () => {
     await settle();
     expect(dispatched.map((batch) => (batch as unknown[]).length)).toEqual([MAX_BATCH, 1]);
     expect(sent.map(({ data }) => data.id)).toEqual(Array.from({ length: MAX_BATCH + 1 }, (_, i) => `n${i}`));
+  });
+
+  it("re-checks a socket's token at the next event once its user was written (password, role…)", async () => {
+    let checks = 0;
+    const { events, sent } = setUp([{ id: 's1', identity: userOf('alice@x.test') }], undefined, async () => {
+      checks += 1;
+      return { caller: { kind: 'anonymous' }, admitted: true };
+    });
+    events.emit(event('n1'));
+    await settle();
+    expect(sent.map(({ ids }) => ids)).toEqual([['s1']]);
+    events.emit({
+      appId: 'app',
+      entity: 'User',
+      type: 'update',
+      id: 'alice@x.test',
+      record: { id: 'alice@x.test' },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    events.emit(event('n2'));
+    await settle();
+    expect(checks).toBe(1);
+    expect(sent.map(({ ids }) => ids)).toEqual([['s1']]);
+  });
+
+  it('does not trust a token it cannot re-check (the database is busy): the event goes as anonymous', async () => {
+    const { events, sent } = setUp(
+      [{ id: 's1', identity: userOf('alice@x.test'), checkedAt: 0 }],
+      undefined,
+      () => Promise.reject(new Error('database unavailable')),
+    );
+    events.emit(event('n1'));
+    await settle();
+    expect(sent).toEqual([]);
   });
 });

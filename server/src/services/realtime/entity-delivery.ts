@@ -7,6 +7,7 @@ import type { EntityEvent, EntityEvents } from '../entities/entity-events';
 import { matchesRule, resolveRule, type Caller } from '../entities/entity-rules';
 import { readVisibility, stripHidden } from '../entities/field-rules';
 import type { Project } from '../entities/project-loader';
+import { USER_ENTITY } from '../entities/user-entity';
 
 /** ENTITY_EVENTS is the name batches of raw entity events travel under between instances. */
 export const ENTITY_EVENTS = 'queen:entity-events';
@@ -18,6 +19,8 @@ export const MAX_PAYLOAD_BYTES = 64 * 1024;
 export const MAX_FIELD_BYTES = 10 * 1024;
 /** REVALIDATE_MS is how long a socket's identity is trusted before it is checked again (disabled users, expiry). */
 export const REVALIDATE_MS = 30_000;
+/** MAX_TRACKED_USER_WRITES is when the user-written stamps are pruned of those older than REVALIDATE_MS. */
+const MAX_TRACKED_USER_WRITES = 10_000;
 
 /** RawEntityEvent is an EntityEvent with the time it was committed, as every instance receives it. */
 export interface RawEntityEvent extends EntityEvent {
@@ -92,6 +95,9 @@ export function startEntityDelivery(deps: {
 }): () => void {
   const now = deps.now ?? Date.now;
   const pending = new Map<string, Promise<Caller>>();
+  // When a user was last written (password, role, disabled…), so their sockets re-check their token at
+  // the next event instead of up to REVALIDATE_MS later. Entries older than that are useless: pruned.
+  const userWrittenAt = new Map<string, number>();
   // Sockets of one identity see the same thing: their payload is built and encoded once.
   const identityKeys = new WeakMap<Caller, string>();
   // Batches are delivered one after the other, so a subscriber sees a record's writes in commit order.
@@ -101,7 +107,8 @@ export function startEntityDelivery(deps: {
   function identityOf(socket: Socket): Caller | Promise<Caller> {
     const data = socket.data as SocketData;
     const cached = (data.identity as Caller | null) ?? { kind: 'anonymous' as const };
-    if (!data.token || now() - data.checkedAt < REVALIDATE_MS) return cached;
+    const written = cached.kind === 'user' ? (userWrittenAt.get(cached.user.id) ?? 0) : 0;
+    if (!data.token || (now() - data.checkedAt < REVALIDATE_MS && written < data.checkedAt)) return cached;
     const inFlight = pending.get(socket.id);
     if (inFlight) return inFlight;
     const check = deps
@@ -109,14 +116,12 @@ export function startEntityDelivery(deps: {
       .then(({ caller, admitted }) => {
         data.identity = caller;
         data.admitted = admitted;
+        data.checkedAt = now();
         return caller;
       })
-      .catch(() => cached)
-      .then((caller) => {
-        data.checkedAt = now();
-        pending.delete(socket.id);
-        return caller;
-      });
+      // Fail closed: a token that cannot be checked now (database busy) is not trusted for this event.
+      .catch((): Caller => ({ kind: 'anonymous' }))
+      .finally(() => pending.delete(socket.id));
     pending.set(socket.id, check);
     return check;
   }
@@ -155,12 +160,25 @@ export function startEntityDelivery(deps: {
   deps.hub.handle(ENTITY_EVENTS, (payload) => {
     if (!Array.isArray(payload)) return;
     const batch = payload.filter(isRawEvent);
+    noteUserWrites(batch);
     queue = queue
       .then(async () => {
         for (const event of batch) await deliver(event);
       })
       .catch((error: unknown) => deps.log.warn({ err: error }, 'realtime entity delivery failed'));
   });
+
+  function noteUserWrites(batch: RawEntityEvent[]) {
+    const at = now();
+    for (const event of batch) {
+      if (event.entity === USER_ENTITY && event.type !== 'create') userWrittenAt.set(event.id, at);
+    }
+    if (userWrittenAt.size > MAX_TRACKED_USER_WRITES) {
+      for (const [id, writtenAt] of userWrittenAt) {
+        if (at - writtenAt >= REVALIDATE_MS) userWrittenAt.delete(id);
+      }
+    }
+  }
 
   function flush() {
     const batch = outgoing;
