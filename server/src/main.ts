@@ -258,6 +258,12 @@ async function main(): Promise<void> {
       `PUBLIC_URL is not set: password reset and invite mails are sent only for requests addressed to this server's own address (${localUrl}); others get 503. Set PUBLIC_URL to the address users open.`,
     );
   }
+  const access = await apps.findAccessSettings(config.APP_ID);
+  if (access.visibility === 'private_with_login' && access.selfSignup) {
+    logger.warn(
+      'The app is private_with_login with self-sign-up on: anyone who verifies an email address is approved and reads its data. Set APP_SELF_SIGNUP=false to approve users yourself (invites, the CLI).',
+    );
+  }
   logger.info(
     { database: opened.label, ...(opened.folder ? { folder: opened.folder } : {}) },
     'database in use',

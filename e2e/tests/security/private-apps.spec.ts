@@ -239,3 +239,13 @@ test('analytics rows: stored for admitted callers only (checked in the database)
   const names = new Set(stored.map((row) => row.event_name));
   for (const { tag, stored: expected } of analyticsTags) expect(names.has(tag), tag).toBe(expected);
 });
+
+test('start-up warns when a private app approves every self-sign-up', async () => {
+  const open = await startEntitiesServer({ env: { APP_VISIBILITY: 'private_with_login' } });
+  try {
+    expect(open.logs()).toMatch(/private_with_login with self-sign-up on/);
+    expect(server.logs()).not.toMatch(/private_with_login with self-sign-up on/);
+  } finally {
+    await open.stop();
+  }
+});
