@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import {
+  failure,
   SERVICE_TOKEN,
   createUser,
   serviceClient,
@@ -152,12 +153,11 @@ test('sort, distinct and aggregate on a hidden dotted path give a non-owner no s
   ]);
 });
 
-test('update-many operators read a hidden nested value as missing: $rename cannot move it into sight', async () => {
+test('update-many operators cannot touch a hidden nested value: $rename cannot move it into sight (403)', async () => {
   const { a } = await seed();
   const theirs = entityOf(other, 'Dossier');
-  expect(await theirs.updateMany({ id: a.id }, { $rename: { 'meta.note': 'title' } })).toMatchObject({
-    updated: 1,
-  });
+  const refused = await failure(theirs.updateMany({ id: a.id }, { $rename: { 'meta.note': 'title' } }));
+  expect(refused.status).toBe(403);
   const stored = (await entityOf(service, 'Dossier').get(a.id)) as Row;
   expect(stored.title).toBe(a.title);
   expect(stored.meta).toMatchObject({ note: 'note-2' });

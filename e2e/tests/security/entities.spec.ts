@@ -403,6 +403,141 @@ const SCENARIOS: readonly Scenario[] = [
     effect: { kind: 'record', record: 'dossier', matches: () => ({ lines: [] }) },
   },
 
+  // 11. Writes never erase or overwrite values the writer cannot see: an operator on a hidden path, or a
+  // write removing or replacing a value that holds hidden keys, is a 403 naming the path.
+  ...(
+    [
+      ['$unset of a parent holding hidden keys', { $unset: { meta: '' } }, 'meta'],
+      ['$unset of a nested parent holding a hidden key', { $unset: { 'meta.deep': '' } }, 'meta.deep'],
+      ['$unset of a hidden key', { $unset: { 'meta.note': '' } }, 'meta.note'],
+      ['$unset of an array with hidden element keys', { $unset: { lines: '' } }, 'lines'],
+      ['$pull of an element holding a hidden key', { $pull: { lines: { sku: 'a' } } }, 'lines'],
+      [
+        '$pull $in of an element holding a hidden key',
+        { $pull: { lines: { $in: [{ sku: 'a' }] } } },
+        'lines',
+      ],
+      ['$rename onto a hidden key', { $rename: { 'meta.label': 'meta.note' } }, 'meta.note'],
+      ['$rename of a hidden key', { $rename: { 'meta.note': 'title' } }, 'meta.note'],
+      ['$rename onto a parent holding hidden keys', { $rename: { title: 'meta' } }, 'meta'],
+      ['$inc of a hidden key (none stored)', { $inc: { 'meta.rank': 1 } }, 'meta.rank'],
+      ['$min of a hidden key', { $min: { 'meta.note': 'a' } }, 'meta.note'],
+      ['$max of a hidden key', { $max: { 'meta.note': 'zzz' } }, 'meta.note'],
+      ['$currentDate of a hidden key', { $currentDate: { 'meta.deep.pin': true } }, 'meta.deep.pin'],
+      ['$currentDate of a parent holding hidden keys', { $currentDate: { meta: true } }, 'meta'],
+      ['$set of a hidden key', { $set: { 'meta.note': 'x' } }, 'meta.note'],
+      ['$set of a parent to null', { $set: { meta: null } }, 'meta'],
+      [
+        '$push of an element naming a hidden key',
+        { $push: { lines: { sku: 'c', cost: 1 } } },
+        'lines.2.cost',
+      ],
+    ] as const
+  ).map(([what, data, path]): Scenario => ({
+    item: '11',
+    name: `${what} is refused`,
+    caller: 'other',
+    request: (f) => ({
+      method: 'PATCH',
+      path: 'Dossier/update-many',
+      body: { query: { id: f.dossier }, data },
+    }),
+    status: 403,
+    message: `${path}: `,
+    effect: { kind: 'unchanged', record: 'dossier' },
+  })),
+  {
+    item: '11',
+    name: 'update setting a parent holding hidden keys to null is refused',
+    caller: 'other',
+    request: (f) => ({ method: 'PUT', path: `Dossier/${f.dossier}`, body: { meta: null } }),
+    status: 403,
+    message: 'replace meta: it holds fields hidden from you',
+    effect: { kind: 'unchanged', record: 'dossier' },
+  },
+  {
+    item: '11',
+    name: 'bulk update setting a parent holding hidden keys to null is refused',
+    caller: 'other',
+    request: (f) => ({ method: 'PUT', path: 'Dossier/bulk', body: [{ id: f.dossier, meta: null }] }),
+    status: 403,
+    message: 'replace meta: it holds fields hidden from you',
+    effect: { kind: 'unchanged', record: 'dossier' },
+  },
+  {
+    item: '11',
+    name: 'update naming a hidden key is refused',
+    caller: 'other',
+    request: (f) => ({
+      method: 'PUT',
+      path: `Dossier/${f.dossier}`,
+      body: { meta: { label: 'L', note: 'overwritten' } },
+    }),
+    status: 403,
+    message: 'meta.note: the field is hidden from you',
+    effect: { kind: 'unchanged', record: 'dossier' },
+  },
+  {
+    item: '11',
+    name: 'the creator may pull an element holding a hidden key',
+    caller: 'user',
+    request: (f) => ({
+      method: 'PATCH',
+      path: 'Dossier/update-many',
+      body: { query: { id: f.dossier }, data: { $pull: { lines: { sku: 'a', cost: 20 } } } },
+    }),
+    status: 200,
+    effect: { kind: 'record', record: 'dossier', matches: () => ({ lines: [{ sku: 'b' }] }) },
+  },
+  {
+    item: '11',
+    name: 'the creator may rename onto a key hidden from others',
+    caller: 'user',
+    request: (f) => ({
+      method: 'PATCH',
+      path: 'Dossier/update-many',
+      body: { query: { id: f.dossier }, data: { $rename: { 'meta.label': 'meta.note' } } },
+    }),
+    status: 200,
+    effect: { kind: 'record', record: 'dossier', matches: () => ({ meta: { note: 'L' } }) },
+  },
+  {
+    item: '11',
+    name: 'the service role may replace an array with hidden element keys',
+    caller: 'service',
+    request: (f) => ({ method: 'PUT', path: `Dossier/${f.dossier}`, body: { lines: [{ sku: 'z' }] } }),
+    status: 200,
+    effect: { kind: 'record', record: 'dossier', matches: () => ({ lines: [{ sku: 'z' }] }) },
+  },
+
+  // 3. Array update operators take bounded operands (the probe's 20,000 and 8,000 are refused up front).
+  {
+    item: '3',
+    name: '$addToSet with $each of 20,000 items',
+    caller: 'user',
+    request: (f) => ({
+      method: 'PATCH',
+      path: 'Todo/update-many',
+      body: { query: { description: f.tag }, data: { $addToSet: { tags: { $each: many(20_000, String) } } } },
+    }),
+    status: 400,
+    message: 'at most 1000 items',
+    effect: { kind: 'unchanged', record: 'todo' },
+  },
+  {
+    item: '3',
+    name: '$pull with $in of 8,000 items',
+    caller: 'user',
+    request: (f) => ({
+      method: 'PATCH',
+      path: 'Todo/update-many',
+      body: { query: { description: f.tag }, data: { $pull: { tags: { $in: many(8000, (i) => `x${i}`) } } } },
+    }),
+    status: 400,
+    message: 'at most 1000 items',
+    effect: { kind: 'unchanged', record: 'todo' },
+  },
+
   // 16. Custom user fields are capped: 64 fields, 64 KB.
   {
     item: '16',
@@ -612,4 +747,55 @@ test('[1a] after the wedge pattern the next JSONB query still answers, and so do
   const next = call('anonymous', 'GET', `Todo${q({ meta: { $exists: false } })}&limit=5`);
   expect(await whileProbing(next)).toBeLessThan(HEALTH_BOUND_MS);
   expect((await next).status).toBe(200);
+});
+
+test('[3] $addToSet and $pull with huge operands: refused fast while /healthz answers', async () => {
+  const tag = `sec-ats-${Date.now()}`;
+  await ok('service', 'POST', 'Todo', { title: tag, description: tag, tags: many(8000, String) });
+  const query = { title: tag };
+  const attack = Promise.all([
+    call('service', 'PATCH', 'Todo/update-many', {
+      query,
+      data: { $addToSet: { tags: { $each: many(20_000, String) } } },
+    }),
+    call('service', 'PATCH', 'Todo/update-many', {
+      query,
+      data: { $pull: { tags: { $in: many(8000, (i) => `x${i}`) } } },
+    }),
+  ]);
+  const slowest = await whileProbing(attack);
+  expect((await attack).map((answer) => answer.status)).toEqual([400, 400]);
+  expect(slowest).toBeLessThan(HEALTH_BOUND_MS);
+  const [row] = (await ok('service', 'GET', `Todo${q(query)}`)) as unknown as Row[];
+  expect(row?.tags).toHaveLength(8000);
+});
+
+test('[3] array operators within the operand caps over many large arrays: bounded work, /healthz answers', async () => {
+  const tag = `sec-ats-rows-${Date.now()}`;
+  for (let start = 0; start < 150; start += 25) {
+    await ok(
+      'service',
+      'POST',
+      'Todo/bulk',
+      many(25, () => ({ title: tag, tags: many(2000, String) })),
+    );
+  }
+  const query = { title: tag };
+  const attack = Promise.all([
+    call('service', 'PATCH', 'Todo/update-many', {
+      query,
+      data: { $addToSet: { tags: { $each: many(1000, (i) => `n${i}`) } } },
+    }),
+    call('service', 'PATCH', 'Todo/update-many', {
+      query,
+      data: { $pull: { tags: { $in: many(1000, String) } } },
+    }),
+  ]);
+  const slowest = await whileProbing(attack);
+  const answers = await attack;
+  expect(answers.map((answer) => answer.status)).toEqual([400, 400]);
+  expect(errorText(answers[0]?.json ?? {})).toContain('more than 200000 array elements');
+  expect(slowest).toBeLessThan(HEALTH_BOUND_MS);
+  const counted = await ok('service', 'GET', `Todo/count${q({ title: tag, tags: 'n0' })}`);
+  expect(counted.count).toBe(0);
 });

@@ -21,7 +21,7 @@ import { deniedWrites, keepHidden, readView, readVisibility, stripHidden } from 
 import type { EntityDef, Project } from './project-loader';
 import { prepareRecord } from './record-validator';
 import { decodeCursor, encodeCursor, type CursorState } from './entity-cursor';
-import { applyUpdate, changesBetween, parseUpdate } from './update-operators';
+import { applyUpdate, changesBetween, newArrayWork, parseUpdate } from './update-operators';
 import { isUserEntity, SIGN_IN_FOR_USERS } from './user-entity';
 
 /** UserEntityWrites is how the built-in User entity is written (users table, its own rules). */
@@ -519,12 +519,14 @@ export function createEntitiesService(deps: {
       const now = new Date();
       // Operators read current values as the caller may see them (field read rules), never more.
       const view = (row: EntityRecordRow) => readView(toRecord(row), chosen.visibility ?? new Map());
-      const { rows, more } = await deps.store.updateSelected(chosen, { limit: MAX_BATCH_WRITE }, (found) =>
-        found.map((row) => ({
+      const { rows, more } = await deps.store.updateSelected(chosen, { limit: MAX_BATCH_WRITE }, (found) => {
+        // One budget for the array operators over every record, so the whole request's cost is bounded.
+        const work = newArrayWork();
+        return found.map((row) => ({
           id: row.id,
-          data: checkedUpdate(entity, caller, row, applyUpdate(row.data, update, now, view(row))),
-        })),
-      );
+          data: checkedUpdate(entity, caller, row, applyUpdate(row.data, update, now, view(row), work)),
+        }));
+      });
       emitAll(appId, entity, 'update', rows);
       return { success: true as const, updated: rows.length, has_more: more };
     },

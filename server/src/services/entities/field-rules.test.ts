@@ -89,11 +89,16 @@ describe('readView', () => {
     expect(view(['title'], 'T')).toBe('T');
   });
 
-  it('lets update operators neither move nor probe a hidden value', () => {
-    const steps = parseUpdate({ $rename: { 'meta.owner': 'title' }, $inc: { 'meta.deep.pin': 1 } });
-    const after = applyUpdate(RECORD, steps, new Date(), view);
-    expect(after.title).toBe('T');
-    expect(after.meta).toEqual({ owner: 'bob', deep: { pin: 1, other: 'x' }, open: 'yes' });
+  it('lets update operators neither move, overwrite nor probe a hidden value: 403 naming the path', () => {
+    const apply = (update: unknown) => applyUpdate(RECORD, parseUpdate(update), new Date(), view);
+    expect(() => apply({ $rename: { 'meta.owner': 'title' } })).toThrow(
+      /\$rename meta\.owner: .*hidden from you/,
+    );
+    expect(() => apply({ $inc: { 'meta.deep.pin': 1 } })).toThrow(/\$inc meta\.deep\.pin/);
+    // Refused whether or not anything is stored there, so the answer tells nothing about hidden data.
+    expect(() => applyUpdate({}, parseUpdate({ $set: { 'meta.owner': 'x' } }), new Date(), view)).toThrow(
+      /meta\.owner: the field is hidden/,
+    );
     expect(applyUpdate(RECORD, parseUpdate({ $rename: { 'meta.owner': 'title' } }), new Date()).title).toBe(
       'bob',
     );
@@ -144,10 +149,40 @@ describe('writes never lose hidden values (keepHidden and the update operators)'
       ...RECORD.lines,
       { sku: 'd' },
     ]);
-    // Comparing with the hidden value would be an oracle: {sku, cost} is not what the caller sees.
-    expect(run({ $addToSet: { lines: { sku: 'a', cost: 3 } } }).lines).toHaveLength(4);
+    // Comparing with the hidden value would be an oracle: {sku, cost} is not what the caller sees; and
+    // an element naming the hidden key is a write of a hidden path.
+    expect(() => run({ $addToSet: { lines: { sku: 'a', cost: 3 } } })).toThrow(/lines\.3\.cost: the field/);
+    expect(() => run({ $push: { lines: { $each: [{ sku: 'x', cost: 1 }] } } })).toThrow(/lines\.3\.cost/);
     expect(run({ $pull: { lines: { sku: 'a', cost: 3 } } }).lines).toEqual(RECORD.lines);
     expect(run({ $pull: { lines: { sku: 'b' } } }).lines).toEqual([{ cost: 3, sku: 'a' }, 'odd']);
+  });
+
+  it('refuses $pull of an element holding hidden keys', () => {
+    expect(() => run({ $pull: { lines: { sku: 'a' } } })).toThrow(/\$pull elements of lines/);
+    expect(() => run({ $pull: { lines: { $in: ['odd', { sku: 'a' }] } } })).toThrow(/lines.*hidden/);
+  });
+
+  it('refuses operators that would remove or replace a value holding hidden keys', () => {
+    for (const update of [
+      { $unset: { meta: '' } },
+      { $unset: { 'meta.deep': '' } },
+      { $unset: { lines: '' } },
+      { $currentDate: { meta: true } },
+      { $inc: { 'meta.deep': 1 } },
+      { $max: { meta: 'z' } },
+      { $rename: { title: 'meta' } },
+      { $rename: { title: 'lines' } },
+    ]) {
+      expect(() => run(update), JSON.stringify(update)).toThrow(/hidden from you/);
+    }
+    expect(() => run({ $unset: { 'meta.owner': '' } })).toThrow(/\$unset meta\.owner: the field/);
+    expect(() => run({ $rename: { 'meta.open': 'meta.owner' } })).toThrow(/\$rename meta\.owner/);
+    expect(() => run({ $set: { meta: null } })).toThrow(/replace meta/);
+    expect(() => run({ $set: { meta: { open: 'x', owner: 'me' } } })).toThrow(/meta\.owner: the field/);
+    expect(run({ $unset: { 'meta.open': '' } }).meta).toEqual({
+      owner: 'bob',
+      deep: { pin: '1234', other: 'x' },
+    });
   });
 
   it('refuses $rename of a value holding hidden keys', () => {
@@ -155,8 +190,20 @@ describe('writes never lose hidden values (keepHidden and the update operators)'
     expect(run({ $rename: { title: 'name' } })).toMatchObject({ name: 'T' });
   });
 
-  it('lets the service role (no hidden fields) replace anything', () => {
-    const all = readView(RECORD, readVisibility(PROPERTIES, service));
-    expect(applyUpdate(data, parseUpdate({ $set: { lines: [] } }), new Date(), all).lines).toEqual([]);
+  it('lets the service role and the creator (no hidden fields) replace and remove anything', () => {
+    for (const all of [
+      readView(RECORD, readVisibility(PROPERTIES, service)),
+      readView({ ...RECORD, created_by: 'alice@x.test' }, readVisibility(PROPERTIES, alice)),
+    ]) {
+      const apply = (update: unknown) => applyUpdate(data, parseUpdate(update), new Date(), all);
+      expect(apply({ $set: { lines: [] } }).lines).toEqual([]);
+      expect(apply({ $unset: { meta: '' } }).meta).toBeUndefined();
+      expect(apply({ $pull: { lines: { sku: 'a', cost: 3 } } }).lines).toEqual([{ sku: 'b' }, 'odd']);
+      expect(apply({ $rename: { 'meta.open': 'meta.owner' } }).meta).toEqual({
+        owner: 'yes',
+        deep: { pin: '1234', other: 'x' },
+      });
+      expect(keepHidden(RECORD.meta, null, ['meta'], all)).toBeNull();
+    }
   });
 });

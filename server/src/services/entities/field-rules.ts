@@ -106,21 +106,54 @@ export const hiddenLoss = (path: string[], how: string) =>
     `You cannot ${how} ${path.join('.')}: it holds fields hidden from you, which the write would lose`,
   );
 
+/** hiddenField is the 403 for a write naming a path the caller may not read. */
+export const hiddenField = (path: string[], how: string) =>
+  new ForbiddenError(`You cannot ${how} ${path.join('.')}: the field is hidden from you`);
+
+/** isHiddenPath tells whether a failing read rule hides path (or a parent of it) from the caller. */
+export function isHiddenPath(path: string[], view: ReadViewOf): boolean {
+  return view(path, true) === undefined;
+}
+
+/** holdsHidden tells whether stored (the value at path) is, or holds, a value hidden from the caller. */
+export function holdsHidden(stored: unknown, path: string[], view: ReadViewOf): boolean {
+  return stored !== undefined && !sameValue(view(path, stored), stored);
+}
+
+/**
+ * refuseHiddenWithin throws a 403 when written, to be stored at path, names a path hidden from the
+ * caller. Refused whether or not a value is stored there, so the answer says nothing about hidden data.
+ */
+export function refuseHiddenWithin(written: unknown, path: string[], view: ReadViewOf, how = 'write'): void {
+  if (isHiddenPath(path, view)) throw hiddenField(path, how);
+  if (Array.isArray(written)) {
+    written.forEach((item, index) => refuseHiddenWithin(item, [...path, String(index)], view, how));
+  } else if (isPlainObject(written)) {
+    for (const [key, value] of Object.entries(written)) refuseHiddenWithin(value, [...path, key], view, how);
+  }
+}
+
 /**
  * keepHidden returns what to store at path when a caller writes `written` over `stored`, so that values
  * hidden from the caller (field read rules, through view) are never lost to a client writing back what it
  * read. A hidden key the written object omits is kept; an array whose elements hold hidden keys must keep
  * those elements as read (in place) or the write is refused (403): to add or remove elements there,
- * `$push`/`$addToSet`/`$pull` apply to the stored array. A path hidden as a whole, or a value replaced by
- * one of another kind (an object by null), is overwritten as written, as field write rules allow.
+ * `$push`/`$addToSet`/`$pull` apply to the stored array. Writing a hidden path (even one with nothing
+ * stored) or replacing a value holding hidden keys by one of another kind (an object by null) is a 403.
  */
 export function keepHidden(stored: unknown, written: unknown, path: string[], view: ReadViewOf): unknown {
-  if (stored === undefined) return written;
+  if (isHiddenPath(path, view)) throw hiddenField(path, 'write');
+  if (!holdsHidden(stored, path, view)) {
+    refuseHiddenWithin(written, path, view);
+    return written;
+  }
   const visible = view(path, stored);
-  if (visible === undefined || sameValue(visible, stored)) return written;
   if (sameValue(written, visible)) return stored;
   if (isPlainObject(stored) && isPlainObject(written)) {
     const out: Record<string, unknown> = { ...written };
+    for (const [key, value] of Object.entries(written)) {
+      if (!Object.hasOwn(stored, key)) refuseHiddenWithin(value, [...path, key], view);
+    }
     for (const [key, value] of Object.entries(stored)) {
       const inner = [...path, key];
       if (Object.hasOwn(written, key)) {
@@ -144,13 +177,19 @@ export function keepHidden(stored: unknown, written: unknown, path: string[], vi
     stored.forEach((element, index) => {
       const inner = [...path, String(index)];
       const seen = view(inner, element);
-      if (sameValue(seen, element)) return;
+      if (sameValue(seen, element)) {
+        if (index < written.length) refuseHiddenWithin(written[index], inner, view);
+        return;
+      }
       if (index < written.length && sameValue(written[index], seen)) out[index] = element;
       else throw hiddenLoss(path, 'replace or remove elements of');
     });
+    for (let index = stored.length; index < written.length; index += 1) {
+      refuseHiddenWithin(written[index], [...path, String(index)], view);
+    }
     return out;
   }
-  return written;
+  throw hiddenLoss(path, 'replace');
 }
 
 /** sameValue compares JSON values (key order aside); missing and null are the same. */

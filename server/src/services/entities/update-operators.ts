@@ -1,6 +1,13 @@
 import { InvalidInputError } from '../../lib/errors';
 import { RecordValidationError } from './entity-errors';
-import { hiddenLoss, keepHidden } from './field-rules';
+import {
+  hiddenField,
+  hiddenLoss,
+  holdsHidden,
+  isHiddenPath,
+  keepHidden,
+  refuseHiddenWithin,
+} from './field-rules';
 
 // Mongo-style update operators for updateMany, applied to one record's data in code. The records they
 // apply to are chosen in SQL (the caller's query AND the update rule); `parseUpdate` rejects a malformed
@@ -33,6 +40,13 @@ export interface ParsedUpdate {
 const SEGMENT = /^[^$.][^.]{0,127}$/;
 const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
 const MAX_STEPS = 200;
+/** MAX_OPERAND_ITEMS caps `$each` and `$in` lists: each item is compared with a whole stored array. */
+export const MAX_OPERAND_ITEMS = 1000;
+/**
+ * MAX_ARRAY_WORK caps the array elements (stored and operand) the array operators of one updateMany visit
+ * over all its records, so a request's cost on the main thread stays bounded (about a few hundred ms).
+ */
+export const MAX_ARRAY_WORK = 200_000;
 
 const bad = (message: string): never => {
   throw new InvalidInputError(`Invalid update: ${message}`);
@@ -57,7 +71,10 @@ function eachValues(op: string, field: string, value: unknown): unknown[] {
     const keys = Object.keys(value);
     if (keys.length !== 1 || keys[0] !== '$each') bad(`${op} on "${field}" supports only the $each modifier`);
     if (!Array.isArray(value.$each)) bad(`${op} $each on "${field}" needs an array`);
-    return value.$each as unknown[];
+    const each = value.$each as unknown[];
+    if (each.length > MAX_OPERAND_ITEMS)
+      bad(`${op} $each on "${field}" takes at most ${MAX_OPERAND_ITEMS} items`);
+    return each;
   }
   return [value];
 }
@@ -107,6 +124,9 @@ export function parseUpdate(data: unknown): ParsedUpdate {
         if (keys.length !== 1 || keys[0] !== '$in' || !Array.isArray(value.$in)) {
           bad(`$pull on "${field}" supports a value or {"$in": [...]}`);
         }
+        if ((value.$in as unknown[]).length > MAX_OPERAND_ITEMS) {
+          bad(`$pull $in on "${field}" takes at most ${MAX_OPERAND_ITEMS} items`);
+        }
       }
       steps.push({ op, path, value });
     }
@@ -150,7 +170,40 @@ function remove(data: Data, path: string[]): void {
   if (parent) Reflect.deleteProperty(parent, path[path.length - 1] as string);
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * memberKey is what array operators compare elements by: their JSON with object keys sorted, so equal
+ * values match whatever their key order (PostgreSQL's jsonb reorders keys anyway), and a Set of keys
+ * tests membership in linear time.
+ */
+function memberKey(value: unknown): string {
+  return (
+    JSON.stringify(value, (_key, inner: unknown) =>
+      isPlainObject(inner)
+        ? Object.fromEntries(
+            Object.keys(inner)
+              .sort()
+              .map((key) => [key, inner[key]]),
+          )
+        : inner,
+    ) ?? 'undefined'
+  );
+}
+
+/** ArrayWork counts the array elements one updateMany's operators visit, across its records. */
+export interface ArrayWork {
+  spent: number;
+}
+
+export const newArrayWork = (): ArrayWork => ({ spent: 0 });
+
+function spend(work: ArrayWork, elements: number): void {
+  work.spent += elements;
+  if (work.spent > MAX_ARRAY_WORK) {
+    throw new InvalidInputError(
+      `Invalid update: the array operators would visit more than ${MAX_ARRAY_WORK} array elements over the matched records; update fewer records or smaller arrays at a time`,
+    );
+  }
+}
 
 /** ReadView is the value at path as the caller may read it (undefined when hidden by a field read rule). */
 export type ReadView = (path: string[], value: unknown) => unknown;
@@ -162,31 +215,45 @@ const seeAll: ReadView = (_path, value) => value;
  * writing it back loses nothing) with each one's visible view (what the operator compares with); a
  * value hidden as a whole reads as missing.
  */
-function storedArray(stored: unknown, path: string[], op: string, view: ReadView) {
+function storedArray(stored: unknown, path: string[], op: string, view: ReadView, work: ArrayWork) {
   const current = view(path, stored);
   if (current === undefined || current === null) return { items: [] as unknown[], seen: [] as unknown[] };
   if (!Array.isArray(current) || !Array.isArray(stored)) {
     throw new RecordValidationError(`Error in field ${path.join('.')}: ${op} needs an array`);
   }
+  spend(work, stored.length);
   return {
     items: [...(stored as unknown[])],
     seen: (stored as unknown[]).map((item, index) => view([...path, String(index)], item)),
   };
 }
 
+/** Operators that replace the value at their path with one they compute. */
+const REPLACING = new Set<Operator>(['$unset', '$inc', '$mul', '$min', '$max', '$rename', '$currentDate']);
+
 /**
- * applyUpdate returns a copy of data with update applied; now stamps `$currentDate`. Operators that read a
- * current value ($inc, $rename, $push, …) read it through view, so a value hidden from the caller acts
- * as missing and can be neither moved into sight nor probed through an error. Array operators change the
- * stored array (matching elements by what the caller sees of them) and `$set` keeps hidden keys (see
- * keepHidden), so no operator writes back a stripped view; `$rename` of a value holding hidden keys is a 403.
+ * applyUpdate returns a copy of data with update applied; now stamps `$currentDate`. Operators read
+ * current values through view (what the caller may read), and never lose what the caller cannot see: an
+ * operator on a path hidden from the caller (or a `$rename` onto one) is a 403, and so is one that would
+ * remove or replace a value holding hidden keys (`$unset` or `$inc` of a parent, `$pull` of elements with
+ * hidden keys, `$rename` of such a value or onto one). Array operators change the stored array (matching
+ * elements by what the caller sees of them) and `$set` keeps hidden keys (see keepHidden). work counts
+ * the array elements visited across the records of one updateMany (MAX_ARRAY_WORK).
  */
-export function applyUpdate(before: Data, update: ParsedUpdate, now: Date, view: ReadView = seeAll): Data {
+export function applyUpdate(
+  before: Data,
+  update: ParsedUpdate,
+  now: Date,
+  view: ReadView = seeAll,
+  work: ArrayWork = newArrayWork(),
+): Data {
   const data = structuredClone(before);
   for (const { op, path, value } of update.steps) {
     const field = path.join('.');
+    if (isHiddenPath(path, view)) throw hiddenField(path, op);
     const stored = read(data, path);
     const current = view(path, stored);
+    if (REPLACING.has(op) && holdsHidden(stored, path, view)) throw hiddenLoss(path, op);
     switch (op) {
       case '$set':
         write(data, path, keepHidden(stored, structuredClone(value), path, view));
@@ -218,45 +285,61 @@ export function applyUpdate(before: Data, update: ParsedUpdate, now: Date, view:
         if (op === '$min' ? smaller : !smaller && value !== current) write(data, path, value);
         break;
       }
-      case '$rename':
+      case '$rename': {
+        const target = value as string[];
+        if (isHiddenPath(target, view)) throw hiddenField(target, op);
+        if (holdsHidden(read(data, target), target, view)) throw hiddenLoss(target, `${op} onto`);
         if (current !== undefined) {
-          if (!same(current, stored)) throw hiddenLoss(path, '$rename');
+          refuseHiddenWithin(current, target, view, op);
           remove(data, path);
-          write(data, value as string[], current);
+          write(data, target, current);
         }
         break;
+      }
       case '$currentDate':
         write(data, path, now.toISOString());
         break;
       case '$addToSet': {
-        const { items, seen } = storedArray(stored, path, op, view);
-        for (const item of eachValues(op, field, value)) {
-          if (!seen.some((existing) => same(existing, item))) {
-            items.push(structuredClone(item));
-            seen.push(item);
-          }
+        const each = eachValues(op, field, value);
+        const { items, seen } = storedArray(stored, path, op, view, work);
+        spend(work, each.length);
+        const present = new Set(seen.map(memberKey));
+        for (const item of each) {
+          const key = memberKey(item);
+          if (present.has(key)) continue;
+          refuseHiddenWithin(item, [...path, String(items.length)], view, op);
+          items.push(structuredClone(item));
+          present.add(key);
         }
         write(data, path, items);
         break;
       }
       case '$push': {
-        const { items } = storedArray(stored, path, op, view);
-        for (const item of eachValues(op, field, value)) items.push(structuredClone(item));
+        const each = eachValues(op, field, value);
+        const { items } = storedArray(stored, path, op, view, work);
+        spend(work, each.length);
+        for (const item of each) {
+          refuseHiddenWithin(item, [...path, String(items.length)], view, op);
+          items.push(structuredClone(item));
+        }
         write(data, path, items);
         break;
       }
       case '$pull': {
         if (current === undefined || current === null) break;
-        const { items, seen } = storedArray(stored, path, op, view);
+        const { items, seen } = storedArray(stored, path, op, view, work);
         const drop =
           isPlainObject(value) && Array.isArray(value.$in) && Object.keys(value).length === 1
             ? (value.$in as unknown[])
             : [value];
-        write(
-          data,
-          path,
-          items.filter((_item, index) => !drop.some((gone) => same(gone, seen[index]))),
-        );
+        spend(work, drop.length);
+        const gone = new Set(drop.map(memberKey));
+        const kept = items.filter((item, index) => {
+          if (!gone.has(memberKey(seen[index]))) return true;
+          if (holdsHidden(item, [...path, String(index)], view)) throw hiddenLoss(path, '$pull elements of');
+          return false;
+        });
+        write(data, path, kept);
         break;
       }
     }
