@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import { randomId } from '../../lib/secure-random';
 import type {
@@ -12,6 +13,7 @@ import {
   fieldOf,
   MAX_IMPORT_ERRORS,
   parseImportFile,
+  ROWS_PER_TURN,
   type ImportProblem,
   type UploadedFile,
 } from './entity-import';
@@ -709,17 +711,23 @@ export function createEntitiesService(deps: {
      */
     async importRecords(appId: string, name: string, caller: Caller, file: UploadedFile) {
       const { entity, rule } = importRight(name, caller);
-      const { records, problems } = parseImportFile(entity, file);
+      const { records, problems } = await parseImportFile(entity, file);
       const stamps = owner(caller);
       const prepared: NewEntityRecord[] = [];
       const add = (problem: ImportProblem) => problems.push(problem);
-      records.forEach((record, index) => {
+      for (const [index, record] of records.entries()) {
+        // Validation of a large file takes seconds: other requests get turns meanwhile.
+        if (index % ROWS_PER_TURN === ROWS_PER_TURN - 1) await yieldToEventLoop();
         const row = index + 1;
         const checked = prepareRecord(entity, record, 'create');
-        if (!checked.ok) return add({ row, ...fieldOf(checked.message) });
+        if (!checked.ok) {
+          add({ row, ...fieldOf(checked.message) });
+          continue;
+        }
         const context = { ...checked.data, ...stamps };
         if (!matchesRule(context, rule)) {
-          return add({ row, field: null, message: 'Permission denied by the create rule' });
+          add({ row, field: null, message: 'Permission denied by the create rule' });
+          continue;
         }
         const denied = deniedWrites({
           properties: entity.properties,
@@ -733,7 +741,7 @@ export function createEntitiesService(deps: {
           add({ row, field: path.replace(/^data\./, ''), message: "You're not allowed to set this field" });
         }
         if (denied.length === 0) prepared.push({ id: randomId(), data: checked.data, ...stamps });
-      });
+      }
       if (problems.length) {
         problems.sort((a, b) => a.row - b.row);
         throw new ImportRefusedError(problems.slice(0, MAX_IMPORT_ERRORS), problems.length);
