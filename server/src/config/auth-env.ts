@@ -1,17 +1,5 @@
 import { z } from 'zod';
-
-const blankAsUndefined = (value: unknown): unknown => (value === '' ? undefined : value);
-
-const count = (fallback: number, max: number) =>
-  z.preprocess(
-    blankAsUndefined,
-    z.coerce
-      .number()
-      .int('must be a whole number')
-      .min(1, 'must be at least 1')
-      .max(max, `must be at most ${max}`)
-      .default(fallback),
-  );
+import { blankAsUndefined, count } from './env-values';
 
 /** DURATION matches jose-style durations such as `30d`, `12h`, `90m` or `3600s`. */
 const DURATION = /^\d+\s*(s|m|h|d|w)$/;

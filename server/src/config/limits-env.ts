@@ -1,18 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-
-const blankAsUndefined = (value: unknown): unknown => (value === '' ? undefined : value);
-
-const count = (fallback: number, max: number) =>
-  z.preprocess(
-    blankAsUndefined,
-    z.coerce
-      .number()
-      .int('must be a whole number')
-      .min(1, 'must be at least 1')
-      .max(max, `must be at most ${max}`)
-      .default(fallback),
-  );
+import { blankAsUndefined, count } from './env-values';
 
 /** PROXY_KEYWORDS are the address ranges Fastify's trustProxy (proxy-addr) knows by name. */
 const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);

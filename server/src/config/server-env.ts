@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_FRAME_ANCESTORS, FRAME_ANCESTOR_SOURCE } from '../lib/content-security-policy';
 import { AuthEnvShape } from './auth-env';
+import { blankAsUndefined, milliseconds } from './env-values';
 import { LimitsEnvShape } from './limits-env';
 
 const port = z.coerce
@@ -13,8 +14,6 @@ const port = z.coerce
 const absoluteOrigin = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
   .transform((url) => new URL(url).origin);
-
-const blankAsUndefined = (value: unknown): unknown => (value === '' ? undefined : value);
 
 /** ServerEnvSchema lists every environment variable the server reads, with its default. */
 export const ServerEnvSchema = z.object({
@@ -40,15 +39,7 @@ export const ServerEnvSchema = z.object({
   ),
   IMAGE_PROVIDER_KEY: z.preprocess(blankAsUndefined, z.string().optional()),
   IMAGE_MODEL: z.preprocess(blankAsUndefined, z.string().min(1).default('gpt-image-1')),
-  IMAGE_PROVIDER_TIMEOUT_MS: z.preprocess(
-    blankAsUndefined,
-    z.coerce
-      .number()
-      .int('must be a whole number of milliseconds')
-      .min(100, 'must be at least 100 milliseconds')
-      .max(600_000, 'must be at most 600000 milliseconds')
-      .default(60_000),
-  ),
+  IMAGE_PROVIDER_TIMEOUT_MS: milliseconds(60_000),
   DATABASE_URL: z.preprocess(
     blankAsUndefined,
     z
@@ -68,15 +59,7 @@ export const ServerEnvSchema = z.object({
       .default(10),
   ),
   // A statement running longer is stopped and its request answered 503 (PGlite: its worker is restarted).
-  DATABASE_QUERY_TIMEOUT_MS: z.preprocess(
-    blankAsUndefined,
-    z.coerce
-      .number()
-      .int('must be a whole number of milliseconds')
-      .min(100, 'must be at least 100 milliseconds')
-      .max(600_000, 'must be at most 600000 milliseconds')
-      .default(5_000),
-  ),
+  DATABASE_QUERY_TIMEOUT_MS: milliseconds(5_000),
   REDIS_URL: z.preprocess(
     blankAsUndefined,
     z
