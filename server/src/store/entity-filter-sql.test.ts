@@ -9,6 +9,8 @@ import {
   MAX_QUERY_CONDITIONS,
   MAX_QUERY_DEPTH,
   MAX_QUERY_PATTERNS,
+  MAX_REGEX_SCAN_CHARS,
+  MAX_SCANNING_PATTERNS,
   SqlParams,
 } from './entity-filter-sql';
 import { createEntityRecordsStore, type EntityRecordsStore } from './entity-records-store';
@@ -145,6 +147,17 @@ describe('compileFilter on PostgreSQL', () => {
     expect(compile(regexes(MAX_QUERY_PATTERNS + 1))).toThrow(
       `more than ${MAX_QUERY_PATTERNS} distinct $regex patterns`,
     );
+    // Patterns that read whole values are capped lower; anchored, bounded ones read only a prefix.
+    const scanning = (n: number) => ({ $or: many(n, (i) => ({ title: { $regex: `t${i}` } })) });
+    expect(compile(scanning(MAX_SCANNING_PATTERNS))).not.toThrow();
+    expect(compile(scanning(MAX_SCANNING_PATTERNS + 1))).toThrow(
+      `more than ${MAX_SCANNING_PATTERNS} distinct $regex patterns that read whole values`,
+    );
+    expect(compile({ $or: many(MAX_SCANNING_PATTERNS + 1, (i) => ({ t: { $regex: `^t${i}+` } })) })).toThrow(
+      'read whole values',
+    );
+    // A query over both caps is named by the distinct-pattern cap, whatever its order.
+    expect(compile(scanning(MAX_QUERY_PATTERNS + 1))).toThrow(`more than ${MAX_QUERY_PATTERNS} distinct`);
     // The same pattern repeated counts once.
     expect(compile({ $or: many(90, () => ({ title: { $regex: '^t' } })) })).not.toThrow();
     let nested: unknown = { n: 1 };
@@ -158,8 +171,23 @@ describe('compileFilter on PostgreSQL', () => {
     [{ title: { $regex: '(a|aa)*c', $options: 'i' } }],
     [{ items: { $elemMatch: { k: { $regex: '(x+)+' } } } }],
     [{ tags: { $elemMatch: { $regex: 'a{101}' } } }],
+    [{ title: { $regex: 'a[ab]{99}c' } }],
+    [{ title: { $regex: 'a[ab]{4}c' } }],
   ])('refuses a $regex that could blow up, on every operator path: %j', (query) => {
     expect(() => compileFilter(query, new SqlParams())).toThrow(/Invalid query: \$regex/);
+  });
+
+  it(`applies $regex to the first ${MAX_REGEX_SCAN_CHARS} characters of a value only`, async () => {
+    const padding = 'x'.repeat(MAX_REGEX_SCAN_CHARS - 6);
+    await store.insertMany('app', 'Long', [
+      { id: 'in', data: { text: `${padding}needle` }, created_by: null, created_by_id: null },
+      { id: 'out', data: { text: `${padding}xneedle` }, created_by: null, created_by_id: null },
+    ]);
+    const found = await store.findMany(
+      { appId: 'app', entity: 'Long', query: { text: { $regex: 'needle' } }, rule: true },
+      { limit: 10, skip: 0, sort: 'id' },
+    );
+    expect(found.map((row) => row.id)).toEqual(['in']);
   });
 
   it('hides a field from the query where its read rule fails', async () => {

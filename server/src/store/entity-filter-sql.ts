@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../lib/errors';
-import { regexProblem } from './entity-regex-guard';
+import { regexProblem, regexReadsOnlyPrefix } from './entity-regex-guard';
 
 // Mongo-style entity queries compiled to one parameterized PostgreSQL boolean over `entity_records`.
 // Every value travels as a parameter; field paths travel as `text[]` parameters to `#>`, so no caller
@@ -63,6 +63,17 @@ export const MAX_IN_VALUES = 500;
  * compiled patterns per connection, and a query with more recompiles them for every row it scans.
  */
 export const MAX_QUERY_PATTERNS = 20;
+/**
+ * MAX_SCANNING_PATTERNS is how many of those may read a whole value (all but patterns anchored with `^`
+ * and without `*`, `+` or `{n,}`, which read a short prefix). It bounds the regex work of one query to
+ * MAX_SCANNING_PATTERNS × rows × MAX_REGEX_SCAN_CHARS at the guard's per-byte cost.
+ */
+export const MAX_SCANNING_PATTERNS = 4;
+/**
+ * MAX_REGEX_SCAN_CHARS is how much of a string `$regex` reads: the first 64 Ki characters. A match
+ * further into a longer value is not found, so one stored value bounds the cost of a pattern per row.
+ */
+export const MAX_REGEX_SCAN_CHARS = 65_536;
 const SEGMENT = /^[^$.][^.]{0,127}$/;
 
 interface Scope {
@@ -79,11 +90,19 @@ interface Counter {
   aliases: number;
   /** patterns holds each distinct `$regex` (with its options) seen so far. */
   patterns: Set<string>;
+  /** scanning holds the caller's distinct patterns that may read a whole value. */
+  scanning: Set<string>;
   /** limited is false while compiling a project rule, which the caller's budget does not cover. */
   limited: boolean;
 }
 
-const freshCounter = (limited: boolean): Counter => ({ nodes: 0, aliases: 0, patterns: new Set(), limited });
+const freshCounter = (limited: boolean): Counter => ({
+  nodes: 0,
+  aliases: 0,
+  patterns: new Set(),
+  scanning: new Set(),
+  limited,
+});
 
 const bad = (message: string): never => {
   throw new InvalidInputError(`Invalid query: ${message}`);
@@ -241,13 +260,15 @@ function regexCondition(t: Target, pattern: unknown, options: unknown, scope: Sc
   const caseless = options === 'i';
   const problem = regexProblem(pattern, caseless);
   if (problem) return bad(problem);
-  const { patterns } = scope.counter;
-  patterns.add(`${caseless ? 'i' : '-'}${pattern}`);
+  const { patterns, scanning } = scope.counter;
+  const key = `${caseless ? 'i' : '-'}${pattern}`;
+  patterns.add(key);
   if (scope.counter.limited && patterns.size > MAX_QUERY_PATTERNS) {
     bad(`more than ${MAX_QUERY_PATTERNS} distinct $regex patterns in one query`);
   }
+  if (scope.counter.limited && !regexReadsOnlyPrefix(pattern, caseless)) scanning.add(key);
   const operator = caseless ? '~*' : '~';
-  return `COALESCE(jsonb_typeof(${t.json}) = 'string' AND (${t.json} #>> '{}') ${operator} ${scope.params.add(pattern)}, false)`;
+  return `COALESCE(jsonb_typeof(${t.json}) = 'string' AND left(${t.json} #>> '{}', ${MAX_REGEX_SCAN_CHARS}) ${operator} ${scope.params.add(pattern)}, false)`;
 }
 
 function operatorConditions(t: Target, ops: Record<string, unknown>, scope: Scope): string {
@@ -368,7 +389,16 @@ export function compileFilter(
   visibility: Visibility = new Map(),
 ): string {
   if (typeof filter === 'boolean') return filter ? 'true' : 'false';
-  return compileNode(filter, { params, visibility, element: null, depth: 0, counter: freshCounter(true) });
+  const counter = freshCounter(true);
+  const sql = compileNode(filter, { params, visibility, element: null, depth: 0, counter });
+  // Checked once the whole query is read, so a query over both caps is named by the distinct-pattern one.
+  if (counter.scanning.size > MAX_SCANNING_PATTERNS) {
+    bad(
+      `more than ${MAX_SCANNING_PATTERNS} distinct $regex patterns that read whole values in one query ` +
+        '(a pattern reads only a prefix when it starts with ^ and has no *, + or {n,})',
+    );
+  }
+  return sql;
 }
 
 const SORT_TOKEN = /^[-+]?[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/;
