@@ -1,4 +1,4 @@
-import { RE2JS } from 're2js';
+import { compileLinearPattern } from '../lib/linear-pattern';
 import { z } from 'zod';
 
 // The app project on disk (`base44/`): config, entity files and seeds, as base44's CLI lays them out.
@@ -110,7 +110,7 @@ const validPattern = z
   }, 'is not a valid regular expression')
   .refine((source) => {
     try {
-      RE2JS.compile(source);
+      compileLinearPattern(source);
       return true;
     } catch {
       return false;

@@ -1,7 +1,7 @@
 import { ForbiddenError, UnauthorizedError } from '../../lib/errors';
 import type { UserRow } from '../../store/users-store';
 import type { BearerCheck, SessionService } from '../auth/session-service';
-import { SIGN_IN_REQUIRED } from '../auth/session-service';
+import { INVALID_TOKEN, SIGN_IN_REQUIRED } from '../auth/session-service';
 import { userCaller, type Caller } from '../entities/entity-rules';
 import type { AppsService } from './apps-service';
 
@@ -116,7 +116,7 @@ export function createAppAccess(deps: { apps: AppsService; sessions: Pick<Sessio
     if (principal.kind === 'service') {
       throw new UnauthorizedError('The service role needs an on-behalf-of user token here');
     }
-    throw new UnauthorizedError('Invalid or expired token: sign in again');
+    throw new UnauthorizedError(INVALID_TOKEN);
   }
 
   return {
@@ -136,8 +136,7 @@ export function createAppAccess(deps: { apps: AppsService; sessions: Pick<Sessio
     ): Promise<Caller> {
       const bad = resolved.kind === 'invalid' || resolved.kind === 'disabled';
       const principal: Principal = bad && options.badTokenAsAnonymous ? { kind: 'anonymous' } : resolved;
-      if (principal.kind === 'invalid')
-        throw new UnauthorizedError('Invalid or expired token: sign in again');
+      if (principal.kind === 'invalid') throw new UnauthorizedError(INVALID_TOKEN);
       if (principal.kind === 'disabled') throw new ForbiddenError('This account is disabled');
       const decision = decideDataAccess(await visibilityOf(appId), standingOf(principal));
       if (!decision.allowed) throwRefusal(decision);
@@ -157,9 +156,7 @@ export function createAppAccess(deps: { apps: AppsService; sessions: Pick<Sessio
     requireService(principal: Principal): void {
       if (principal.kind === 'service') return;
       if (principal.kind === 'user') throw new ForbiddenError('This call needs the service role');
-      throw new UnauthorizedError(
-        principal.kind === 'anonymous' ? SIGN_IN_REQUIRED : 'Invalid or expired token: sign in again',
-      );
+      throw new UnauthorizedError(principal.kind === 'anonymous' ? SIGN_IN_REQUIRED : INVALID_TOKEN);
     },
     /** admitsAnonymous says whether appId's visibility lets anonymous callers reach its data now. */
     async admitsAnonymous(appId: string): Promise<boolean> {

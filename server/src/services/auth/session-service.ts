@@ -1,5 +1,4 @@
 import type { TokenSigner } from '../../lib/access-token';
-import { ForbiddenError, UnauthorizedError } from '../../lib/errors';
 import { secretMatcher } from '../../lib/secure-random';
 import type { UserRow, UsersStore } from '../../store/users-store';
 
@@ -13,7 +12,8 @@ export type BearerCheck =
 
 /** SIGN_IN_REQUIRED is the message of a 401 when no token was sent. */
 export const SIGN_IN_REQUIRED = 'Authentication required: sign in to continue';
-const INVALID_TOKEN = 'Invalid or expired token: sign in again';
+/** INVALID_TOKEN is the message of a 401 for a token that is malformed, expired or voided. */
+export const INVALID_TOKEN = 'Invalid or expired token: sign in again';
 
 function bearerOf(header: string | undefined): string | null {
   if (!header) return null;
@@ -38,44 +38,11 @@ export function createSessionService(deps: { users: UsersStore; signer: TokenSig
     return user.disabled ? { status: 'inactive', user } : { status: 'user', user };
   }
 
-  async function requireUser(
-    appId: string,
-    header: string | undefined,
-    onBehalfOf?: string,
-  ): Promise<UserRow> {
-    const result = await check(appId, header);
-    if (result.status === 'user') return result.user;
-    if (result.status === 'none') throw new UnauthorizedError(SIGN_IN_REQUIRED);
-    if (result.status === 'service') {
-      // The service role acts for the user named in `on-behalf-of`, as the SDK sends it.
-      const behalf = onBehalfOf ? await check(appId, onBehalfOf) : null;
-      if (behalf?.status === 'user') return behalf.user;
-      throw new UnauthorizedError('The service role needs an on-behalf-of user token here');
-    }
-    throw new UnauthorizedError(INVALID_TOKEN);
-  }
-
   return {
     check,
-    requireUser,
     /** issueToken mints an access token for the user at its current token version. */
     issueToken: (user: UserRow) =>
       deps.signer.mint({ userId: user.id, appId: user.app_id, tokenVersion: user.token_version }),
-    /** requireService throws unless the request carries the service token. */
-    async requireService(appId: string, header: string | undefined): Promise<void> {
-      const result = await check(appId, header);
-      if (result.status === 'service') return;
-      if (result.status === 'user') throw new ForbiddenError('This call needs the service role');
-      throw new UnauthorizedError(result.status === 'none' ? SIGN_IN_REQUIRED : INVALID_TOKEN);
-    },
-    /** requireAdmin returns the admin user, or null for the service role; anyone else is refused. */
-    async requireAdmin(appId: string, header: string | undefined): Promise<UserRow | null> {
-      const result = await check(appId, header);
-      if (result.status === 'service') return null;
-      const user = await requireUser(appId, header);
-      if (user.role !== 'admin') throw new ForbiddenError('Only an admin of this app may do this');
-      return user;
-    },
   };
 }
 

@@ -167,16 +167,19 @@ export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = 
       await deps.throttle('otp', from.ip, email);
       const user = await deps.users.findByEmail(appId, email);
       if (user && !user.is_verified && !user.disabled) {
+        // After the answer, like register: how long it takes must not tell whether the email is pending.
         // The new code confirms the pending password; after conflicting sign-ups there is none to confirm.
-        if (user.password_hash) {
-          await codeMail(appId, user.email, await storeCode(user.id, user.password_hash));
-        } else {
-          await deps.mailer.send({
-            to: user.email,
-            subject: `Sign-up on ${appId}`,
-            text: CONFLICTING_SIGN_UP_NOTICE,
-          });
-        }
+        const pendingHash = user.password_hash;
+        afterAnswer('verification mail', async () => {
+          if (pendingHash) await codeMail(appId, user.email, await storeCode(user.id, pendingHash));
+          else {
+            await deps.mailer.send({
+              to: user.email,
+              subject: `Sign-up on ${appId}`,
+              text: CONFLICTING_SIGN_UP_NOTICE,
+            });
+          }
+        });
       }
       return {
         success: true,

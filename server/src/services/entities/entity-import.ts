@@ -22,7 +22,7 @@ export const IGNORED_FIELDS = new Set([
 ]);
 
 /** CSV_CHUNK_CHARS is how much CSV is parsed between two turns of the event loop (a few ms of work). */
-const CSV_CHUNK_CHARS = 256 * 1024;
+export const CSV_CHUNK_CHARS = 256 * 1024;
 /** ROWS_PER_TURN is how many records are coerced between two turns of the event loop. */
 export const ROWS_PER_TURN = 5_000;
 
@@ -159,6 +159,8 @@ export async function parseImportFile(entity: EntityDef, file: UploadedFile): Pr
   return { records, problems };
 }
 
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
 /**
  * parseCsv parses text a chunk at a time, giving the event loop a turn between chunks: a 30 MB file is
  * about a second of parsing, which must not stall every other request meanwhile.
@@ -176,10 +178,14 @@ async function parseCsv(text: string): Promise<string[][]> {
   })();
   // Handled at once: a parse error must not count as an unhandled rejection while chunks are still written.
   collected.catch(() => undefined);
-  for (let offset = 0; offset < text.length; offset += CSV_CHUNK_CHARS) {
+  for (let offset = 0; offset < text.length;) {
     // A parse error (or to_line reached) ends the parser: what is left is not read.
     if (parser.destroyed || parser.writableEnded) break;
-    parser.write(text.slice(offset, offset + CSV_CHUNK_CHARS));
+    let end = Math.min(offset + CSV_CHUNK_CHARS, text.length);
+    // Never split a surrogate pair: the parser encodes each chunk on its own (an emoji would become two U+FFFD).
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
+    parser.write(text.slice(offset, end));
+    offset = end;
     await yieldToEventLoop();
   }
   if (!parser.destroyed && !parser.writableEnded) parser.end();

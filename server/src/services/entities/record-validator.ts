@@ -1,4 +1,4 @@
-import { RE2JS } from 're2js';
+import { compileLinearPattern } from '../../lib/linear-pattern';
 import type { PropertySchema } from '../../schemas/entity-project';
 
 // Record bodies are checked against the entity's JSON-Schema-style properties. Unlike `base44 dev`, every
@@ -47,18 +47,6 @@ export function isEmail(value: string): boolean {
   // The domain needs a dot with something on both sides (the first character cannot be that dot).
   const dot = domain.indexOf('.', 1);
   return dot > 0 && dot < domain.length - 1;
-}
-
-const compiledPatterns = new Map<string, RE2JS>();
-
-/**
- * compilePattern compiles a schema `pattern` for RE2 (linear-time matching), or throws when it uses what
- * RE2 lacks (lookarounds, backreferences); the project loader refuses such a project.
- */
-export function compilePattern(source: string): RE2JS {
-  let compiled = compiledPatterns.get(source);
-  if (!compiled) compiledPatterns.set(source, (compiled = RE2JS.compile(source)));
-  return compiled;
 }
 
 function checkFormat(format: string, value: string): string | null {
@@ -134,7 +122,7 @@ function checkValue(schema: PropertySchema, value: unknown, path: string, option
       if (value.length > MAX_PATTERN_INPUT) {
         fail(`String should have at most ${MAX_PATTERN_INPUT} characters to be checked against its pattern`);
       }
-      if (!compilePattern(schema.pattern).matcher(value).find()) {
+      if (!compileLinearPattern(schema.pattern).matcher(value).find()) {
         fail(`String should match pattern ${schema.pattern}`);
       }
     }

@@ -19,7 +19,7 @@ export const MAX_PAYLOAD_BYTES = 64 * 1024;
 export const MAX_FIELD_BYTES = 10 * 1024;
 /** REVALIDATE_MS is how long a socket's identity is trusted before it is checked again (disabled users, expiry). */
 export const REVALIDATE_MS = 30_000;
-/** MAX_TRACKED_USER_WRITES is when the user-written stamps are pruned of those older than REVALIDATE_MS. */
+/** MAX_TRACKED_USER_WRITES bounds the user-written stamps: past it, old ones go, then all (everyone re-checks). */
 const MAX_TRACKED_USER_WRITES = 10_000;
 
 /** RawEntityEvent is an EntityEvent with the time it was committed, as every instance receives it. */
@@ -98,6 +98,7 @@ export function startEntityDelivery(deps: {
   // When a user was last written (password, role, disabled…), so their sockets re-check their token at
   // the next event instead of up to REVALIDATE_MS later. Entries older than that are useless: pruned.
   const userWrittenAt = new Map<string, number>();
+  let everyUserWrittenAt = 0;
   // Sockets of one identity see the same thing: their payload is built and encoded once.
   const identityKeys = new WeakMap<Caller, string>();
   // Batches are delivered one after the other, so a subscriber sees a record's writes in commit order.
@@ -107,7 +108,8 @@ export function startEntityDelivery(deps: {
   function identityOf(socket: Socket): Caller | Promise<Caller> {
     const data = socket.data as SocketData;
     const cached = (data.identity as Caller | null) ?? { kind: 'anonymous' as const };
-    const written = cached.kind === 'user' ? (userWrittenAt.get(cached.user.id) ?? 0) : 0;
+    const written =
+      cached.kind === 'user' ? Math.max(userWrittenAt.get(cached.user.id) ?? 0, everyUserWrittenAt) : 0;
     if (!data.token || (now() - data.checkedAt < REVALIDATE_MS && written < data.checkedAt)) return cached;
     const inFlight = pending.get(socket.id);
     if (inFlight) return inFlight;
@@ -176,6 +178,11 @@ export function startEntityDelivery(deps: {
     if (userWrittenAt.size > MAX_TRACKED_USER_WRITES) {
       for (const [id, writtenAt] of userWrittenAt) {
         if (at - writtenAt >= REVALIDATE_MS) userWrittenAt.delete(id);
+      }
+      // Still too many users written at once: forget them all, and have every user's socket re-check instead.
+      if (userWrittenAt.size > MAX_TRACKED_USER_WRITES) {
+        userWrittenAt.clear();
+        everyUserWrittenAt = at;
       }
     }
   }
