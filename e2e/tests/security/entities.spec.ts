@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { slowestAnswerDuring } from '../../support/responsiveness';
 import { SERVICE_TOKEN, api, createUser, uniqueEmail } from '../../support/auth-helpers';
 import { startEntitiesServer } from '../../support/entities-helpers';
 import type { RunningServer } from '../../support/server-process';
@@ -691,20 +692,7 @@ for (const scenario of SCENARIOS) {
 const HEALTH_BOUND_MS = 1500;
 
 /** whileProbing runs attack and polls /healthz until it settles; it returns the slowest answer in ms. */
-async function whileProbing(attack: Promise<unknown>): Promise<number> {
-  let done = false;
-  const settled = attack.finally(() => (done = true));
-  let slowest = 0;
-  do {
-    const started = performance.now();
-    const response = await fetch(`${server.url}/healthz`);
-    expect(response.status).toBe(200);
-    slowest = Math.max(slowest, performance.now() - started);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  } while (!done);
-  await settled;
-  return slowest;
-}
+const whileProbing = (attack: Promise<unknown>) => slowestAnswerDuring(server.url, attack);
 
 test('[3] a burst of 40k-character email values is refused fast: /healthz keeps answering, nothing stored', async () => {
   const title = `sec-mail-burst-${Date.now()}`;

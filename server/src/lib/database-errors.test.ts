@@ -23,4 +23,14 @@ describe('databaseErrorAnswer', () => {
     expect(sqlState(Object.assign(new Error('x'), { code: 'FST_ERR_BAD_URL' }))).toBeNull();
     expect(sqlState(Object.assign(new Error('x'), { code: 'ECONNRESET' }))).toBeNull();
   });
+
+  it('answers 503 for what a retry may cure: lost connection, no resources, deadlock, restart', () => {
+    for (const code of ['08006', '53300', '40P01', '40001', '57P01']) {
+      const answer = databaseErrorAnswer(Object.assign(new Error('driver text'), { code }));
+      expect(answer, code).toEqual({
+        status: 503,
+        message: 'The database is unavailable right now: try again in a moment',
+      });
+    }
+  });
 });

@@ -36,5 +36,9 @@ export function databaseErrorAnswer(error: unknown): DatabaseErrorAnswer | null 
   }
   if (state.startsWith('23')) return { status: 409, message: 'The change conflicts with stored data' };
   if (state === '57014') return { status: 503, message: 'The database took too long to answer: try again' };
+  // A lost connection, exhausted resources, a deadlock or a restarting server: the request may be retried.
+  if (/^(08|53|57P|40001|40P01)/.test(state)) {
+    return { status: 503, message: 'The database is unavailable right now: try again in a moment' };
+  }
   return { status: 500, message: 'Internal server error' };
 }
