@@ -15,6 +15,11 @@ const layers = [
     message: 'Routes reach the store only through services.',
   },
   {
+    files: 'server/src/rules/**',
+    forbid: ['services', 'routes', 'store', 'realtime'],
+    message: 'The rule language imports only lib/: store and services both build on it.',
+  },
+  {
     files: 'server/src/lib/**',
     forbid: ['routes', 'services', 'store'],
     message: 'lib imports nothing above it.',

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AccountUser as UserRow, AppAccess, Principal } from '../services/apps/app-access';
 import type { AppsService } from '../services/apps/apps-service';
-import type { Caller } from '../services/entities/entity-rules';
+import type { Caller } from '../rules/caller';
 
 /**
  * CallerGuard is the one way routes learn who is calling: the app must exist, the tokens (Authorization and

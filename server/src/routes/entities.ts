@@ -12,7 +12,7 @@ import {
 import type { EntitiesService } from '../services/entities/entities-service';
 import { ImportRefusedError, RecordValidationError } from '../services/entities/entity-errors';
 import { IMPORT_FILE_LIMIT } from '../services/entities/entity-import';
-import type { Caller } from '../services/entities/entity-rules';
+import type { Caller } from '../rules/caller';
 import type { CallerGuard } from './caller-guard';
 import { readImportFile, registerImportUpload } from './import-upload';
 

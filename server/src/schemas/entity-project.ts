@@ -1,5 +1,6 @@
-import { compileLinearPattern } from '../lib/linear-pattern';
 import { z } from 'zod';
+import { compileLinearPattern } from '../lib/linear-pattern';
+import { EntityRlsSchema, type EntityRls } from '../rules/rule-schema';
 
 // The app project on disk (`base44/`): config, entity files and seeds, as base44's CLI lays them out.
 // Schemas are loose where the CLI's are (unknown keys kept), strict where the server acts on a value.
@@ -9,71 +10,6 @@ export const FIELD_NAME = /^(?!__proto__$)[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 /** ENTITY_NAME is an entity name: alphanumeric (as the CLI requires), not starting with `_`. */
 export const ENTITY_NAME = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
-
-const primitive = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-const ruleOperand = z.union([
-  primitive,
-  z
-    .object({
-      $eq: primitive.optional(),
-      $ne: primitive.optional(),
-      $in: z.array(primitive).optional(),
-      $nin: z.array(primitive).optional(),
-      $all: z.array(primitive).optional(),
-    })
-    .strict()
-    .refine((value) => Object.keys(value).length > 0, 'an operator object needs an operator'),
-]);
-
-/** RuleCondition is one condition object of the rule language (base44-dev-server.md §3.1). */
-export type RuleCondition = {
-  user_condition?: Record<string, z.infer<typeof ruleOperand>>;
-  $or?: RuleCondition[];
-  $and?: RuleCondition[];
-  $nor?: RuleCondition[];
-  [field: string]: unknown;
-};
-
-const ruleCondition: z.ZodType<RuleCondition> = z.lazy(() =>
-  z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
-    for (const [key, operand] of Object.entries(value)) {
-      let result: { success: boolean; error?: z.ZodError } = { success: true };
-      if (key === 'user_condition') {
-        result = z
-          .record(z.string().regex(/^(role|email|id|full_name|data\.[A-Za-z_][A-Za-z0-9_]*)$/), ruleOperand)
-          .safeParse(operand);
-      } else if (key === '$or' || key === '$and' || key === '$nor') {
-        result = z.array(ruleCondition).min(1).safeParse(operand);
-      } else if (/^(data\.)?[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(key)) {
-        result = ruleOperand.safeParse(operand);
-      } else {
-        ctx.addIssue({ code: 'custom', message: `unknown rule key "${key}"`, path: [key] });
-        continue;
-      }
-      if (!result.success) {
-        const detail = result.error?.issues[0];
-        const where = [key, ...(detail?.path ?? []).map(String)].join('.');
-        ctx.addIssue({ code: 'custom', message: `${where}: ${detail?.message ?? 'invalid'}`, path: [key] });
-      }
-    }
-  }),
-);
-
-/** RuleSchema is a rule: open (`true`, `null`, `""`, `{}`), closed (`false`) or a condition object. */
-export const RuleSchema = z.union([z.boolean(), z.null(), z.literal(''), ruleCondition]);
-export type Rule = z.infer<typeof RuleSchema>;
-
-const rlsShape = {
-  create: RuleSchema.optional(),
-  read: RuleSchema.optional(),
-  update: RuleSchema.optional(),
-  delete: RuleSchema.optional(),
-  write: RuleSchema.optional(),
-};
-
-/** EntityRlsSchema is an entity's `rls` block; `write` stands in for a missing create/update/delete. */
-export const EntityRlsSchema = z.object(rlsShape).strict();
-export type EntityRls = z.infer<typeof EntityRlsSchema>;
 
 const typeName = z.enum(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 
@@ -133,7 +69,7 @@ export const PropertySchemaSchema: z.ZodType<PropertySchema> = z.lazy(() =>
       .optional(),
     required: z.array(z.string()).optional(),
     items: PropertySchemaSchema.optional(),
-    rls: z.object(rlsShape).strict().optional(),
+    rls: EntityRlsSchema.optional(),
   }),
 );
 

@@ -1,4 +1,5 @@
-import { sortValueSql, type SqlParams, type Visibility } from './entity-filter-sql';
+import type { ReadScope } from '../rules/read-scope';
+import { sortValueSql, type SqlParams } from './entity-filter-sql';
 
 /** AggregateUnit is the time bucket of a date group. */
 export type AggregateUnit = 'day' | 'week' | 'month' | 'year';
@@ -53,7 +54,7 @@ const BUCKET_FORMAT: Record<AggregateUnit, string> = {
 };
 const BUCKET_LENGTH: Record<AggregateUnit, number> = { day: 10, week: 10, month: 7, year: 4 };
 
-function groupSql(group: AggregateGroup, params: SqlParams, visibility: Visibility): string {
+function groupSql(group: AggregateGroup, params: SqlParams, visibility: ReadScope): string {
   if (group.bucket?.source === 'column') {
     const column = group.field === 'updated_date' ? 'updated_date' : 'created_date';
     const unit = params.add(group.bucket.unit);
@@ -68,7 +69,7 @@ function groupSql(group: AggregateGroup, params: SqlParams, visibility: Visibili
   return value;
 }
 
-function measureSql(measure: AggregateMeasure, params: SqlParams, visibility: Visibility): string {
+function measureSql(measure: AggregateMeasure, params: SqlParams, visibility: ReadScope): string {
   if (measure.op === 'count') return 'count(*)::int';
   const value = `(${sortValueSql(measure.field ?? '', params, visibility)})`;
   if (measure.op === 'count_distinct') {
@@ -87,7 +88,7 @@ export function aggregateSql(
   plan: AggregatePlan,
   condition: string,
   params: SqlParams,
-  visibility: Visibility = new Map(),
+  visibility: ReadScope = new Map(),
   relation = 'entity_records',
 ): string {
   const groups = plan.groups.map((group, i) => `${groupSql(group, params, visibility)} AS g${i}`);

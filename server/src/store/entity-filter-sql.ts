@@ -1,24 +1,18 @@
 import { InvalidInputError } from '../lib/errors';
+import { isRuleOperator, ruleOperatorSql, type SqlTarget } from '../rules/evaluate-rule';
+import { visibleJsonSql, type ReadScope } from '../rules/read-scope';
 import { regexProblem, regexReadsOnlyPrefix } from './entity-regex-guard';
 
 // Mongo-style entity queries compiled to one parameterized PostgreSQL boolean over `entity_records`.
 // Every value travels as a parameter; field paths travel as `text[]` parameters to `#>`, so no caller
 // string is ever spliced into the SQL. Every compiled predicate is non-NULL (COALESCE), so NOT is exact.
 // NB: array traversal happens only at the last path segment (`{tags: "x"}` matches `tags: ["x", …]`).
-// Field-level read rules (Visibility) apply at any depth: a path at or under a hidden field reads as
-// missing, and a path above one reads with that key removed, so neither `q` nor `sort` can probe it.
+// Field-level read rules (a ReadScope, rules/read-scope.ts) apply at any depth: a path at or under a hidden
+// field reads as missing, and a path above one reads with that key removed, so neither `q` nor `sort` can
+// probe it. The rule operators' SQL ($eq, $ne, $in, $nin, $all) is in rules/evaluate-rule.ts, beside their JS.
 
 /** Filter is a parsed `q` object (or a rule turned into one): field conditions and `$and/$or/$nor`. */
 export type Filter = Record<string, unknown>;
-
-/**
- * Visibility maps a field path to the filter under which its value may be seen (field-level read). Paths
- * are dotted (`meta.owner`); the segment `[]` stands for every element of an array (`lines.[].cost`).
- */
-export type Visibility = Map<string, Filter | boolean>;
-
-/** ITEMS is the Visibility path segment for "each array element" (field names cannot contain `[`). */
-export const ITEMS = '[]';
 
 /** SqlParams collects positional parameters while SQL text is built. */
 export class SqlParams {
@@ -78,7 +72,7 @@ const SEGMENT = /^[^$.][^.]{0,127}$/;
 
 interface Scope {
   params: SqlParams;
-  visibility: Visibility;
+  visibility: ReadScope;
   /** element is the jsonb alias inside `$elemMatch`, or null at the record level. */
   element: string | null;
   depth: number;
@@ -118,11 +112,6 @@ function splitPath(field: string): string[] {
   return segments;
 }
 
-/** nestedJson builds `{"a":{"b":value}}` as text without ever assigning a caller key on an object. */
-function nestedJson(path: string[], value: unknown): string {
-  return path.reduceRight((inner, key) => `{${JSON.stringify(key)}:${inner}}`, JSON.stringify(value));
-}
-
 function ruleGuard(rule: Filter | boolean, scope: Scope): string {
   if (rule === true) return 'true';
   if (rule === false) return 'false';
@@ -133,74 +122,12 @@ function ruleGuard(rule: Filter | boolean, scope: Scope): string {
   return sql;
 }
 
-/** covers says whether a read rule's path and a data path agree on every segment they share. */
-export function covers(rulePath: string[], path: string[]): boolean {
-  const shared = Math.min(rulePath.length, path.length);
-  for (let i = 0; i < shared; i += 1) {
-    // `[]` matches any segment: on an array only an index resolves, so this errs on the side of hiding.
-    if (rulePath[i] !== ITEMS && rulePath[i] !== path[i]) return false;
-  }
-  return true;
-}
+type Target = SqlTarget;
 
 /** alias names a scalar subquery so nested guards and strips never shadow each other. */
 function alias(scope: Scope): string {
   scope.counter.aliases += 1;
   return `h${scope.counter.aliases}`;
-}
-
-/** stripSql is json without the value at rest (relative; `[]` for each element), type-checked per step. */
-function stripSql(json: string, rest: string[], scope: Scope): string {
-  const [head, ...tail] = rest;
-  if (head === undefined || (head === ITEMS && tail.length === 0)) return json;
-  const name = alias(scope);
-  const x = `${name}.x`;
-  let body: string;
-  if (head === ITEMS) {
-    const element = alias(scope);
-    body =
-      `CASE WHEN jsonb_typeof(${x}) = 'array' THEN (SELECT COALESCE(jsonb_agg(` +
-      `${stripSql(`${element}.v`, tail, scope)} ORDER BY ${element}.o), '[]'::jsonb) ` +
-      `FROM jsonb_array_elements(${x}) WITH ORDINALITY AS ${element}(v, o)) ELSE ${x} END`;
-  } else {
-    const key = `${scope.params.add(head)}::text`;
-    body =
-      tail.length === 0
-        ? `CASE WHEN jsonb_typeof(${x}) = 'object' THEN ${x} - ${key} ELSE ${x} END`
-        : `CASE WHEN jsonb_typeof(${x}) = 'object' AND ${x} ? ${key} ` +
-          `THEN jsonb_set(${x}, ARRAY[${key}], ${stripSql(`(${x} -> ${key})`, tail, scope)}) ELSE ${x} END`;
-  }
-  return `(SELECT ${body} FROM (SELECT ${json} AS x) AS ${name})`;
-}
-
-/**
- * visibleJson is the value at a record-level path as the caller may see it, or null when no read rule
- * touches the path. A rule on the path or above it makes the value missing unless the rule holds; a rule
- * below it removes that key (from each element, under `[]`) unless the rule holds. Rules read the record.
- */
-function visibleJson(path: string[], scope: Scope): string | null {
-  const above: string[] = [];
-  const below: { rest: string[]; rule: Filter | boolean }[] = [];
-  for (const [field, rule] of scope.visibility) {
-    const rulePath = field.split('.');
-    if (rule === true || !covers(rulePath, path)) continue;
-    if (rulePath.length <= path.length) above.push(ruleGuard(rule, scope));
-    else below.push({ rest: rulePath.slice(path.length), rule });
-  }
-  if (above.length === 0 && below.length === 0) return null;
-  let json = `(data #> ${scope.params.add(path)}::text[])`;
-  for (const { rest, rule } of below) {
-    const name = alias(scope);
-    const stripped = stripSql(`${name}.x`, rest, scope);
-    json = `(SELECT CASE WHEN ${ruleGuard(rule, scope)} THEN ${name}.x ELSE ${stripped} END FROM (SELECT ${json} AS x) AS ${name})`;
-  }
-  return above.length === 0 ? json : `(CASE WHEN ${above.join(' AND ')} THEN ${json} END)`;
-}
-
-interface Target {
-  json: string;
-  /** containment is `data` and the path when `@>` can answer equality (GIN-indexed). */
-  containment: string[] | null;
 }
 
 function target(path: string[], scope: Scope): Target {
@@ -214,7 +141,11 @@ function target(path: string[], scope: Scope): Target {
   const first = path[0] as string;
   const column = path.length === 1 ? COLUMN_FIELDS.get(first) : undefined;
   if (column) return { json: column.json, containment: null };
-  const visible = visibleJson(path, scope);
+  const visible = visibleJsonSql(path, scope.visibility, {
+    params,
+    alias: () => alias(scope),
+    guard: (rule) => ruleGuard(rule, scope),
+  });
   if (visible !== null) return { json: visible, containment: null };
   // The path parameter is added only when used: PostgreSQL rejects a parameter no statement refers to.
   let json: string | null = null;
@@ -228,25 +159,10 @@ function target(path: string[], scope: Scope): Target {
   };
 }
 
-function equals(t: Target, value: unknown, params: SqlParams): string {
-  if (value === null) return `(${t.json} IS NULL OR ${t.json} = 'null'::jsonb)`;
-  if (typeof value === 'object')
-    return `COALESCE(${t.json} = ${params.add(JSON.stringify(value))}::jsonb, false)`;
-  if (t.containment) {
-    const one = params.add(nestedJson(t.containment, value));
-    const inArray = params.add(nestedJson(t.containment, [value]));
-    return `(data @> ${one}::jsonb OR data @> ${inArray}::jsonb)`;
-  }
-  const one = params.add(JSON.stringify(value));
-  const inArray = params.add(JSON.stringify([value]));
-  return `COALESCE(${t.json} = ${one}::jsonb OR (jsonb_typeof(${t.json}) = 'array' AND ${t.json} @> ${inArray}::jsonb), false)`;
-}
-
 function anyOf(t: Target, values: unknown, op: string, params: SqlParams): string {
   if (!Array.isArray(values)) return bad(`${op} needs an array`);
   if (values.length > MAX_IN_VALUES) return bad(`${op} takes at most ${MAX_IN_VALUES} values`);
-  if (values.length === 0) return 'false';
-  return `(${values.map((value) => equals(t, value, params)).join(' OR ')})`;
+  return ruleOperatorSql.$in(t, values, params);
 }
 
 const COMPARE: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
@@ -276,11 +192,14 @@ function operatorConditions(t: Target, ops: Record<string, unknown>, scope: Scop
   const parts: string[] = [];
   for (const [op, value] of Object.entries(ops)) {
     count(scope);
-    if (op === '$eq') parts.push(equals(t, value, params));
-    else if (op === '$ne') parts.push(`NOT ${equals(t, value, params)}`);
-    else if (op === '$in') parts.push(anyOf(t, value, op, params));
-    else if (op === '$nin') parts.push(`NOT ${anyOf(t, value, op, params)}`);
-    else if (op in COMPARE) {
+    if (isRuleOperator(op)) {
+      if (op === '$in' || op === '$nin' || op === '$all') {
+        if (!Array.isArray(value)) return bad(`${op} needs an array`);
+        if (op !== '$all' && value.length > MAX_IN_VALUES)
+          return bad(`${op} takes at most ${MAX_IN_VALUES} values`);
+      }
+      parts.push(ruleOperatorSql[op](t, value, params));
+    } else if (op in COMPARE) {
       const type = TYPE_OF[typeof value];
       if (!type) return bad(`${op} needs a number, string or boolean`);
       const placeholder = params.add(JSON.stringify(value));
@@ -293,13 +212,6 @@ function operatorConditions(t: Target, ops: Record<string, unknown>, scope: Scop
     } else if (op === '$regex') parts.push(regexCondition(t, value, ops.$options, scope));
     else if (op === '$options') {
       if (!('$regex' in ops)) return bad('$options needs $regex');
-    } else if (op === '$all') {
-      if (!Array.isArray(value)) return bad('$all needs an array');
-      if (value.length === 0) parts.push('false');
-      else {
-        const all = params.add(JSON.stringify(value));
-        parts.push(`COALESCE(jsonb_typeof(${t.json}) = 'array' AND ${t.json} @> ${all}::jsonb, false)`);
-      }
     } else if (op === '$size') {
       if (!Number.isInteger(value) || (value as number) < 0) return bad('$size needs a whole number ≥ 0');
       const size = params.add(value);
@@ -358,7 +270,7 @@ function fieldCondition(field: string, value: unknown, scope: Scope): string {
     if (dollar > 0 && dollar < keys.length) bad(`"${field}" mixes operators and fields`);
     if (dollar > 0) return operatorConditions(t, value, deeper(scope));
   }
-  return equals(t, value, scope.params);
+  return ruleOperatorSql.$eq(t, value, scope.params);
 }
 
 function compileNode(node: unknown, scope: Scope): string {
@@ -383,11 +295,7 @@ function compileNode(node: unknown, scope: Scope): string {
 }
 
 /** compileFilter turns a query into a SQL boolean; it throws InvalidInputError on anything malformed. */
-export function compileFilter(
-  filter: unknown,
-  params: SqlParams,
-  visibility: Visibility = new Map(),
-): string {
+export function compileFilter(filter: unknown, params: SqlParams, visibility: ReadScope = new Map()): string {
   if (typeof filter === 'boolean') return filter ? 'true' : 'false';
   const counter = freshCounter(true);
   const sql = compileNode(filter, { params, visibility, element: null, depth: 0, counter });
@@ -411,7 +319,7 @@ const SORT_TOKEN = /^[-+]?[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/;
 export function compileSort(
   sort: string | undefined,
   params: SqlParams,
-  visibility: Visibility = new Map(),
+  visibility: ReadScope = new Map(),
 ): string {
   const terms: string[] = [];
   for (const raw of (sort ?? '').split(',').slice(0, 5)) {
@@ -436,7 +344,7 @@ export function compileSort(
  * sortValueSql returns a jsonb expression for field (a stamp column as its JSON value, so `created_date`
  * compares as its ISO text), guarded by the field's read rule; used by cursor pages and distinct.
  */
-export function sortValueSql(field: string, params: SqlParams, visibility: Visibility = new Map()): string {
+export function sortValueSql(field: string, params: SqlParams, visibility: ReadScope = new Map()): string {
   const path = splitPath(field);
   return target(path, { params, visibility, element: null, depth: 0, counter: freshCounter(true) }).json;
 }

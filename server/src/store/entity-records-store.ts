@@ -1,14 +1,8 @@
 import { invalidValueMessage, sqlState } from '../lib/database-errors';
 import { InvalidInputError } from '../lib/errors';
+import type { ReadScope } from '../rules/read-scope';
 import type { Database, Queryable } from './database';
-import {
-  compileFilter,
-  compileSort,
-  SqlParams,
-  sortValueSql,
-  type Filter,
-  type Visibility,
-} from './entity-filter-sql';
+import { compileFilter, compileSort, SqlParams, sortValueSql, type Filter } from './entity-filter-sql';
 import { aggregateSql, type AggregatePlan } from './entity-aggregate-sql';
 
 /** PagePosition is where a cursor page resumes: the last row's sort value (or its absence) and id. */
@@ -46,7 +40,7 @@ export interface Selection {
   entity: string;
   query?: unknown;
   rule: Filter | boolean;
-  visibility?: Visibility;
+  visibility?: ReadScope;
   /** source 'users' reads the built-in User entity from the users table (public columns only); reads only. */
   source?: 'users';
 }

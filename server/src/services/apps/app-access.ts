@@ -2,7 +2,7 @@ import { ForbiddenError, UnauthorizedError } from '../../lib/errors';
 import type { UserRow } from '../../store/users-store';
 import type { BearerCheck, SessionService } from '../auth/session-service';
 import { INVALID_TOKEN, SIGN_IN_REQUIRED } from '../auth/session-service';
-import { userCaller, type Caller } from '../entities/entity-rules';
+import { userCaller, type Caller } from '../../rules/caller';
 import type { AppsService } from './apps-service';
 
 /** AccountUser is a user account as the caller guard resolves it. */

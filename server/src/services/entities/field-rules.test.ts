@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PropertySchema } from '../../schemas/entity-project';
-import type { Caller } from './entity-rules';
-import { keepHidden, readView, readVisibility, stripHidden } from './field-rules';
+import type { Caller } from '../../rules/caller';
+import { readScope, readView, stripHidden } from '../../rules/read-scope';
+import { keepHidden } from './field-rules';
 import { applyUpdate, parseUpdate } from './update-operators';
 
 const alice: Caller = {
@@ -37,22 +38,22 @@ const RECORD = {
   secret: { inner: 'hidden' },
 };
 
-describe('readVisibility', () => {
+describe('readScope', () => {
   it('collects read rules at any depth, `[]` standing for array elements', () => {
-    const visibility = readVisibility(PROPERTIES, alice);
+    const visibility = readScope(PROPERTIES, alice);
     expect([...visibility.keys()].sort()).toEqual(['lines.[].cost', 'meta.deep.pin', 'meta.owner', 'secret']);
     expect(visibility.get('meta.owner')).toEqual({ created_by: { $eq: 'alice@x.test' } });
   });
 
   it('is empty for the service role', () => {
-    expect(readVisibility(PROPERTIES, service).size).toBe(0);
+    expect(readScope(PROPERTIES, service).size).toBe(0);
   });
 });
 
 describe('stripHidden', () => {
   it('removes each nested key whose rule fails, leaving its siblings and the stored record alone', () => {
     const before = structuredClone(RECORD);
-    expect(stripHidden(RECORD, readVisibility(PROPERTIES, alice))).toEqual({
+    expect(stripHidden(RECORD, readScope(PROPERTIES, alice))).toEqual({
       id: 'r1',
       created_by: 'bob@x.test',
       title: 'T',
@@ -65,17 +66,17 @@ describe('stripHidden', () => {
   it('keeps nested keys whose rule holds for the record', () => {
     const own = { ...RECORD, created_by: 'alice@x.test' };
     const { secret: _secret, ...rest } = own;
-    expect(stripHidden(own, readVisibility(PROPERTIES, alice))).toEqual(rest);
+    expect(stripHidden(own, readScope(PROPERTIES, alice))).toEqual(rest);
   });
 
   it('leaves a record without the nested parent as it is', () => {
     const bare = { id: 'r2', created_by: 'bob@x.test', meta: 'not an object', lines: null };
-    expect(stripHidden(bare, readVisibility(PROPERTIES, alice))).toEqual(bare);
+    expect(stripHidden(bare, readScope(PROPERTIES, alice))).toEqual(bare);
   });
 });
 
 describe('readView', () => {
-  const view = readView(RECORD, readVisibility(PROPERTIES, alice));
+  const view = readView(RECORD, readScope(PROPERTIES, alice));
 
   it('reads a hidden path (or one under it) as missing', () => {
     expect(view(['meta', 'owner'], 'bob')).toBeUndefined();
@@ -106,7 +107,7 @@ describe('readView', () => {
 });
 
 describe('writes never lose hidden values (keepHidden and the update operators)', () => {
-  const view = readView(RECORD, readVisibility(PROPERTIES, alice));
+  const view = readView(RECORD, readScope(PROPERTIES, alice));
   const data = (({ id: _id, created_by: _by, ...rest }) => rest)(RECORD);
   const run = (update: unknown) => applyUpdate(data, parseUpdate(update), new Date(), view);
 
@@ -192,8 +193,8 @@ describe('writes never lose hidden values (keepHidden and the update operators)'
 
   it('lets the service role and the creator (no hidden fields) replace and remove anything', () => {
     for (const all of [
-      readView(RECORD, readVisibility(PROPERTIES, service)),
-      readView({ ...RECORD, created_by: 'alice@x.test' }, readVisibility(PROPERTIES, alice)),
+      readView(RECORD, readScope(PROPERTIES, service)),
+      readView({ ...RECORD, created_by: 'alice@x.test' }, readScope(PROPERTIES, alice)),
     ]) {
       const apply = (update: unknown) => applyUpdate(data, parseUpdate(update), new Date(), all);
       expect(apply({ $set: { lines: [] } }).lines).toEqual([]);

@@ -1,104 +1,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ForbiddenError } from '../../lib/errors';
 import type { PropertySchema } from '../../schemas/entity-project';
-import { covers, ITEMS } from '../../store/entity-filter-sql';
-import { matchesRule, resolveRule, type Caller, type ResolvedRule } from './entity-rules';
+import type { Caller } from '../../rules/caller';
+import { isPlainObject, matchesRule } from '../../rules/evaluate-rule';
+import type { ReadViewOf } from '../../rules/read-scope';
+import { resolveRule } from '../../rules/resolve-rule';
 
-// Field-level rules. Read: a field whose `rls.read` fails for the record is absent from the response, at
-// any depth (inside object properties and inside array items' object properties), and the caller's query
-// and sort see it as missing too (no side channel). Read rules do not inherit the way write rules do:
-// a parent's failing rule hides the whole parent (so everything under it), a nested rule hides only its
-// own key, and both are decided on the whole record. Write: each changed path takes the closest
+// Field-level write rules (read rules are rules/read-scope.ts). Each changed path takes the closest
 // `rls.create`/`rls.update` (else `rls.write`) up the schema; one denied path rejects the whole write,
-// naming every denied path.
-
-function collectReadRules(
-  properties: Record<string, PropertySchema>,
-  prefix: string,
-  caller: Caller,
-  visibility: Map<string, ResolvedRule>,
-): void {
-  for (const [field, schema] of Object.entries(properties)) {
-    const path = prefix ? `${prefix}.${field}` : field;
-    if (schema.rls?.read !== undefined) {
-      const rule = resolveRule(schema.rls.read, caller);
-      if (rule !== true) visibility.set(path, rule);
-    }
-    let inner: PropertySchema | undefined = schema;
-    let innerPath = path;
-    // Array items (arrays of arrays too) take the `[]` segment: the rule applies to every element.
-    while (inner?.items) {
-      inner = inner.items;
-      innerPath = `${innerPath}.${ITEMS}`;
-    }
-    if (inner?.properties) collectReadRules(inner.properties, innerPath, caller, visibility);
-  }
-}
-
-/**
- * readVisibility returns the path (dotted, `[]` for array elements) of each field with a read rule that
- * does not simply admit caller, resolved for caller.
- */
-export function readVisibility(
-  properties: Record<string, PropertySchema>,
-  caller: Caller,
-): Map<string, ResolvedRule> {
-  const visibility = new Map<string, ResolvedRule>();
-  if (caller.kind !== 'service') collectReadRules(properties, '', caller, visibility);
-  return visibility;
-}
-
-function withoutPath(value: unknown, path: string[]): unknown {
-  const [head, ...rest] = path;
-  if (head === undefined) return value;
-  if (head === ITEMS) {
-    return Array.isArray(value) ? value.map((item) => withoutPath(item, rest)) : value;
-  }
-  if (!isPlainObject(value) || !Object.hasOwn(value, head)) return value;
-  if (rest.length === 0) return Object.fromEntries(Object.entries(value).filter(([key]) => key !== head));
-  return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) => [key, key === head ? withoutPath(inner, rest) : inner]),
-  );
-}
-
-/** stripHidden removes the fields record may not show, given the visibility from readVisibility. */
-export function stripHidden(
-  record: Record<string, unknown>,
-  visibility: Map<string, ResolvedRule>,
-): Record<string, unknown> {
-  let visible = record;
-  for (const [path, rule] of visibility) {
-    // Every rule is decided on the stored record, not on what earlier rules left of it (as in the SQL).
-    if (matchesRule(record, rule)) continue;
-    visible = withoutPath(visible, path.split('.')) as Record<string, unknown>;
-  }
-  return visible;
-}
-
-/**
- * readView returns, for record, a function giving the value at a data path as the caller may read it:
- * undefined when a failing rule hides the path or a parent, else the value without its hidden keys.
- */
-export function readView(
-  record: Record<string, unknown>,
-  visibility: Map<string, ResolvedRule>,
-): (path: string[], value: unknown) => unknown {
-  const failing = [...visibility]
-    .filter(([, rule]) => !matchesRule(record, rule))
-    .map(([path]) => path.split('.'));
-  return (path, value) => {
-    let visible = value;
-    for (const rulePath of failing) {
-      if (!covers(rulePath, path)) continue;
-      if (rulePath.length <= path.length) return undefined;
-      visible = withoutPath(visible, rulePath.slice(path.length));
-    }
-    return visible;
-  };
-}
-
-/** ReadViewOf is what readView returns: the value at a data path as the caller may read it. */
-export type ReadViewOf = ReturnType<typeof readView>;
+// naming every denied path. A write never loses values hidden from the caller by a read rule (keepHidden).
 
 /** hiddenLoss is the 403 for a write that would drop values the caller cannot see under path. */
 export const hiddenLoss = (path: string[], how: string) =>
@@ -197,10 +107,6 @@ function sameValue(a: unknown, b: unknown): boolean {
   return isDeepStrictEqual(a ?? null, b ?? null);
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function collectDenied(
   properties: Record<string, PropertySchema>,
   changes: Record<string, unknown>,
@@ -223,6 +129,18 @@ function collectDenied(
     }
     if (rls && !sameValue(value, previous) && !allowed(rls)) denied.push(path);
   }
+}
+
+/** deniedFieldsError is the 403 naming every field a write may not set (create) or modify (update). */
+export function deniedFieldsError(denied: string[], mode: 'create' | 'update'): ForbiddenError {
+  const verb = mode === 'create' ? 'set' : 'modify';
+  return new ForbiddenError(`You're not allowed to ${verb} the following fields: ${denied.join(', ')}`);
+}
+
+/** refuseDeniedWrites throws deniedFieldsError when deniedWrites finds any field. */
+export function refuseDeniedWrites(input: Parameters<typeof deniedWrites>[0]): void {
+  const denied = deniedWrites(input);
+  if (denied.length) throw deniedFieldsError(denied, input.mode);
 }
 
 /**

@@ -2,40 +2,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
-import {
-  EntityFileSchema,
-  ProjectConfigSchema,
-  SeedFileSchema,
-  type EntityRls,
-  type PropertySchema,
-} from '../../schemas/entity-project';
+import { EntityFileSchema, ProjectConfigSchema, SeedFileSchema } from '../../schemas/entity-project';
+import type { EntityDef, Project, SeedSet } from './entity-def';
 import { validateRecord } from './record-validator';
-import { builtInUserEntity, RESERVED_USER_FIELDS, USER_ENTITY, type UserCustomFields } from './user-entity';
+import { builtInUserEntity, RESERVED_USER_FIELDS, USER_ENTITY } from './user-entity';
 
-/** EntityDef is one entity of the app project, as the services use it. */
-export interface EntityDef {
-  name: string;
-  properties: Record<string, PropertySchema>;
-  required: string[];
-  rls: EntityRls;
-  /** custom is set on the built-in User only: the fields the project's `user.jsonc` adds. */
-  custom?: UserCustomFields;
-}
-
-/** SeedSet is the records of one seed file, already validated against their entity. */
-export interface SeedSet {
-  entity: string;
-  file: string;
-  records: Record<string, unknown>[];
-}
-
-/** Project is the loaded app project: its name, entities (by name, the built-in User included) and seeds. */
-export interface Project {
-  name: string;
-  dir: string;
-  entities: Map<string, EntityDef>;
-  seeds: SeedSet[];
-}
+// The loader's result types live in entity-def.ts (shared with user-entity.ts without an import cycle).
+export type { EntityDef, Project, SeedSet };
 
 /** ProjectError says a project file is missing or invalid; the message names the file and the problem. */
 export class ProjectError extends Error {

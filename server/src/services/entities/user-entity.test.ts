@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { visibleTo } from '../realtime/entity-delivery';
-import type { Caller } from './entity-rules';
-import { resolveRule } from './entity-rules';
+import type { Caller } from '../../rules/caller';
+import { resolveRule } from '../../rules/resolve-rule';
 import type { Project } from './project-loader';
 import {
   builtInUserEntity,

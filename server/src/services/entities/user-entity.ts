@@ -1,5 +1,6 @@
-import type { EntityRls, PropertySchema } from '../../schemas/entity-project';
-import type { EntityDef } from './project-loader';
+import type { EntityRls } from '../../rules/rule-schema';
+import type { PropertySchema } from '../../schemas/entity-project';
+import type { EntityDef, UserCustomFields } from './entity-def';
 
 // The built-in User entity: its records come from the users table (never entity_records), its rules are
 // fixed here rather than in a project file, and a project's `user.jsonc` may only add custom fields.
@@ -70,12 +71,6 @@ export function customFieldsProblem(
 const USER_RULES: EntityRls = {
   read: { $or: [{ user_condition: { role: 'admin' } }, { id: '{{user.id}}' }] },
 };
-
-/** UserCustomFields is what a project's `user.jsonc` adds to the built-in User. */
-export interface UserCustomFields {
-  properties: Record<string, PropertySchema>;
-  required: string[];
-}
 
 /** builtInUserEntity returns the User entity: the built-in public fields plus the project's custom ones. */
 export function builtInUserEntity(custom: UserCustomFields = { properties: {}, required: [] }): EntityDef {

@@ -1,6 +1,6 @@
 import { TooManyRequestsError } from '../../lib/errors';
 import type { RateLimiter } from '../limits/rate-limiter';
-import type { Caller } from '../entities/entity-rules';
+import type { Caller } from '../../rules/caller';
 
 /** IntegrationBudgetLimits are the integration calls allowed per minute from one IP and by one user. */
 export interface IntegrationBudgetLimits {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Caller } from '../entities/entity-rules';
+import type { Caller } from '../../rules/caller';
 import type { EntityDef, Project } from '../entities/project-loader';
 import { createEntityEvents } from '../entities/entity-events';
 import { MAX_BATCH, MAX_FIELD_BYTES, slim, startEntityDelivery, visibleTo } from './entity-delivery';

@@ -4,8 +4,10 @@ import type { RealtimeLog } from '../../realtime/redis-adapter';
 import type { SocketData } from '../../realtime/socket-server';
 import type { SocketAccess } from '../apps/app-access';
 import type { EntityEvent, EntityEvents } from '../entities/entity-events';
-import { matchesRule, resolveRule, type Caller } from '../entities/entity-rules';
-import { readVisibility, stripHidden } from '../entities/field-rules';
+import type { Caller } from '../../rules/caller';
+import { matchesRule } from '../../rules/evaluate-rule';
+import { readScope, stripHidden } from '../../rules/read-scope';
+import { resolveRule } from '../../rules/resolve-rule';
 import type { Project } from '../entities/project-loader';
 import { USER_ENTITY } from '../entities/user-entity';
 
@@ -57,7 +59,7 @@ export function visibleTo(
   if (!entity) return null;
   if (caller.kind === 'service') return event.record;
   if (!matchesRule(event.record, resolveRule(entity.rls.read, caller))) return null;
-  return stripHidden(event.record, readVisibility(entity.properties, caller));
+  return stripHidden(event.record, readScope(entity.properties, caller));
 }
 
 function isRawEvent(value: unknown): value is RawEntityEvent {

@@ -3,8 +3,9 @@ import { parseInput } from '../../lib/validation';
 import { UpdateUserSchema, type ProfileChanges } from '../../schemas/auth';
 import type { UserRow, UsersStore } from '../../store/users-store';
 import type { EntityEvents } from '../entities/entity-events';
-import { userCaller, type Caller } from '../entities/entity-rules';
-import { deniedWrites, readVisibility, stripHidden } from '../entities/field-rules';
+import { userCaller, type Caller } from '../../rules/caller';
+import { readScope, stripHidden } from '../../rules/read-scope';
+import { refuseDeniedWrites } from '../entities/field-rules';
 import type { EntityDef } from '../entities/project-loader';
 import { prepareRecord } from '../entities/record-validator';
 import { customFieldsProblem, SIGN_IN_FOR_USERS, USER_ENTITY } from '../entities/user-entity';
@@ -42,7 +43,7 @@ export function createUserWrites(deps: UserWritesDeps) {
     );
     const prepared = prepareRecord(shape, declared, 'update');
     if (!prepared.ok) throw new InvalidInputError(prepared.message);
-    const denied = deniedWrites({
+    refuseDeniedWrites({
       properties: shape.properties,
       changes: prepared.data,
       before: target.custom,
@@ -50,9 +51,6 @@ export function createUserWrites(deps: UserWritesDeps) {
       mode: 'update',
       caller,
     });
-    if (denied.length) {
-      throw new ForbiddenError(`You're not allowed to modify the following fields: ${denied.join(', ')}`);
-    }
     return { ...custom, ...prepared.data };
   }
 
@@ -83,8 +81,7 @@ export function createUserWrites(deps: UserWritesDeps) {
     });
     if (!updated) throw notFound(target.id);
     const record = announce(updated, 'update');
-    const visibility = readVisibility(deps.entity?.properties ?? {}, caller);
-    return stripHidden(record, visibility) as PublicUser;
+    return stripHidden(record, readScope(deps.entity?.properties ?? {}, caller)) as PublicUser;
   }
 
   /** requireVisible returns the user with id if caller may see it: self, or any user for admins/service. */

@@ -1,50 +1,18 @@
-import type { Rule, RuleCondition } from '../../schemas/entity-project';
+import type { Caller, RuleUser } from './caller';
+import { isPlainObject, matchesRule, readPath, type ResolvedRule } from './evaluate-rule';
+import type { Rule, RuleCondition } from './rule-schema';
 
-// The rule language (base44-dev-server.md §3.1) resolved for one caller. Everything about the caller
-// (`user_condition`, `{{user.*}}` templates) is decided here, in code; what is left is a condition on the
-// record in the entity query language, which the store compiles into the same WHERE clause as the
-// caller's own query (so paging sees only permitted rows) and `matchesRule` evaluates on a record in hand.
-
-/** RuleUser is what rules may read about a signed-in caller. */
-export interface RuleUser {
-  id: string;
-  email: string;
-  role: string;
-  full_name: string;
-  custom: Record<string, unknown>;
-}
-
-/** Caller is who a request is: anonymous, a signed-in user, or the service role (which bypasses rules). */
-export type Caller = { kind: 'anonymous' } | { kind: 'user'; user: RuleUser } | { kind: 'service' };
-
-/** userCaller is the Caller for a signed-in user: only what rules may read of them. */
-export function userCaller(user: RuleUser): Caller {
-  const { id, email, role, full_name, custom } = user;
-  return { kind: 'user', user: { id, email, role, full_name, custom } };
-}
-
-/** ResolvedRule is true (every record), false (none) or a condition on the record. */
-export type ResolvedRule = boolean | Record<string, unknown>;
+// A rule resolved for one caller. Everything about the caller (`user_condition`, `{{user.*}}` templates)
+// is decided here, in code; what is left is a condition on the record in the entity query language, which
+// evaluate-rule.ts evaluates in SQL (the store's WHERE clause, so paging sees only permitted rows) and in
+// JS (a record in hand).
 
 const NEVER = Symbol('never');
 const TEMPLATE = /\{\{\s*user\.([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}/g;
 const OPERATORS = new Set(['$eq', '$ne', '$in', '$nin', '$all']);
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function userContext(user: RuleUser): Record<string, unknown> {
   return { id: user.id, email: user.email, role: user.role, full_name: user.full_name, data: user.custom };
-}
-
-function readPath(source: unknown, path: string): unknown {
-  let current: unknown = source;
-  for (const key of path.split('.')) {
-    if (!isPlainObject(current) || !Object.hasOwn(current, key)) return undefined;
-    current = current[key];
-  }
-  return current;
 }
 
 function substitute(value: unknown, user: RuleUser): unknown {
@@ -135,38 +103,4 @@ export function resolveRule(rule: Rule | undefined, caller: Caller): ResolvedRul
   if (caller.kind === 'service' || isOpenRule(rule)) return true;
   if (rule === false || caller.kind === 'anonymous' || !isPlainObject(rule)) return false;
   return resolveCondition(rule, caller.user);
-}
-
-function equalsValue(actual: unknown, expected: unknown): boolean {
-  if (expected === null) return actual === null || actual === undefined;
-  if (Array.isArray(actual) && !Array.isArray(expected)) {
-    return actual.some((item) => JSON.stringify(item) === JSON.stringify(expected));
-  }
-  return JSON.stringify(actual) === JSON.stringify(expected);
-}
-
-function matchesOperators(actual: unknown, ops: Record<string, unknown>): boolean {
-  return Object.entries(ops).every(([op, expected]) => {
-    const list = Array.isArray(expected) ? expected : [];
-    if (op === '$eq') return equalsValue(actual, expected);
-    if (op === '$ne') return !equalsValue(actual, expected);
-    if (op === '$in') return list.some((item) => equalsValue(actual, item));
-    if (op === '$nin') return !list.some((item) => equalsValue(actual, item));
-    if (op === '$all')
-      return Array.isArray(actual) && list.length > 0 && list.every((item) => equalsValue(actual, item));
-    return false;
-  });
-}
-
-/** matchesRule evaluates a resolved rule on a record (stamps and fields flat), as the SQL does. */
-export function matchesRule(record: Record<string, unknown>, rule: ResolvedRule): boolean {
-  if (typeof rule === 'boolean') return rule;
-  return Object.entries(rule).every(([key, value]) => {
-    const items = (Array.isArray(value) ? value : []) as ResolvedRule[];
-    if (key === '$and') return items.every((item) => matchesRule(record, item));
-    if (key === '$or') return items.some((item) => matchesRule(record, item));
-    if (key === '$nor') return !items.some((item) => matchesRule(record, item));
-    const ops = isPlainObject(value) ? value : { $eq: value };
-    return matchesOperators(readPath(record, key), ops);
-  });
 }

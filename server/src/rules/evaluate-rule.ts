@@ -1,0 +1,129 @@
+// A resolved rule's meaning, written once per evaluator and side by side: in JS, on a record in hand
+// (realtime delivery, create checks, field rules), and in SQL, inside the store's WHERE clause (reads,
+// writes by query, paging). A resolved rule is a condition in the entity query language using only the
+// operators below and `$and/$or/$nor`; the store's query compiler takes the SQL of these operators from
+// here. store/rules-agree.test.ts checks both evaluators give the same answer on PGlite and PostgreSQL.
+
+/** ResolvedRule is true (every record), false (none) or a condition on the record. */
+export type ResolvedRule = boolean | Record<string, unknown>;
+
+/** RuleOperator is an operator a rule may use on a field (anything else is a query-only operator). */
+export type RuleOperator = '$eq' | '$ne' | '$in' | '$nin' | '$all';
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** readPath is the value at a dotted path through plain objects, or undefined. */
+export function readPath(source: unknown, path: string): unknown {
+  let current: unknown = source;
+  for (const key of path.split('.')) {
+    if (!isPlainObject(current) || !Object.hasOwn(current, key)) return undefined;
+    current = current[key];
+  }
+  return current;
+}
+
+// ---- JS: a record in hand (stamps and fields flat, as the API presents it) ----
+
+/** equalsValue is `$eq` in JS: null matches missing, an array matches when one element does. */
+function equalsValue(actual: unknown, expected: unknown): boolean {
+  if (expected === null) return actual === null || actual === undefined;
+  if (Array.isArray(actual) && !Array.isArray(expected)) {
+    return actual.some((item) => JSON.stringify(item) === JSON.stringify(expected));
+  }
+  return JSON.stringify(actual) === JSON.stringify(expected);
+}
+
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** matchesOperator is each rule operator in JS. */
+const matchesOperator: Record<RuleOperator, (actual: unknown, expected: unknown) => boolean> = {
+  $eq: (actual, expected) => equalsValue(actual, expected),
+  $ne: (actual, expected) => !equalsValue(actual, expected),
+  $in: (actual, list) => listOf(list).some((item) => equalsValue(actual, item)),
+  $nin: (actual, list) => !listOf(list).some((item) => equalsValue(actual, item)),
+  $all: (actual, list) =>
+    Array.isArray(actual) &&
+    listOf(list).length > 0 &&
+    listOf(list).every((item) => equalsValue(actual, item)),
+};
+
+/** matchesRule evaluates a resolved rule on a record (stamps and fields flat), as the SQL does. */
+export function matchesRule(record: Record<string, unknown>, rule: ResolvedRule): boolean {
+  if (typeof rule === 'boolean') return rule;
+  return Object.entries(rule).every(([key, value]) => {
+    const items = (Array.isArray(value) ? value : []) as ResolvedRule[];
+    if (key === '$and') return items.every((item) => matchesRule(record, item));
+    if (key === '$or') return items.some((item) => matchesRule(record, item));
+    if (key === '$nor') return !items.some((item) => matchesRule(record, item));
+    const ops = isPlainObject(value) ? value : { $eq: value };
+    const actual = readPath(record, key);
+    return Object.entries(ops).every(
+      ([op, expected]) => isRuleOperator(op) && matchesOperator[op](actual, expected),
+    );
+  });
+}
+
+// ---- SQL: the same operators as boolean SQL over `entity_records` ----
+
+/** ParamSink collects positional parameters while SQL text is built (the store's SqlParams). */
+export interface ParamSink {
+  /** add stores value and returns its placeholder, e.g. `$3`. */
+  add(value: unknown): string;
+}
+
+/** SqlTarget is the jsonb expression of a field, and its path in `data` when `@>` can answer equality. */
+export interface SqlTarget {
+  json: string;
+  /** containment is the path in `data` when `@>` can answer equality (GIN-indexed), else null. */
+  containment: string[] | null;
+}
+
+/** nestedJson builds `{"a":{"b":value}}` as text without ever assigning a caller key on an object. */
+function nestedJson(path: string[], value: unknown): string {
+  return path.reduceRight((inner, key) => `{${JSON.stringify(key)}:${inner}}`, JSON.stringify(value));
+}
+
+/** equalsSql is `$eq` in SQL; every predicate is non-NULL (COALESCE), so NOT is exact. */
+function equalsSql(t: SqlTarget, value: unknown, params: ParamSink): string {
+  if (value === null) return `(${t.json} IS NULL OR ${t.json} = 'null'::jsonb)`;
+  if (typeof value === 'object')
+    return `COALESCE(${t.json} = ${params.add(JSON.stringify(value))}::jsonb, false)`;
+  if (t.containment) {
+    const one = params.add(nestedJson(t.containment, value));
+    const inArray = params.add(nestedJson(t.containment, [value]));
+    return `(data @> ${one}::jsonb OR data @> ${inArray}::jsonb)`;
+  }
+  const one = params.add(JSON.stringify(value));
+  const inArray = params.add(JSON.stringify([value]));
+  return `COALESCE(${t.json} = ${one}::jsonb OR (jsonb_typeof(${t.json}) = 'array' AND ${t.json} @> ${inArray}::jsonb), false)`;
+}
+
+function anyOfSql(t: SqlTarget, values: unknown[], params: ParamSink): string {
+  if (values.length === 0) return 'false';
+  return `(${values.map((value) => equalsSql(t, value, params)).join(' OR ')})`;
+}
+
+/**
+ * ruleOperatorSql is each rule operator in SQL. The caller (the store's compiler) has checked that `$in`,
+ * `$nin` and `$all` got an array.
+ */
+export const ruleOperatorSql: Record<
+  RuleOperator,
+  (t: SqlTarget, expected: unknown, params: ParamSink) => string
+> = {
+  $eq: (t, expected, params) => equalsSql(t, expected, params),
+  $ne: (t, expected, params) => `NOT ${equalsSql(t, expected, params)}`,
+  $in: (t, list, params) => anyOfSql(t, list as unknown[], params),
+  $nin: (t, list, params) => `NOT ${anyOfSql(t, list as unknown[], params)}`,
+  $all: (t, list, params) =>
+    (list as unknown[]).length === 0
+      ? 'false'
+      : `COALESCE(jsonb_typeof(${t.json}) = 'array' AND ${t.json} @> ${params.add(JSON.stringify(list))}::jsonb, false)`,
+};
+
+/** isRuleOperator says whether op is one of the rule operators (evaluated by both evaluators here). */
+export function isRuleOperator(op: string): op is RuleOperator {
+  return Object.hasOwn(ruleOperatorSql, op);
+}

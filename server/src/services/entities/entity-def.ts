@@ -1,0 +1,36 @@
+import type { EntityRls } from '../../rules/rule-schema';
+import type { PropertySchema } from '../../schemas/entity-project';
+
+// The loaded app project's shapes, as the services use them. Apart from the loader (project-loader.ts)
+// and the built-in User (user-entity.ts) so that neither has to import the other's types.
+
+/** UserCustomFields is what a project's `user.jsonc` adds to the built-in User. */
+export interface UserCustomFields {
+  properties: Record<string, PropertySchema>;
+  required: string[];
+}
+
+/** EntityDef is one entity of the app project, as the services use it. */
+export interface EntityDef {
+  name: string;
+  properties: Record<string, PropertySchema>;
+  required: string[];
+  rls: EntityRls;
+  /** custom is set on the built-in User only: the fields the project's `user.jsonc` adds. */
+  custom?: UserCustomFields;
+}
+
+/** SeedSet is the records of one seed file, already validated against their entity. */
+export interface SeedSet {
+  entity: string;
+  file: string;
+  records: Record<string, unknown>[];
+}
+
+/** Project is the loaded app project: its name, entities (by name, the built-in User included) and seeds. */
+export interface Project {
+  name: string;
+  dir: string;
+  entities: Map<string, EntityDef>;
+  seeds: SeedSet[];
+}
