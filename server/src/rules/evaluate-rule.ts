@@ -2,7 +2,7 @@
 // (realtime delivery, create checks, field rules), and in SQL, inside the store's WHERE clause (reads,
 // writes by query, paging). A resolved rule is a condition in the entity query language using only the
 // operators below and `$and/$or/$nor`; the store's query compiler takes the SQL of these operators from
-// here. store/rules-agree.test.ts checks both evaluators give the same answer on PGlite and PostgreSQL.
+// here. services/entities/rules-agree.test.ts checks both evaluators give the same answer on PGlite and PostgreSQL.
 
 /** ResolvedRule is true (every record), false (none) or a condition on the record. */
 export type ResolvedRule = boolean | Record<string, unknown>;
@@ -26,13 +26,54 @@ export function readPath(source: unknown, path: string): unknown {
 
 // ---- JS: a record in hand (stamps and fields flat, as the API presents it) ----
 
-/** equalsValue is `$eq` in JS: null matches missing, an array matches when one element does. */
+/** sameJson is jsonb equality: arrays in order, objects whatever their key order, scalars by value. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, i) => sameJson(item, b[i]))
+    );
+  }
+  if (isPlainObject(a) || isPlainObject(b)) {
+    if (!isPlainObject(a) || !isPlainObject(b)) return false;
+    const keys = Object.keys(b);
+    return (
+      Object.keys(a).length === keys.length &&
+      keys.every((key) => Object.hasOwn(a, key) && sameJson(a[key], b[key]))
+    );
+  }
+  return a === b;
+}
+
+/** jsonContains is jsonb `@>` (PostgreSQL §8.14.3): an array holds each item somewhere, an object each key. */
+function jsonContains(a: unknown, b: unknown): boolean {
+  if (Array.isArray(b)) {
+    if (!Array.isArray(a)) return false;
+    return b.every((item) =>
+      typeof item === 'object' && item !== null
+        ? a.some((element) => jsonContains(element, item))
+        : a.some((element) => element === item),
+    );
+  }
+  if (isPlainObject(b)) {
+    return (
+      isPlainObject(a) &&
+      Object.entries(b).every(([key, v]) => Object.hasOwn(a, key) && jsonContains(a[key], v))
+    );
+  }
+  return a === b;
+}
+
+/**
+ * equalsValue is `$eq` in JS: null matches missing; an object or array must equal the value; a scalar
+ * matches the value or, in an array value, one of its elements.
+ */
 function equalsValue(actual: unknown, expected: unknown): boolean {
   if (expected === null) return actual === null || actual === undefined;
-  if (Array.isArray(actual) && !Array.isArray(expected)) {
-    return actual.some((item) => JSON.stringify(item) === JSON.stringify(expected));
-  }
-  return JSON.stringify(actual) === JSON.stringify(expected);
+  if (typeof expected === 'object') return sameJson(actual, expected);
+  return actual === expected || (Array.isArray(actual) && actual.includes(expected));
 }
 
 const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
@@ -43,10 +84,7 @@ const matchesOperator: Record<RuleOperator, (actual: unknown, expected: unknown)
   $ne: (actual, expected) => !equalsValue(actual, expected),
   $in: (actual, list) => listOf(list).some((item) => equalsValue(actual, item)),
   $nin: (actual, list) => !listOf(list).some((item) => equalsValue(actual, item)),
-  $all: (actual, list) =>
-    Array.isArray(actual) &&
-    listOf(list).length > 0 &&
-    listOf(list).every((item) => equalsValue(actual, item)),
+  $all: (actual, list) => Array.isArray(actual) && listOf(list).length > 0 && jsonContains(actual, list),
 };
 
 /** matchesRule evaluates a resolved rule on a record (stamps and fields flat), as the SQL does. */

@@ -64,6 +64,19 @@ describe('resolveRule', () => {
     expect(matchesRule({ created_by: 'bob@x.test', tags: ['a', 'b'] }, rule)).toBe(true);
     expect(matchesRule({ created_by: 'bob@x.test', tags: ['b'] }, rule)).toBe(false);
   });
+
+  // Found by rules-agree.test.ts: the JS evaluation once differed from PostgreSQL's jsonb semantics here.
+  it.each([
+    [{ tags: [null, 'a'] }, { tags: { $all: [null] } }, true],
+    [{ tags: ['a', 'b'] }, { tags: { $all: ['b', 'a'] } }, true],
+    [{ tags: [['a', 'b']] }, { tags: { $all: [['a']] } }, true],
+    [{ tags: [['a']] }, { tags: { $all: ['a'] } }, false],
+    [{ meta: [{ level: 1 }] }, { meta: { $eq: { level: 1 } } }, false],
+    [{ meta: { a: 1, b: 2 } }, { meta: { $eq: { b: 2, a: 1 } } }, true],
+    [{ tags: ['red', 'x'] }, { tags: { $eq: 'x' } }, true],
+  ])('evaluates %j against %j as PostgreSQL does: %j', (record, rule, expected) => {
+    expect(matchesRule(record, rule)).toBe(expected);
+  });
 });
 
 describe('RuleSchema', () => {

@@ -10,6 +10,7 @@ import { regexProblem, regexReadsOnlyPrefix } from './entity-regex-guard';
 // Field-level read rules (a ReadScope, rules/read-scope.ts) apply at any depth: a path at or under a hidden
 // field reads as missing, and a path above one reads with that key removed, so neither `q` nor `sort` can
 // probe it. The rule operators' SQL ($eq, $ne, $in, $nin, $all) is in rules/evaluate-rule.ts, beside their JS.
+// Over 300 lines on purpose: one recursive compiler and the cost bounds it enforces while it walks.
 
 /** Filter is a parsed `q` object (or a rule turned into one): field conditions and `$and/$or/$nor`. */
 export type Filter = Record<string, unknown>;
