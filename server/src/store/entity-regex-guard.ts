@@ -9,6 +9,7 @@
 // PostgreSQL 16 and PGlite: `a[ab]{3}c` 13/35 ms per MB, `a[ab]{4}c` 130/89 ms, `a[ab]{99}c` 740/690 ms).
 // So an unanchored pattern may hold at most MAX_CLASS_POSITIONS such forks; a pattern anchored with `^` and
 // without unbounded repeats reads only a prefix of at most its own size, and may hold more.
+// Over 300 lines on purpose: one parser for the allow-listed grammar, with its budgets counted as it reads.
 
 /** MAX_PATTERN_LENGTH is the longest `$regex` pattern accepted, in characters. */
 export const MAX_PATTERN_LENGTH = 256;
