@@ -53,9 +53,9 @@ export interface AppDeps {
   accounts: Accounts;
   entities: EntitiesService;
   isShuttingDown: () => boolean;
-  /** realtime is socket.io with its fan-out (main.ts passes the REDIS_URL one); default single instance. */
+  /** realtime is socket.io with its fan-out (the platform passes the REDIS_URL one); default single instance. */
   realtime?: Realtime;
-  /** limiter counts integration calls (main.ts passes the one shared through Redis with auth). */
+  /** limiter counts integration calls (the platform passes the one shared through Redis with auth). */
   limiter: RateLimiter;
   integrationLimits: IntegrationBudgetLimits;
   /** trustProxy is Fastify's `trustProxy` (TRUST_PROXY): which proxies may set the client IP. */
