@@ -1,10 +1,4 @@
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { InvalidInputError } from './lib/errors';
 import { DEFAULT_FRAME_ANCESTORS } from './lib/content-security-policy';
 import { parseJsonInput, unsafeStringReason, unsafeValueReason } from './lib/safe-input';
@@ -72,7 +66,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger,
     bodyLimit: BODY_LIMIT,
     trustProxy: trustProxyOption(deps.trustProxy),
-    frameworkErrors: handleRouterError,
+    frameworkErrors: handleError,
   });
   registerBodyParsers(app);
   refuseUnsafeStrings(app);
@@ -160,16 +154,4 @@ function refuseUnsafeStrings(app: FastifyInstance): void {
     const reason = unsafeValueReason(request.params) ?? unsafeValueReason(request.query);
     if (reason) throw new InvalidInputError(`The request URL ${reason}`);
   });
-}
-
-// The router's own errors (a malformed URL) get our error shape, not Fastify's raw body.
-function handleRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error.code === 'FST_ERR_BAD_URL') {
-    return reply.code(400).send({ message: 'The URL is not valid: it holds a malformed percent-encoding' });
-  }
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return reply.code(400).send({ message: 'The URL is not valid: a path segment is too long' });
-  }
-  request.log.error({ err: error }, 'request failed in routing');
-  return reply.code(500).send({ message: 'Internal server error' });
 }

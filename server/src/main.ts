@@ -10,12 +10,12 @@ import {
   type Platform,
   type PlatformDatabase,
 } from './platform/platform';
+import { stopOnSignals } from './platform/shutdown';
 import { localUrlOf, logStartup } from './platform/startup-report';
 import { loadProject, projectDirFrom } from './services/entities/project-loader';
 
 // Both src/main.ts and the bundle in dist/main.js sit two levels below the repository root.
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
-const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 function readSettings(): Settings {
   const bootLogger = createLogger(process.env.LOG_LEVEL === 'silent' ? 'silent' : 'info');
@@ -39,32 +39,12 @@ async function main(): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL);
   await mkdir(config.DATA_DIR, { recursive: true });
 
-  let shuttingDown = false;
   let database: PlatformDatabase | null = null;
   let platform: Platform | null = null;
-  const shutdown = async (signal: string) => {
-    if (shuttingDown) {
-      logger.warn({ signal }, 'second signal: forcing exit');
-      process.exit(1);
-    }
-    shuttingDown = true;
-    logger.info({ signal }, 'shutting down');
-    setTimeout(() => {
-      logger.error(`shutdown took longer than ${SHUTDOWN_TIMEOUT_MS / 1000} s: forcing exit`);
-      process.exit(1);
-    }, SHUTDOWN_TIMEOUT_MS).unref();
-    try {
-      await removeRuntimeInfo(config.DATA_DIR, process.pid);
-      await (platform ? platform.close() : database?.db.close());
-      logger.info('stopped');
-      process.exit(0);
-    } catch (error) {
-      logger.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  const isShuttingDown = stopOnSignals(logger, async () => {
+    await removeRuntimeInfo(config.DATA_DIR, process.pid);
+    await (platform ? platform.close() : database?.db.close());
+  });
 
   database = await openPlatformDatabase(config, logger);
   platform = await buildPlatform({
@@ -73,7 +53,7 @@ async function main(): Promise<void> {
     project,
     logger,
     database,
-    isShuttingDown: () => shuttingDown,
+    isShuttingDown,
   });
   await platform.app.listen({ port: config.PORT, host: config.HOST });
   await writeRuntimeInfo(config.DATA_DIR, {

@@ -1,11 +1,11 @@
 // The composition root: every service is built here, once, from the validated configuration. main.ts
 // (the server) and cli.ts (the operator CLI) both build through it, so wiring is written in one place.
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { SiteConfig } from '../../../site/src/config/site-config-schema';
 import { buildApp } from '../app';
+import { reportSiteBundle } from './startup-report';
 import type { ServerConfig } from '../config/server-env';
 import { createRateLimitRedis } from '../lib/rate-limit-redis';
 import { loadSecrets, type ServerSecrets } from '../lib/secrets-file';
@@ -116,7 +116,7 @@ function createImageProvider(config: ServerConfig): ImageProvider {
 }
 
 /** readCacheOn says whether entity reads are cached: READ_CACHE=on, or auto on a single instance. */
-export function readCacheOn(config: ServerConfig): boolean {
+function readCacheOn(config: ServerConfig): boolean {
   return config.READ_CACHE === 'on' || (config.READ_CACHE === 'auto' && !config.REDIS_URL);
 }
 
@@ -144,6 +144,8 @@ export interface Platform {
   bundle: SiteBundle;
   /** seeded is how many seed records this start stored, per entity. */
   seeded: Record<string, number>;
+  /** readCache says whether entity reads are cached on this instance. */
+  readCache: boolean;
   /** close stops the app (sockets first) and then the database. */
   close(): Promise<void>;
 }
@@ -190,9 +192,10 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   const analytics = createAnalyticsService(apps, createAnalyticsStore(db));
   const images = createImageService(createImagesStore(db), createImageProvider(config));
   const recordsStore = createEntityRecordsStore(db);
+  const readCache = readCacheOn(config);
   const entities = createEntitiesService({
     project,
-    store: readCacheOn(config)
+    store: readCache
       ? cacheAcrossInstances(
           recordsStore,
           createReadCache({
@@ -220,7 +223,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   });
 
   const bundle = await loadSiteBundle(config.SITE_DIST);
-  reportBundle(bundle, config, input.site, logger);
+  reportSiteBundle(bundle, config, input.site, logger);
 
   const app = await buildApp({
     logger,
@@ -258,6 +261,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     realtime,
     bundle,
     seeded,
+    readCache,
     async close() {
       // A request still running at close (a query until its deadline) ends on a keep-alive connection
       // that the client keeps open: close connections as they become idle, or they hold the close open.
@@ -270,25 +274,4 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
       await db.close();
     },
   };
-}
-
-/** reportBundle warns when the site is not built, has problems, or was built from another site config. */
-function reportBundle(
-  bundle: SiteBundle,
-  config: ServerConfig,
-  site: SiteConfig | undefined,
-  logger: Logger,
-): void {
-  if (bundle.index === null) {
-    logger.error(`The site is not built (${config.SITE_DIST} has no index.html): run \`npm run build\`.`);
-  }
-  for (const problem of bundle.problems) if (bundle.index !== null) logger.warn(problem);
-  if (!site) return;
-  // The page is prerendered from the site config: if it changed since the build, what is served is stale.
-  const configHash = createHash('sha256').update(JSON.stringify(site)).digest('hex');
-  if (bundle.buildInfo && bundle.buildInfo.configHash !== configHash) {
-    logger.warn(
-      'The site was built from a different site config than this start uses (site.config.json or SITE_* changed): run `npm run build` (`npm start` rebuilds automatically).',
-    );
-  }
 }

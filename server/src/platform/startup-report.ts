@@ -1,6 +1,13 @@
+import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { SiteConfig } from '../../../site/src/config/site-config-schema';
 import type { ServerConfig } from '../config/server-env';
-import { readCacheOn, type Platform } from './platform';
+import type { SiteBundle } from '../lib/site-bundle';
+import type { OpenedDatabase } from '../store/open-database';
+import type { Project } from '../services/entities/project-loader';
+import type { AppsService } from '../services/apps/apps-service';
+import type { ImageService } from '../services/images/image-service';
+import type { Mailer } from '../services/mail/mailer';
 
 /** localUrlOf is the address this process answers on locally (the CLI finds a live server through it). */
 export function localUrlOf(config: ServerConfig): string {
@@ -8,11 +15,25 @@ export function localUrlOf(config: ServerConfig): string {
   return `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.PORT}`;
 }
 
+/** StartupFacts is what the start-up report names (a Platform has them all). */
+export interface StartupFacts {
+  config: ServerConfig;
+  database: OpenedDatabase;
+  project: Project;
+  realtime: { mode: string };
+  mailer: Mailer;
+  images: ImageService;
+  apps: AppsService;
+  seeded: Record<string, number>;
+  /** readCache says whether entity reads are cached on this instance. */
+  readCache: boolean;
+}
+
 /**
  * logStartup writes what an operator checks after a start, once the server listens: where the site is
  * served, the settings that weaken it, and the database, project, realtime, cache, mail and secrets in use.
  */
-export async function logStartup(platform: Platform, logger: Logger): Promise<void> {
+export async function logStartup(platform: StartupFacts, logger: Logger): Promise<void> {
   const { config, database, project, realtime, mailer, images } = platform;
   const hostForUrl = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
   logger.info({ url: config.PUBLIC_URL ?? `http://${hostForUrl}:${config.PORT}` }, 'site served');
@@ -39,7 +60,7 @@ export async function logStartup(platform: Platform, logger: Logger): Promise<vo
   logger.info({ realtime: realtime.mode }, 'realtime mode');
   logger.info(
     {
-      readCache: readCacheOn(config)
+      readCache: platform.readCache
         ? `on (${config.READ_CACHE_MB} MB)`
         : config.READ_CACHE === 'off'
           ? 'off (READ_CACHE=off)'
@@ -58,4 +79,25 @@ export async function logStartup(platform: Platform, logger: Logger): Promise<vo
     'auth secrets',
   );
   logger.info({ appId: config.APP_ID, imageProvider: images.providerId.split(' ')[0] }, 'app ready');
+}
+
+/** reportSiteBundle warns, while building, when the site is not built, has problems, or was built from another site config. */
+export function reportSiteBundle(
+  bundle: SiteBundle,
+  config: ServerConfig,
+  site: SiteConfig | undefined,
+  logger: Logger,
+): void {
+  if (bundle.index === null) {
+    logger.error(`The site is not built (${config.SITE_DIST} has no index.html): run \`npm run build\`.`);
+  }
+  for (const problem of bundle.problems) if (bundle.index !== null) logger.warn(problem);
+  if (!site) return;
+  // The page is prerendered from the site config: if it changed since the build, what is served is stale.
+  const configHash = createHash('sha256').update(JSON.stringify(site)).digest('hex');
+  if (bundle.buildInfo && bundle.buildInfo.configHash !== configHash) {
+    logger.warn(
+      'The site was built from a different site config than this start uses (site.config.json or SITE_* changed): run `npm run build` (`npm start` rebuilds automatically).',
+    );
+  }
 }

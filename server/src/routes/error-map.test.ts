@@ -104,6 +104,19 @@ describe('errorAnswer', () => {
     expect(errorAnswer(tooLarge, 5 * MB).body.message).toContain('5 MB');
   });
 
+  it("gives the router's own errors (a malformed URL) a fixed 400", () => {
+    const badUrl = Object.assign(new Error("'/%E0' is not a valid url component"), {
+      code: 'FST_ERR_BAD_URL',
+      statusCode: 400,
+    });
+    expect(errorAnswer(badUrl, MB)).toEqual({
+      status: 400,
+      body: { message: 'The URL is not valid: it holds a malformed percent-encoding' },
+    });
+    const long = Object.assign(new Error('too long'), { code: 'FST_ERR_MAX_PARAM_LENGTH' });
+    expect(errorAnswer(long, MB).body.message).toBe('The URL is not valid: a path segment is too long');
+  });
+
   it('maps a database error by its SQLSTATE, with a fixed message', () => {
     const driver = Object.assign(new Error('value "x" violates SELECT …'), { code: '22P02' });
     const answer = errorAnswer(driver, MB);

@@ -25,6 +25,12 @@ export interface ErrorAnswer {
   log?: { level: 'info' | 'warn' | 'error'; message: string; fields: Record<string, unknown> };
 }
 
+// The router's own errors (a malformed URL) get our error shape, not Fastify's raw body.
+const ROUTER_ERRORS: Record<string, string> = {
+  FST_ERR_BAD_URL: 'The URL is not valid: it holds a malformed percent-encoding',
+  FST_ERR_MAX_PARAM_LENGTH: 'The URL is not valid: a path segment is too long',
+};
+
 const INTERNAL: ErrorAnswer = { status: 500, body: { message: 'Internal server error' } };
 
 const withReason = (status: number, message: string, reason: string | undefined): ErrorAnswer => ({
@@ -102,6 +108,8 @@ export function errorAnswer(error: unknown, bodyLimit: number): ErrorAnswer {
     };
   }
   const code = (error as Partial<FastifyError> | null)?.code;
+  const routing = code === undefined ? undefined : ROUTER_ERRORS[code];
+  if (routing) return { status: 400, body: { message: routing } };
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return {
       status: 413,
@@ -128,9 +136,13 @@ export function errorAnswer(error: unknown, bodyLimit: number): ErrorAnswer {
   return { ...INTERNAL, log: { level: 'error', message: 'request failed', fields: { err: error } } };
 }
 
-/** handleError is the app's one error handler: it answers with errorAnswer and logs what it says to. */
+/**
+ * handleError is the app's one error handler (for handlers, hooks, parsers and the router): it answers
+ * with errorAnswer and logs what the answer says to.
+ */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const answer = errorAnswer(error, request.routeOptions.bodyLimit ?? 0);
+  const bodyLimit = request.routeOptions?.bodyLimit ?? request.server.initialConfig.bodyLimit ?? 0;
+  const answer = errorAnswer(error, bodyLimit);
   if (answer.log) request.log[answer.log.level](answer.log.fields, answer.log.message);
   if (answer.headers) reply.headers(answer.headers);
   return reply.code(answer.status).send(answer.body);

@@ -42,6 +42,13 @@ describe('unknown routes', () => {
     expect((await send({ method: 'POST', url: `${api}/nothing-here` })).status).toBe(404);
   });
 
+  it('answers a malformed URL with 400 in the same shape', async () => {
+    expect(await send({ url: `${api}/entities/Todo/%E0%A4%A` })).toMatchObject({
+      status: 400,
+      body: { message: 'The URL is not valid: it holds a malformed percent-encoding' },
+    });
+  });
+
   it('answers an unknown app and an unknown entity with 404', async () => {
     const unknownApp = await send({ url: '/api/apps/no-such-app/entities/Todo' });
     expect(unknownApp.status).toBe(404);
