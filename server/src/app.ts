@@ -1,53 +1,37 @@
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
-import {
-  DatabaseUnavailableError,
-  ForbiddenError,
-  InvalidInputError,
-  NotConfiguredError,
-  NotFoundError,
-  TooManyRequestsError,
-  UnauthorizedError,
-  UpstreamError,
-} from './lib/errors';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { InvalidInputError } from './lib/errors';
 import { DEFAULT_FRAME_ANCESTORS } from './lib/content-security-policy';
-import { databaseErrorAnswer } from './lib/database-errors';
 import { parseJsonInput, unsafeStringReason, unsafeValueReason } from './lib/safe-input';
 import type { SiteBundle } from './lib/site-bundle';
 import { createRealtime, type Realtime } from './realtime/realtime-hub';
 import { registerAdminRoutes } from './routes/admin';
 import { registerAnalyticsRoutes } from './routes/analytics';
-import { registerAppsRoutes } from './routes/apps';
 import { registerAuthRoutes } from './routes/auth';
+import { createCallerGuard } from './routes/caller-guard';
 import { registerEntitiesRoutes } from './routes/entities';
+import { handleError } from './routes/error-map';
 import { registerHealthRoutes } from './routes/health';
 import { registerIntegrationsRoutes } from './routes/integrations';
 import { registerMediaRoutes } from './routes/media';
-import { registerRealtimeDiagnosticsRoutes } from './routes/realtime-diagnostics';
+import { registerPublicSettingsRoutes } from './routes/public-settings';
 import { registerSiteRoutes } from './routes/site';
 import { registerUsersRoutes } from './routes/users';
 import type { AnalyticsService } from './services/analytics/analytics-service';
+import { createAppAccess, type AppAccess } from './services/apps/app-access';
 import type { AppsService } from './services/apps/apps-service';
 import type { Accounts } from './services/auth/accounts';
 import type { EntitiesService } from './services/entities/entities-service';
 import type { ImageService } from './services/images/image-service';
-import type { RateLimiter } from './services/limits/rate-limiter';
-import { createCallerGuard } from './routes/caller-guard';
-import { createAppAccess } from './services/apps/app-access';
 import {
   createIntegrationBudget,
   type IntegrationBudgetLimits,
 } from './services/integrations/integration-budget';
+import type { RateLimiter } from './services/limits/rate-limiter';
 
 /** BODY_LIMIT is the largest request body accepted (1 MB); larger ones get 413. */
 export const BODY_LIMIT = 1024 * 1024;
 
-/** AppDeps is everything the HTTP layer needs; main.ts builds it. */
+/** AppDeps is everything the HTTP layer needs; platform/platform.ts builds it. */
 export interface AppDeps {
   logger: FastifyBaseLogger;
   appId: string;
@@ -56,14 +40,16 @@ export interface AppDeps {
   frameAncestors?: string;
   bundle: SiteBundle;
   apps: AppsService;
+  /** access is the app-access rules the socket handshakes also use (default: built on apps and accounts). */
+  access?: AppAccess;
   analytics: AnalyticsService;
   images: ImageService;
   accounts: Accounts;
   entities: EntitiesService;
   isShuttingDown: () => boolean;
-  /** realtime is socket.io with its fan-out (main.ts passes the REDIS_URL one); default single instance. */
+  /** realtime is socket.io with its fan-out (the platform passes the REDIS_URL one); default single instance. */
   realtime?: Realtime;
-  /** limiter counts integration calls (main.ts passes the one shared through Redis with auth). */
+  /** limiter counts integration calls (the platform passes the one shared through Redis with auth). */
   limiter: RateLimiter;
   integrationLimits: IntegrationBudgetLimits;
   /** trustProxy is Fastify's `trustProxy` (TRUST_PROXY): which proxies may set the client IP. */
@@ -80,7 +66,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger,
     bodyLimit: BODY_LIMIT,
     trustProxy: trustProxyOption(deps.trustProxy),
-    frameworkErrors: handleRouterError,
+    frameworkErrors: handleError,
   });
   registerBodyParsers(app);
   refuseUnsafeStrings(app);
@@ -88,7 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const { sessions } = deps.accounts;
   // One caller guard: every route and the socket handshake resolve app, caller and visibility through it.
-  const access = createAppAccess({ apps: deps.apps, sessions });
+  const access = deps.access ?? createAppAccess({ apps: deps.apps, sessions });
   const guard = createCallerGuard({ apps: deps.apps, access });
 
   const realtime = deps.realtime ?? createRealtime();
@@ -107,12 +93,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('preClose', () => realtime.close());
 
   registerHealthRoutes(app, deps.isShuttingDown);
-  registerAppsRoutes(app, { apps: deps.apps, guard, publicUrl: deps.publicUrl });
+  // One file per URL prefix (server/README.md, "Where things live").
+  registerPublicSettingsRoutes(app, { apps: deps.apps, guard });
   registerAuthRoutes(app, { ...deps.accounts, guard, publicUrl: deps.publicUrl });
   registerUsersRoutes(app, { guard, users: deps.accounts.users, publicUrl: deps.publicUrl });
-  registerAdminRoutes(app, { apps: deps.apps, users: deps.accounts.users, guard });
-  registerEntitiesRoutes(app, { guard, entities: deps.entities });
-  registerRealtimeDiagnosticsRoutes(app, { guard, hub: realtime.hub });
+  registerAdminRoutes(app, { apps: deps.apps, users: deps.accounts.users, guard, hub: realtime.hub });
+  registerEntitiesRoutes(app, { guard, entities: deps.entities, users: deps.accounts.users });
   registerAnalyticsRoutes(app, { guard, analytics: deps.analytics });
   registerIntegrationsRoutes(app, {
     guard,
@@ -168,62 +154,4 @@ function refuseUnsafeStrings(app: FastifyInstance): void {
     const reason = unsafeValueReason(request.params) ?? unsafeValueReason(request.query);
     if (reason) throw new InvalidInputError(`The request URL ${reason}`);
   });
-}
-
-// The router's own errors (a malformed URL) get our error shape, not Fastify's raw body.
-function handleRouterError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error.code === 'FST_ERR_BAD_URL') {
-    return reply.code(400).send({ message: 'The URL is not valid: it holds a malformed percent-encoding' });
-  }
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return reply.code(400).send({ message: 'The URL is not valid: a path segment is too long' });
-  }
-  request.log.error({ err: error }, 'request failed in routing');
-  return reply.code(500).send({ message: 'Internal server error' });
-}
-
-function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof InvalidInputError) {
-    if (error.cause) request.log.info({ err: error.cause }, 'input refused by the database');
-    return reply.code(400).send({ message: error.message });
-  }
-  if (error instanceof NotFoundError) return reply.code(404).send({ message: error.message });
-  if (error instanceof UpstreamError) return reply.code(502).send({ message: error.message });
-  if (error instanceof NotConfiguredError) {
-    request.log.warn({ reason: error.message }, 'request refused: server setting missing');
-    return reply.code(503).send({ message: error.message });
-  }
-  if (error instanceof UnauthorizedError) {
-    const { reason } = error as unknown as UnauthorizedError;
-    return reply.code(401).send({ message: error.message, ...(reason ? { extra_data: { reason } } : {}) });
-  }
-  if (error instanceof ForbiddenError) {
-    const { reason } = error as unknown as ForbiddenError;
-    return reply.code(403).send({ message: error.message, ...(reason ? { extra_data: { reason } } : {}) });
-  }
-  if (error instanceof TooManyRequestsError) {
-    return reply
-      .code(429)
-      .header('retry-after', String((error as unknown as TooManyRequestsError).retryAfterSeconds))
-      .send({ message: error.message });
-  }
-  if (error instanceof DatabaseUnavailableError) {
-    return reply
-      .code(503)
-      .header('retry-after', String((error as unknown as DatabaseUnavailableError).retryAfterSeconds))
-      .send({ message: error.message });
-  }
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return reply.code(413).send({ message: 'The request body is larger than the 1 MB limit' });
-  }
-  const database = databaseErrorAnswer(error);
-  if (database) {
-    // The driver's text names SQL and values: it goes to the log only.
-    request.log[database.status >= 500 ? 'error' : 'warn']({ err: error }, 'database error');
-    return reply.code(database.status).send({ message: database.message });
-  }
-  const status = error.statusCode ?? 500;
-  if (status >= 400 && status < 500) return reply.code(status).send({ message: error.message });
-  request.log.error({ err: error }, 'request failed');
-  return reply.code(500).send({ message: 'Internal server error' });
 }

@@ -1,23 +1,16 @@
 // Operator CLI: create users, set roles, disable users, change app settings, print the service token.
 // With a live server on the same DATA_DIR it goes through the server's admin API (PGlite must never be
 // opened by two processes); otherwise it opens the database itself.
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { loadSiteConfig } from '../../site/src/config/site-config-schema';
-import { parseServerEnv } from './config/server-env';
+import type { ServerConfig } from './config/server-env';
 import { readRuntimeInfo } from './lib/runtime-file';
-import { loadSecrets } from './lib/secrets-file';
+import { loadSecrets, type ServerSecrets } from './lib/secrets-file';
 import { formatIssues } from './lib/validation';
+import { buildAccountsPart, openPlatformDatabase } from './platform/platform';
+import { loadSettings } from './platform/settings';
 import { AdminCreateUserSchema, AdminUpdateUserSchema, AppSettingsSchema } from './schemas/auth';
-import { createAppsService } from './services/apps/apps-service';
-import { createAccounts } from './services/auth/accounts';
-import { createMailer } from './services/mail/mailer';
-import { createAppsStore } from './store/apps-store';
-import { createAuthCodesStore } from './store/auth-codes-store';
-import { runMigrations } from './store/migrations';
-import { openDatabase } from './store/open-database';
-import { createUsersStore } from './store/users-store';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
@@ -111,31 +104,15 @@ async function viaServer(url: string, appId: string, serviceToken: string, reque
   return body;
 }
 
-async function direct(
-  config: ReturnType<typeof parseServerEnv>,
-  secrets: Awaited<ReturnType<typeof loadSecrets>>,
-  request: AdminRequest,
-) {
+async function direct(config: ServerConfig, secrets: ServerSecrets, request: AdminRequest) {
   // With DATABASE_URL this is the shared PostgreSQL, which any number of processes may open.
-  const { db } = await openDatabase(config);
+  const { db } = await openPlatformDatabase(config);
   try {
-    await runMigrations(db);
-    const apps = createAppsService(createAppsStore(db));
-    await apps.ensureApp(config.APP_ID);
-    const log = pino({ level: 'warn' });
-    const mailer = createMailer({
-      smtpUrl: config.SMTP_URL,
-      from: config.MAIL_FROM,
-      outboxDir: join(config.DATA_DIR, 'outbox'),
-      log,
-    });
-    const accounts = await createAccounts({
+    const { apps, accounts } = await buildAccountsPart({
       config,
+      db,
       secrets,
-      stores: { users: createUsersStore(db), codes: createAuthCodesStore(db) },
-      apps,
-      mailer,
-      log,
+      log: pino({ level: 'warn' }),
     });
     if (request.path === 'settings') {
       const input = AppSettingsSchema.parse(request.body);
@@ -170,8 +147,7 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const site = loadSiteConfig(join(REPO_ROOT, 'site.config.json'));
-  const config = parseServerEnv(process.env, REPO_ROOT, site.appId);
+  const { config } = loadSettings(process.env, REPO_ROOT);
   const secrets = await loadSecrets(config.DATA_DIR, {
     jwtSecret: config.JWT_SECRET,
     serviceToken: config.SERVICE_TOKEN,

@@ -17,3 +17,19 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.in
   if (!result.success) throw new InvalidInputError(formatIssues(result.error));
   return result.data;
 }
+
+const invalidInput = (message: string): Error => new InvalidInputError(message);
+
+/**
+ * parseEnvelope validates a body's outer shape with a schema whose messages are whole sentences: the
+ * first problem is the answer, thrown as refuse(message) (an InvalidInputError, 400, unless told).
+ */
+export function parseEnvelope<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  refuse: (message: string) => Error = invalidInput,
+): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw refuse(result.error.issues[0]?.message ?? 'The request body is not valid');
+  return result.data;
+}

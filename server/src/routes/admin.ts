@@ -1,7 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ForbiddenError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
+import type { RealtimeHub } from '../realtime/realtime-hub';
 import { AppParamsSchema } from '../schemas/apps';
 import { AdminCreateUserSchema, AdminUpdateUserSchema, AppSettingsSchema } from '../schemas/auth';
+import { RealtimePingSchema } from '../schemas/realtime';
 import type { AppsService } from '../services/apps/apps-service';
 import type { UsersService } from '../services/users/users-service';
 import type { CallerGuard } from './caller-guard';
@@ -11,6 +14,7 @@ export interface AdminRoutesDeps {
   apps: AppsService;
   users: UsersService;
   guard: CallerGuard;
+  hub: RealtimeHub;
 }
 
 /**
@@ -40,5 +44,22 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
     const appId = await serviceApp(request);
     const input = parseInput(AppSettingsSchema, request.body);
     return deps.apps.updateSettings(appId, { visibility: input.visibility, selfSignup: input.self_signup });
+  });
+
+  /**
+   * `realtime/ping {room}` publishes a `ping` event to the room through the hub, so an operator can check
+   * that an event sent on one instance reaches sockets connected to another. The event carries only the
+   * room and a time.
+   */
+  app.post('/api/apps/:appId/admin/realtime/ping', async (request, reply) => {
+    const appId = await serviceApp(request);
+    const { room } = parseInput(RealtimePingSchema, request.body);
+    // Rooms are named `<kind>:<appId>:…`: a service token reaches only its own app's rooms.
+    if (!room.split(':').includes(appId)) {
+      throw new ForbiddenError(`The room must belong to app ${appId}, e.g. entities:${appId}:Todo`);
+    }
+    const sentAt = new Date().toISOString();
+    deps.hub.publish(room, 'ping', { type: 'ping', room, sent_at: sentAt });
+    return reply.code(202).send({ room, event: 'ping', sent_at: sentAt });
   });
 }

@@ -1,24 +1,29 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { safeRedirectTarget } from '../lib/redirect-target';
 import { parseInput } from '../lib/validation';
 import { AppParamsSchema } from '../schemas/apps';
 import {
   ChangePasswordSchema,
   EmailOnlySchema,
   LoginSchema,
+  LogoutQuerySchema,
   RegisterSchema,
   ResetPasswordSchema,
+  UserParamsSchema,
   VerifyOtpSchema,
 } from '../schemas/auth';
 import type { RequestOrigin } from '../services/auth/account-deps';
 import type { SignInService } from '../services/auth/sign-in-service';
 import type { SignUpService } from '../services/auth/sign-up-service';
+import type { UsersService } from '../services/users/users-service';
 import type { CallerGuard } from './caller-guard';
-import { linkOriginOf } from './request-origin';
+import { linkOriginOf, ownOriginOf } from './request-origin';
 
 /** AuthRoutesDeps is what the `auth/*` routes need. */
 export interface AuthRoutesDeps {
   signUp: SignUpService;
   signIn: SignInService;
+  users: UsersService;
   guard: CallerGuard;
   publicUrl: string | undefined;
 }
@@ -28,7 +33,10 @@ function requestOrigin(request: FastifyRequest, publicUrl: string | undefined): 
   return { ip: request.ip, linkOrigin: () => linkOriginOf(request, publicUrl) };
 }
 
-/** registerAuthRoutes adds sign-up, one-time codes, sign-in, password reset and password change. */
+/**
+ * registerAuthRoutes adds `/api/apps/:appId/auth/*` (sign-up, one-time codes, sign-in, password reset and
+ * change, the service role's SSO tokens) and `/api/apps/auth/logout`.
+ */
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): void {
   const base = '/api/apps/:appId/auth';
   const from = (request: FastifyRequest) => requestOrigin(request, deps.publicUrl);
@@ -58,5 +66,28 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
     const appId = appIdOf(request);
     const caller = await deps.guard.user(request, appId);
     return deps.signIn.changePassword(caller, parseInput(ChangePasswordSchema, request.body), from(request));
+  });
+
+  app.get(`${base}/sso/accesstoken/:userId`, async (request) => {
+    const { appId, userId } = parseInput(UserParamsSchema, request.params);
+    await deps.guard.service(request, appId);
+    return deps.users.ssoAccessToken(appId, userId);
+  });
+
+  app.get(`${base}/sso/idtoken/:userId`, async (request, reply) => {
+    const { appId, userId } = parseInput(UserParamsSchema, request.params);
+    await deps.guard.service(request, appId);
+    const token = await deps.users.ssoIdToken(appId, userId);
+    // A JSON string body: the SDK hands it back as the raw token string.
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(token));
+  });
+
+  // Tokens live in the browser, so there is no session to end here: only the redirect, kept on this site.
+  app.get('/api/apps/auth/logout', async (request, reply) => {
+    const query = LogoutQuerySchema.safeParse(request.query);
+    const fromUrl = query.success ? query.data.from_url : undefined;
+    const own = ownOriginOf(request, deps.publicUrl);
+    const origins = own ? [own] : [];
+    return reply.header('cache-control', 'no-store').redirect(safeRedirectTarget(fromUrl, origins), 302);
   });
 }

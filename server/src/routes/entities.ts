@@ -1,18 +1,29 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvalidInputError, NotFoundError } from '../lib/errors';
 import { sendJson } from '../lib/json-memo';
 import { parseJsonInput } from '../lib/safe-input';
-import { parseInput } from '../lib/validation';
+import { parseEnvelope, parseInput } from '../lib/validation';
+import { AppParamsSchema } from '../schemas/apps';
+import { UpdateMeSchema } from '../schemas/auth';
 import {
+  AggregateBodySchema,
+  BulkCreateBodySchema,
+  BulkUpdateBodySchema,
+  DeleteManyBodySchema,
   EntityParamsSchema,
   ListQuerySchema,
   PageQuerySchema,
+  RecordBodySchema,
   RecordParamsSchema,
+  UpdateManyBodySchema,
+  UpsertBodySchema,
 } from '../schemas/entities';
 import type { EntitiesService } from '../services/entities/entities-service';
-import { ImportRefusedError, RecordValidationError } from '../services/entities/entity-errors';
+import { RecordValidationError } from '../services/entities/entity-errors';
 import { IMPORT_FILE_LIMIT } from '../services/entities/entity-import';
 import type { Caller } from '../rules/caller';
+import { toPublicUser } from '../services/users/public-user';
+import type { UsersService } from '../services/users/users-service';
 import type { CallerGuard } from './caller-guard';
 import { readImportFile, registerImportUpload } from './import-upload';
 
@@ -24,6 +35,7 @@ const MAX_ID_LENGTH = 128;
 export interface EntitiesRoutesDeps {
   guard: CallerGuard;
   entities: EntitiesService;
+  users: UsersService;
 }
 
 function parseQuery(q: string | undefined): unknown {
@@ -36,41 +48,29 @@ function parseQuery(q: string | undefined): unknown {
   return value;
 }
 
-function handleEntityError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof RecordValidationError) {
-    // The envelope production answers with; the SDK reads `message`.
-    return reply.code(422).send({
-      error_type: 'ValidationError',
-      message: error.message,
-      detail: error.message,
-      request_id: null,
-      traceback: '',
-    });
-  }
-  if (error instanceof ImportRefusedError) {
-    // The SDK's ImportResult shape plus the report; as an error status the SDK throws with it in `data`.
-    return reply.code(422).send({
-      status: 'error',
-      message: error.message,
-      detail: error.message,
-      details: error.message,
-      output: null,
-      errors: error.problems,
-      error_count: error.count,
-    });
-  }
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    const limit = reply.request.routeOptions.bodyLimit ?? 0;
-    return reply
-      .code(413)
-      .send({ message: `The request body is larger than the ${limit / 1024 / 1024} MB limit` });
-  }
-  // Everything else goes to the app's error handler.
-  throw error;
-}
+// A record body that is not an object is refused like a record that breaks its entity (422).
+const recordRefused = (message: string) => new RecordValidationError(message);
 
-/** registerEntitiesRoutes adds the entity CRUD routes under `/api/apps/:appId/entities/:entity`. */
+/**
+ * registerEntitiesRoutes adds `/api/apps/:appId/entities/*`: the caller's own `User/me`, and every entity's
+ * list, get, writes, batch writes, aggregate and import under `entities/:entity`. Each body's envelope is
+ * validated here; its records' fields by the service.
+ */
 export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoutesDeps): void {
+  const me = async (request: FastifyRequest) => {
+    const { appId } = parseInput(AppParamsSchema, request.params);
+    // The caller's own record stays reachable on a private app: the site asks it to tell "sign in" from
+    // "not registered".
+    return deps.guard.user(request, appId);
+  };
+
+  app.get('/api/apps/:appId/entities/User/me', async (request) => toPublicUser(await me(request)));
+
+  app.put('/api/apps/:appId/entities/User/me', async (request) => {
+    const user = await me(request);
+    return deps.users.updateMe(user, parseInput(UpdateMeSchema, request.body));
+  });
+
   // Every entity route asks the caller guard: app, tokens and the app's visibility, resolved once.
   const callerOf = (request: FastifyRequest, appId: string): Promise<Caller> =>
     deps.guard.dataCaller(request, appId);
@@ -85,8 +85,6 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
 
   const base = '/api/apps/:appId/entities/:entity';
   app.register(async (scope) => {
-    scope.setErrorHandler(handleEntityError);
-
     scope.get(base, async (request, reply) => {
       const { appId, entity } = parseInput(EntityParamsSchema, request.params);
       const caller = await callerOf(request, appId);
@@ -118,39 +116,52 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
 
     scope.post(base, async (request, reply) => {
       const { appId, entity } = parseInput(EntityParamsSchema, request.params);
-      const record = await deps.entities.create(appId, entity, await callerOf(request, appId), request.body);
+      const caller = await callerOf(request, appId);
+      const body = parseEnvelope(RecordBodySchema, request.body, recordRefused);
+      const record = await deps.entities.create(appId, entity, caller, body);
       return reply.code(201).send(record);
     });
 
     scope.post(`${base}/bulk`, { bodyLimit: BULK_BODY_LIMIT }, async (request, reply) => {
       const { appId, entity } = parseInput(EntityParamsSchema, request.params);
-      const records = await deps.entities.bulkCreate(
-        appId,
-        entity,
-        await callerOf(request, appId),
-        request.body,
-      );
+      const caller = await callerOf(request, appId);
+      const bodies = parseEnvelope(BulkCreateBodySchema, request.body);
+      const records = await deps.entities.bulkCreate(appId, entity, caller, bodies);
       return reply.code(201).send(records);
     });
 
     scope.patch(`${base}/update-many`, async (request) => {
       const { appId, entity } = parseInput(EntityParamsSchema, request.params);
-      return deps.entities.updateMany(appId, entity, await callerOf(request, appId), request.body);
+      const caller = await callerOf(request, appId);
+      return deps.entities.updateMany(
+        appId,
+        entity,
+        caller,
+        parseEnvelope(UpdateManyBodySchema, request.body),
+      );
     });
 
     scope.put(`${base}/bulk`, { bodyLimit: BULK_BODY_LIMIT }, async (request) => {
       const { appId, entity } = parseInput(EntityParamsSchema, request.params);
-      return deps.entities.bulkUpdate(appId, entity, await callerOf(request, appId), request.body);
+      const caller = await callerOf(request, appId);
+      return deps.entities.bulkUpdate(
+        appId,
+        entity,
+        caller,
+        parseEnvelope(BulkUpdateBodySchema, request.body),
+      );
     });
 
     scope.post(`${base}/upsert`, { bodyLimit: BULK_BODY_LIMIT }, async (request) => {
       const { appId, entity } = parseInput(EntityParamsSchema, request.params);
-      return deps.entities.upsert(appId, entity, await callerOf(request, appId), request.body);
+      const caller = await callerOf(request, appId);
+      return deps.entities.upsert(appId, entity, caller, parseEnvelope(UpsertBodySchema, request.body));
     });
 
     scope.post(`${base}/aggregate`, async (request) => {
       const { appId, entity } = parseInput(EntityParamsSchema, request.params);
-      return deps.entities.aggregate(appId, entity, await callerOf(request, appId), request.body);
+      const caller = await callerOf(request, appId);
+      return deps.entities.aggregate(appId, entity, caller, parseEnvelope(AggregateBodySchema, request.body));
     });
 
     // Import takes multipart/form-data (the SDK's one part `file`), streamed only once the entity and the
@@ -168,7 +179,9 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
 
     scope.put(`${base}/:id`, async (request) => {
       const { appId, entity, id } = recordParams(request);
-      return deps.entities.update(appId, entity, await callerOf(request, appId), id, request.body);
+      const caller = await callerOf(request, appId);
+      const body = parseEnvelope(RecordBodySchema, request.body, recordRefused);
+      return deps.entities.update(appId, entity, caller, id, body);
     });
 
     scope.delete(`${base}/:id`, async (request) => {
@@ -178,7 +191,13 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
 
     scope.delete(base, async (request) => {
       const { appId, entity } = parseInput(EntityParamsSchema, request.params);
-      return deps.entities.removeMany(appId, entity, await callerOf(request, appId), request.body);
+      const caller = await callerOf(request, appId);
+      return deps.entities.removeMany(
+        appId,
+        entity,
+        caller,
+        parseEnvelope(DeleteManyBodySchema, request.body),
+      );
     });
   });
 }

@@ -11,7 +11,7 @@ import type { Database, Queryable } from '../../store/database';
 import { createEntityRecordsStore, type EntityRecordsStore } from '../../store/entity-records-store';
 import { runMigrations } from '../../store/migrations';
 import { openPostgresDatabase } from '../../store/pg-database';
-import { visibleTo } from '../realtime/entity-delivery';
+import { visibleTo } from '../delivery/entity-delivery';
 import { createEntitiesService } from './entities-service';
 import type { EntityDef, Project } from './entity-def';
 import { createEntityEvents } from './entity-events';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { visibleTo } from '../realtime/entity-delivery';
+import { visibleTo } from '../delivery/entity-delivery';
 import type { Caller } from '../../rules/caller';
 import { resolveRule } from '../../rules/resolve-rule';
 import type { Project } from './project-loader';

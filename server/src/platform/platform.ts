@@ -1,0 +1,277 @@
+// The composition root: every service is built here, once, from the validated configuration. main.ts
+// (the server) and cli.ts (the operator CLI) both build through it, so wiring is written in one place.
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { SiteConfig } from '../../../site/src/config/site-config-schema';
+import { buildApp } from '../app';
+import { reportSiteBundle } from './startup-report';
+import type { ServerConfig } from '../config/server-env';
+import { createRateLimitRedis } from '../lib/rate-limit-redis';
+import { loadSecrets, type ServerSecrets } from '../lib/secrets-file';
+import { loadSiteBundle, type SiteBundle } from '../lib/site-bundle';
+import { createRealtime, type Realtime } from '../realtime/realtime-hub';
+import { createAnalyticsService } from '../services/analytics/analytics-service';
+import { createAppAccess } from '../services/apps/app-access';
+import { createAppsService, type AppsService } from '../services/apps/apps-service';
+import { createAccounts, type Accounts } from '../services/auth/accounts';
+import { startEntityDelivery } from '../services/delivery/entity-delivery';
+import { cacheAcrossInstances } from '../services/entities/cached-records-store';
+import { createEntitiesService } from '../services/entities/entities-service';
+import { createEntityEvents, type EntityEvents } from '../services/entities/entity-events';
+import type { EntityDef, Project } from '../services/entities/project-loader';
+import { createReadCache } from '../services/entities/read-cache';
+import { USER_ENTITY } from '../services/entities/user-entity';
+import { createBuiltinImageProvider, type ImageProvider } from '../services/images/image-provider';
+import { createImageService, type ImageService } from '../services/images/image-service';
+import { createOpenAiImageProvider } from '../services/images/openai-image-provider';
+import { createRateLimiter, type RateLimiter } from '../services/limits/rate-limiter';
+import { createMailer, type Mailer } from '../services/mail/mailer';
+import { createAnalyticsStore } from '../store/analytics-store';
+import { createAppsStore } from '../store/apps-store';
+import { createAuthCodesStore } from '../store/auth-codes-store';
+import type { Database } from '../store/database';
+import { createEntityRecordsStore } from '../store/entity-records-store';
+import { createImagesStore } from '../store/images-store';
+import { runMigrations } from '../store/migrations';
+import { openDatabase, type OpenedDatabase } from '../store/open-database';
+import { createUsersStore } from '../store/users-store';
+
+/** READ_CACHE_TTL_MS bounds how long a cached entity read lives even without writes (lost invalidations). */
+const READ_CACHE_TTL_MS = 30_000;
+
+/** PlatformDatabase is the opened database, migrated, with the migrations this start applied. */
+export interface PlatformDatabase extends OpenedDatabase {
+  applied: string[];
+}
+
+/** openPlatformDatabase opens the configured database (PostgreSQL or PGlite) and migrates it. */
+export async function openPlatformDatabase(config: ServerConfig, logger?: Logger): Promise<PlatformDatabase> {
+  const opened = await openDatabase(
+    config,
+    logger ? (error) => logger.warn({ err: error }, 'database connection error') : undefined,
+    logger,
+  );
+  try {
+    const applied = await runMigrations(opened.db);
+    if (applied.length > 0) logger?.info({ migrations: applied }, 'applied database migrations');
+    return { ...opened, applied };
+  } catch (error) {
+    await opened.db.close();
+    throw error;
+  }
+}
+
+/** AccountsPart is what the server and the CLI's direct mode share: the app, its mail and its accounts. */
+export interface AccountsPart {
+  apps: AppsService;
+  mailer: Mailer;
+  accounts: Accounts;
+}
+
+/**
+ * buildAccountsPart builds apps, mailer and accounts on db, with the app row ensured. The server adds the
+ * project's User entity, entity events and the shared limiter; the CLI runs without them.
+ */
+export async function buildAccountsPart(input: {
+  config: ServerConfig;
+  db: Database;
+  secrets: ServerSecrets;
+  log: Logger;
+  userEntity?: EntityDef | undefined;
+  events?: EntityEvents | undefined;
+  limiter?: RateLimiter | undefined;
+}): Promise<AccountsPart> {
+  const { config, db, log } = input;
+  const apps = createAppsService(createAppsStore(db));
+  await apps.ensureApp(config.APP_ID);
+  const mailer = createMailer({
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    outboxDir: join(config.DATA_DIR, 'outbox'),
+    log,
+  });
+  const accounts = await createAccounts({
+    config,
+    secrets: input.secrets,
+    stores: { users: createUsersStore(db), codes: createAuthCodesStore(db) },
+    apps,
+    mailer,
+    log,
+    userEntity: input.userEntity,
+    events: input.events,
+    limiter: input.limiter,
+  });
+  return { apps, mailer, accounts };
+}
+
+function createImageProvider(config: ServerConfig): ImageProvider {
+  if (!config.IMAGE_PROVIDER) return createBuiltinImageProvider();
+  return createOpenAiImageProvider({
+    endpoint: config.IMAGE_PROVIDER,
+    apiKey: config.IMAGE_PROVIDER_KEY,
+    model: config.IMAGE_MODEL,
+    timeoutMs: config.IMAGE_PROVIDER_TIMEOUT_MS,
+  });
+}
+
+/** readCacheOn says whether entity reads are cached: READ_CACHE=on, or auto on a single instance. */
+function readCacheOn(config: ServerConfig): boolean {
+  return config.READ_CACHE === 'on' || (config.READ_CACHE === 'auto' && !config.REDIS_URL);
+}
+
+/** PlatformInput is what building the platform takes: the validated configuration and the opened database. */
+export interface PlatformInput {
+  config: ServerConfig;
+  /** site is the site config the page was prerendered from, to tell a stale build (absent: not checked). */
+  site?: SiteConfig;
+  project: Project;
+  logger: Logger;
+  database: PlatformDatabase;
+  isShuttingDown: () => boolean;
+}
+
+/** Platform is the built server, not yet listening, with what the start-up report names. */
+export interface Platform {
+  app: FastifyInstance;
+  config: ServerConfig;
+  project: Project;
+  database: PlatformDatabase;
+  apps: AppsService;
+  mailer: Mailer;
+  images: ImageService;
+  realtime: Realtime;
+  bundle: SiteBundle;
+  /** seeded is how many seed records this start stored, per entity. */
+  seeded: Record<string, number>;
+  /** readCache says whether entity reads are cached on this instance. */
+  readCache: boolean;
+  /** close stops the app (sockets first) and then the database. */
+  close(): Promise<void>;
+}
+
+/** buildPlatform builds every service once and the Fastify app on them, without listening. */
+export async function buildPlatform(input: PlatformInput): Promise<Platform> {
+  const { config, project, logger, database } = input;
+  const { db } = database;
+  const realtime = createRealtime({
+    redisUrl: config.REDIS_URL,
+    redisPrefix: config.REDIS_PREFIX,
+    log: logger,
+  });
+  const secrets = await loadSecrets(config.DATA_DIR, {
+    jwtSecret: config.JWT_SECRET,
+    serviceToken: config.SERVICE_TOKEN,
+  });
+  // One limiter for auth and integrations: counters in Redis (shared by every instance) with REDIS_URL.
+  const limiterRedis = config.REDIS_URL ? createRateLimitRedis(config.REDIS_URL, logger) : null;
+  const limiter = createRateLimiter({
+    redis: limiterRedis?.client,
+    prefix: config.REDIS_PREFIX,
+    maxKeys: config.RATE_LIMIT_MAX_KEYS,
+    onRedisError: limiterRedis?.reportFallback,
+  });
+  const entityEvents = createEntityEvents((error) =>
+    logger.error({ err: error }, 'entity event subscriber failed'),
+  );
+  const { apps, mailer, accounts } = await buildAccountsPart({
+    config,
+    db,
+    secrets,
+    log: logger,
+    userEntity: project.entities.get(USER_ENTITY),
+    events: entityEvents,
+    limiter,
+  });
+  if (config.APP_VISIBILITY || config.APP_SELF_SIGNUP) {
+    await apps.updateSettings(config.APP_ID, {
+      visibility: config.APP_VISIBILITY,
+      selfSignup: config.APP_SELF_SIGNUP === undefined ? undefined : config.APP_SELF_SIGNUP === 'true',
+    });
+  }
+  const analytics = createAnalyticsService(apps, createAnalyticsStore(db));
+  const images = createImageService(createImagesStore(db), createImageProvider(config));
+  const recordsStore = createEntityRecordsStore(db);
+  const readCache = readCacheOn(config);
+  const entities = createEntitiesService({
+    project,
+    store: readCache
+      ? cacheAcrossInstances(
+          recordsStore,
+          createReadCache({
+            maxBytes: config.READ_CACHE_MB * 1024 * 1024,
+            ttlMs: READ_CACHE_TTL_MS,
+            trusted: realtime.peersInSync,
+          }),
+          realtime.hub,
+        )
+      : recordsStore,
+    events: entityEvents,
+    users: accounts.userWrites,
+  });
+  const seeded = await entities.seed(config.APP_ID);
+  // One app-access for the HTTP guard and the socket handshakes: committed writes go to subscribed
+  // sockets, each filtered by its reader's read rules, on every instance.
+  const access = createAppAccess({ apps, sessions: accounts.sessions });
+  startEntityDelivery({
+    project,
+    events: entityEvents,
+    hub: realtime.hub,
+    identify: access.socketAccess,
+    admitsAnonymous: access.admitsAnonymous,
+    log: logger,
+  });
+
+  const bundle = await loadSiteBundle(config.SITE_DIST);
+  reportSiteBundle(bundle, config, input.site, logger);
+
+  const app = await buildApp({
+    logger,
+    appId: config.APP_ID,
+    publicUrl: config.PUBLIC_URL,
+    frameAncestors: config.FRAME_ANCESTORS,
+    bundle,
+    apps,
+    access,
+    analytics,
+    images,
+    accounts,
+    entities,
+    isShuttingDown: input.isShuttingDown,
+    realtime,
+    limiter,
+    integrationLimits: {
+      perIpPerMinute: config.INTEGRATION_RATE_LIMIT_PER_MINUTE,
+      perUserPerMinute: config.INTEGRATION_RATE_LIMIT_PER_USER_PER_MINUTE,
+    },
+    trustProxy: config.TRUST_PROXY,
+    isEntity: (entity) => entity === USER_ENTITY || project.entities.has(entity),
+    maxRoomsPerSocket: config.REALTIME_MAX_ROOMS_PER_SOCKET,
+  });
+  app.addHook('onClose', async () => limiterRedis?.close());
+
+  return {
+    app,
+    config,
+    project,
+    database,
+    apps,
+    mailer,
+    images,
+    realtime,
+    bundle,
+    seeded,
+    readCache,
+    async close() {
+      // A request still running at close (a query until its deadline) ends on a keep-alive connection
+      // that the client keeps open: close connections as they become idle, or they hold the close open.
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweep);
+      }
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { join } from 'node:path';
+import { pino, type Logger } from 'pino';
+import {
+  loadSiteConfig,
+  siteConfigWarnings,
+  type SiteConfig,
+} from '../../../site/src/config/site-config-schema';
+import { parseServerEnv, type ServerConfig } from '../config/server-env';
+
+/** createLogger is the server's pino logger; bearer tokens never reach the log. */
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    redact: {
+      paths: ['req.headers.authorization', 'headers.authorization', 'request.headers.authorization'],
+      censor: '[redacted]',
+    },
+  });
+}
+
+/** Settings are the validated server configuration and the site config it defaults from. */
+export interface Settings {
+  config: ServerConfig;
+  site: SiteConfig;
+  /** warnings name site-config choices worth a look; they do not stop a start. */
+  warnings: string[];
+}
+
+/** loadSettings reads `site.config.json` and the environment; it throws a message naming what to fix. */
+export function loadSettings(env: NodeJS.ProcessEnv, repoRoot: string): Settings {
+  const site = loadSiteConfig(join(repoRoot, 'site.config.json'));
+  const config = parseServerEnv(env, repoRoot, site.appId);
+  return { config, site, warnings: siteConfigWarnings(site) };
+}

@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { SiteConfig } from '../../../site/src/config/site-config-schema';
+import type { ServerConfig } from '../config/server-env';
+import type { SiteBundle } from '../lib/site-bundle';
+import type { OpenedDatabase } from '../store/open-database';
+import type { Project } from '../services/entities/project-loader';
+import type { AppsService } from '../services/apps/apps-service';
+import type { ImageService } from '../services/images/image-service';
+import type { Mailer } from '../services/mail/mailer';
+
+/** localUrlOf is the address this process answers on locally (the CLI finds a live server through it). */
+export function localUrlOf(config: ServerConfig): string {
+  const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  return `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.PORT}`;
+}
+
+/** StartupFacts is what the start-up report names (a Platform has them all). */
+export interface StartupFacts {
+  config: ServerConfig;
+  database: OpenedDatabase;
+  project: Project;
+  realtime: { mode: string };
+  mailer: Mailer;
+  images: ImageService;
+  apps: AppsService;
+  seeded: Record<string, number>;
+  /** readCache says whether entity reads are cached on this instance. */
+  readCache: boolean;
+}
+
+/**
+ * logStartup writes what an operator checks after a start, once the server listens: where the site is
+ * served, the settings that weaken it, and the database, project, realtime, cache, mail and secrets in use.
+ */
+export async function logStartup(platform: StartupFacts, logger: Logger): Promise<void> {
+  const { config, database, project, realtime, mailer, images } = platform;
+  const hostForUrl = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  logger.info({ url: config.PUBLIC_URL ?? `http://${hostForUrl}:${config.PORT}` }, 'site served');
+  if (!config.PUBLIC_URL) {
+    logger.warn(
+      `PUBLIC_URL is not set: password reset and invite mails are sent only for requests addressed to this server's own address (${localUrlOf(config)}); others get 503. Set PUBLIC_URL to the address users open.`,
+    );
+  }
+  const access = await platform.apps.findAccessSettings(config.APP_ID);
+  if (access.visibility === 'private_with_login' && access.selfSignup) {
+    logger.warn(
+      'The app is private_with_login with self-sign-up on: anyone who verifies an email address is approved and reads its data. Set APP_SELF_SIGNUP=false to approve users yourself (invites, the CLI).',
+    );
+  }
+  logger.info(
+    { database: database.label, ...(database.folder ? { folder: database.folder } : {}) },
+    'database in use',
+  );
+  logger.info({ dataDir: config.DATA_DIR }, 'data folder');
+  logger.info(
+    { project: project.dir, entities: project.entities.size, seeded: platform.seeded },
+    'app project',
+  );
+  logger.info({ realtime: realtime.mode }, 'realtime mode');
+  logger.info(
+    {
+      readCache: platform.readCache
+        ? `on (${config.READ_CACHE_MB} MB)`
+        : config.READ_CACHE === 'off'
+          ? 'off (READ_CACHE=off)'
+          : 'off (several instances: READ_CACHE=on caches with invalidation through Redis)',
+    },
+    'entity read cache',
+  );
+  logger.info({ mail: mailer.describe() }, 'mail delivery');
+  logger.info(
+    {
+      jwtSecret: config.JWT_SECRET ? 'from JWT_SECRET' : 'generated, kept in DATA_DIR/secrets.json',
+      serviceToken: config.SERVICE_TOKEN
+        ? 'from SERVICE_TOKEN'
+        : 'generated: print it with `npm run cli -- service-token`',
+    },
+    'auth secrets',
+  );
+  logger.info({ appId: config.APP_ID, imageProvider: images.providerId.split(' ')[0] }, 'app ready');
+}
+
+/** reportSiteBundle warns, while building, when the site is not built, has problems, or was built from another site config. */
+export function reportSiteBundle(
+  bundle: SiteBundle,
+  config: ServerConfig,
+  site: SiteConfig | undefined,
+  logger: Logger,
+): void {
+  if (bundle.index === null) {
+    logger.error(`The site is not built (${config.SITE_DIST} has no index.html): run \`npm run build\`.`);
+  }
+  for (const problem of bundle.problems) if (bundle.index !== null) logger.warn(problem);
+  if (!site) return;
+  // The page is prerendered from the site config: if it changed since the build, what is served is stale.
+  const configHash = createHash('sha256').update(JSON.stringify(site)).digest('hex');
+  if (bundle.buildInfo && bundle.buildInfo.configHash !== configHash) {
+    logger.warn(
+      'The site was built from a different site config than this start uses (site.config.json or SITE_* changed): run `npm run build` (`npm start` rebuilds automatically).',
+    );
+  }
+}

@@ -1,0 +1,144 @@
+import { errorCodes } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import * as domainErrors from '../lib/errors';
+import * as entityErrors from '../services/entities/entity-errors';
+import { errorAnswer } from './error-map';
+
+const MB = 1024 * 1024;
+
+// One sample of every error class the domain exports, built with the arguments its constructor takes.
+const samples: Record<string, Error> = {
+  NotFoundError: new domainErrors.NotFoundError('Entity Todo with ID x not found'),
+  InvalidInputError: new domainErrors.InvalidInputError('title: Required'),
+  UpstreamError: new domainErrors.UpstreamError('the provider answered 500'),
+  UnauthorizedError: new domainErrors.UnauthorizedError('Sign in first', 'auth_required'),
+  ForbiddenError: new domainErrors.ForbiddenError('Not yours', 'user_not_registered'),
+  TooManyRequestsError: new domainErrors.TooManyRequestsError('Slow down', 7),
+  DatabaseUnavailableError: new domainErrors.DatabaseUnavailableError(),
+  NotConfiguredError: new domainErrors.NotConfiguredError('Set PUBLIC_URL'),
+  RecordValidationError: new entityErrors.RecordValidationError('Error in field title: Field required'),
+  ImportRefusedError: new entityErrors.ImportRefusedError(
+    [{ row: 2, field: 'title', message: 'Required' }],
+    3,
+  ),
+};
+
+const expectedStatus: Record<string, number> = {
+  NotFoundError: 404,
+  InvalidInputError: 400,
+  UpstreamError: 502,
+  UnauthorizedError: 401,
+  ForbiddenError: 403,
+  TooManyRequestsError: 429,
+  DatabaseUnavailableError: 503,
+  NotConfiguredError: 503,
+  RecordValidationError: 422,
+  ImportRefusedError: 422,
+};
+
+const errorClasses = [...Object.entries(domainErrors), ...Object.entries(entityErrors)].filter(
+  ([, value]) => typeof value === 'function' && value.prototype instanceof Error,
+);
+
+describe('errorAnswer', () => {
+  it('has a sample for every error class the domain exports (a new class needs a row here)', () => {
+    expect(errorClasses.map(([name]) => name).sort()).toEqual(Object.keys(samples).sort());
+  });
+
+  it.each(Object.entries(samples))(
+    'maps %s to its status with a string message (protocol §3)',
+    (name, error) => {
+      const answer = errorAnswer(error, MB);
+      expect(answer.status).toBe(expectedStatus[name]);
+      expect(typeof answer.body.message).toBe('string');
+      expect(answer.body.message).toBe(error.message);
+    },
+  );
+
+  it('puts the reason of a 401 or 403 in extra_data, and omits extra_data without one', () => {
+    expect(errorAnswer(samples.UnauthorizedError, MB).body).toEqual({
+      message: 'Sign in first',
+      extra_data: { reason: 'auth_required' },
+    });
+    expect(errorAnswer(new domainErrors.ForbiddenError('Not yours'), MB).body).toEqual({
+      message: 'Not yours',
+    });
+  });
+
+  it('sends Retry-After for rate limits and a busy database', () => {
+    expect(errorAnswer(samples.TooManyRequestsError, MB).headers).toEqual({ 'retry-after': '7' });
+    expect(errorAnswer(samples.DatabaseUnavailableError, MB).headers).toEqual({ 'retry-after': '1' });
+  });
+
+  it('answers a record validation error in the production envelope', () => {
+    expect(errorAnswer(samples.RecordValidationError, MB).body).toEqual({
+      error_type: 'ValidationError',
+      message: 'Error in field title: Field required',
+      detail: 'Error in field title: Field required',
+      request_id: null,
+      traceback: '',
+    });
+  });
+
+  it('answers a refused import with its report', () => {
+    const body = errorAnswer(samples.ImportRefusedError, MB).body;
+    expect(body).toMatchObject({ status: 'error', output: null, error_count: 3 });
+    expect(body.errors).toEqual([{ row: 2, field: 'title', message: 'Required' }]);
+    expect(body.detail).toBe(body.message);
+  });
+
+  it('logs the database cause of an input error and a missing setting, never in the body', () => {
+    const cause = new Error('SELECT secret FROM users');
+    const answer = errorAnswer(new domainErrors.InvalidInputError('Invalid input', { cause }), MB);
+    expect(answer.log).toMatchObject({ level: 'info', fields: { err: cause } });
+    expect(JSON.stringify(answer.body)).not.toContain('SELECT');
+    expect(errorAnswer(samples.NotConfiguredError, MB).log?.level).toBe('warn');
+  });
+
+  it('names the route body limit when a body is too large', () => {
+    const tooLarge = new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+    expect(errorAnswer(tooLarge, MB)).toMatchObject({
+      status: 413,
+      body: { message: 'The request body is larger than the 1 MB limit' },
+    });
+    expect(errorAnswer(tooLarge, 5 * MB).body.message).toContain('5 MB');
+  });
+
+  it("gives the router's own errors (a malformed URL) a fixed 400", () => {
+    const badUrl = Object.assign(new Error("'/%E0' is not a valid url component"), {
+      code: 'FST_ERR_BAD_URL',
+      statusCode: 400,
+    });
+    expect(errorAnswer(badUrl, MB)).toEqual({
+      status: 400,
+      body: { message: 'The URL is not valid: it holds a malformed percent-encoding' },
+    });
+    const long = Object.assign(new Error('too long'), { code: 'FST_ERR_MAX_PARAM_LENGTH' });
+    expect(errorAnswer(long, MB).body.message).toBe('The URL is not valid: a path segment is too long');
+  });
+
+  it('maps a database error by its SQLSTATE, with a fixed message', () => {
+    const driver = Object.assign(new Error('value "x" violates SELECT …'), { code: '22P02' });
+    const answer = errorAnswer(driver, MB);
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).not.toContain('SELECT');
+    expect(answer.log?.level).toBe('warn');
+    expect(errorAnswer(Object.assign(new Error('lost'), { code: '08006' }), MB).status).toBe(503);
+  });
+
+  it('passes on a client error status carried by the error, e.g. a multipart limit', () => {
+    const limit = Object.assign(new Error('The import request has too many parts'), { statusCode: 413 });
+    expect(errorAnswer(limit, MB)).toEqual({
+      status: 413,
+      body: { message: 'The import request has too many parts' },
+    });
+  });
+
+  it('answers anything else with a bare 500 and logs it', () => {
+    const bug = new TypeError("Cannot read properties of undefined (reading 'secret')");
+    const answer = errorAnswer(bug, MB);
+    expect(answer).toMatchObject({ status: 500, body: { message: 'Internal server error' } });
+    expect(answer.log).toMatchObject({ level: 'error', fields: { err: bug } });
+    expect(errorAnswer(Object.assign(new Error('boom'), { statusCode: 503 }), MB).status).toBe(500);
+  });
+});

@@ -1,0 +1,149 @@
+// The one map from errors to HTTP answers, in the protocol's error shape (shared/spec/platform-protocol.md
+// §3): the SDK reads a string `message` (then `detail`), and `extra_data`/`code` ride along in `data`.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { databaseErrorAnswer } from '../lib/database-errors';
+import {
+  DatabaseUnavailableError,
+  ForbiddenError,
+  InvalidInputError,
+  NotConfiguredError,
+  NotFoundError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  UpstreamError,
+} from '../lib/errors';
+import { ImportRefusedError, RecordValidationError } from '../services/entities/entity-errors';
+
+/** ErrorBody is what a failed request answers: always a string `message`, sometimes more for the SDK. */
+export type ErrorBody = { message: string } & Record<string, unknown>;
+
+/** ErrorAnswer is the status, body and headers an error becomes, and what the log should say about it. */
+export interface ErrorAnswer {
+  status: number;
+  body: ErrorBody;
+  headers?: Record<string, string>;
+  log?: { level: 'info' | 'warn' | 'error'; message: string; fields: Record<string, unknown> };
+}
+
+// The router's own errors (a malformed URL) get our error shape, not Fastify's raw body.
+const ROUTER_ERRORS: Record<string, string> = {
+  FST_ERR_BAD_URL: 'The URL is not valid: it holds a malformed percent-encoding',
+  FST_ERR_MAX_PARAM_LENGTH: 'The URL is not valid: a path segment is too long',
+};
+
+const INTERNAL: ErrorAnswer = { status: 500, body: { message: 'Internal server error' } };
+
+const withReason = (status: number, message: string, reason: string | undefined): ErrorAnswer => ({
+  status,
+  body: { message, ...(reason ? { extra_data: { reason } } : {}) },
+});
+
+/**
+ * errorAnswer maps an error thrown by a route, a service or Fastify to its answer. bodyLimit is the
+ * route's largest body, named when one was too large. Anything unknown is a 500 that says nothing more.
+ */
+export function errorAnswer(error: unknown, bodyLimit: number): ErrorAnswer {
+  if (error instanceof InvalidInputError) {
+    const answer: ErrorAnswer = { status: 400, body: { message: error.message } };
+    if (error.cause) {
+      answer.log = { level: 'info', message: 'input refused by the database', fields: { err: error.cause } };
+    }
+    return answer;
+  }
+  if (error instanceof NotFoundError) return { status: 404, body: { message: error.message } };
+  if (error instanceof UpstreamError) return { status: 502, body: { message: error.message } };
+  if (error instanceof NotConfiguredError) {
+    return {
+      status: 503,
+      body: { message: error.message },
+      log: {
+        level: 'warn',
+        message: 'request refused: server setting missing',
+        fields: { reason: error.message },
+      },
+    };
+  }
+  if (error instanceof UnauthorizedError) return withReason(401, error.message, error.reason);
+  if (error instanceof ForbiddenError) return withReason(403, error.message, error.reason);
+  if (error instanceof TooManyRequestsError) {
+    return {
+      status: 429,
+      body: { message: error.message },
+      headers: { 'retry-after': String(error.retryAfterSeconds) },
+    };
+  }
+  if (error instanceof DatabaseUnavailableError) {
+    return {
+      status: 503,
+      body: { message: error.message },
+      headers: { 'retry-after': String(error.retryAfterSeconds) },
+    };
+  }
+  if (error instanceof RecordValidationError) {
+    // The envelope production answers with; the SDK reads `message`.
+    return {
+      status: 422,
+      body: {
+        error_type: 'ValidationError',
+        message: error.message,
+        detail: error.message,
+        request_id: null,
+        traceback: '',
+      },
+    };
+  }
+  if (error instanceof ImportRefusedError) {
+    // The SDK's ImportResult shape plus the report; as an error status the SDK throws with it in `data`.
+    return {
+      status: 422,
+      body: {
+        status: 'error',
+        message: error.message,
+        detail: error.message,
+        details: error.message,
+        output: null,
+        errors: error.problems,
+        error_count: error.count,
+      },
+    };
+  }
+  const code = (error as Partial<FastifyError> | null)?.code;
+  const routing = code === undefined ? undefined : ROUTER_ERRORS[code];
+  if (routing) return { status: 400, body: { message: routing } };
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return {
+      status: 413,
+      body: { message: `The request body is larger than the ${bodyLimit / 1024 / 1024} MB limit` },
+    };
+  }
+  const database = databaseErrorAnswer(error);
+  if (database) {
+    // The driver's text names SQL and values: it goes to the log only.
+    return {
+      status: database.status,
+      body: { message: database.message },
+      log: {
+        level: database.status >= 500 ? 'error' : 'warn',
+        message: 'database error',
+        fields: { err: error },
+      },
+    };
+  }
+  const status = (error as Partial<FastifyError> | null)?.statusCode ?? 500;
+  if (status >= 400 && status < 500 && error instanceof Error) {
+    return { status, body: { message: error.message } };
+  }
+  return { ...INTERNAL, log: { level: 'error', message: 'request failed', fields: { err: error } } };
+}
+
+/**
+ * handleError is the app's one error handler (for handlers, hooks, parsers and the router): it answers
+ * with errorAnswer and logs what the answer says to.
+ */
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const bodyLimit = request.routeOptions?.bodyLimit ?? request.server.initialConfig.bodyLimit ?? 0;
+  const answer = errorAnswer(error, bodyLimit);
+  if (answer.log) request.log[answer.log.level](answer.log.fields, answer.log.message);
+  if (answer.headers) reply.headers(answer.headers);
+  return reply.code(answer.status).send(answer.body);
+}

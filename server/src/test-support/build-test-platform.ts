@@ -1,0 +1,77 @@
+// Builds the whole platform in-process for route-level tests (`app.inject`), next to the process-level
+// e2e suite: the same composition root as main.ts, on an in-process PGlite in a temporary folder, with a
+// small app project (one open entity, Todo) and no built site.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pino } from 'pino';
+import { parseServerEnv } from '../config/server-env';
+import { buildPlatform, type Platform } from '../platform/platform';
+import { loadProject } from '../services/entities/project-loader';
+import { runMigrations } from '../store/migrations';
+import { openPgliteDatabase } from '../store/pglite-database';
+
+const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+
+/** TEST_APP_ID is the app the test platform hosts. */
+export const TEST_APP_ID = 'route-tests';
+
+/** TEST_SERVICE_TOKEN is the test platform's service-role token. */
+export const TEST_SERVICE_TOKEN = 'route-tests-service-token-0123456789abcdef';
+
+// No rules: anyone may read and write Todo (the tests are about the HTTP edge, not the rules).
+const TODO_ENTITY = {
+  name: 'Todo',
+  type: 'object',
+  properties: { title: { type: 'string' }, done: { type: 'boolean' } },
+  required: ['title'],
+};
+
+/** TestPlatform is a built platform and how to throw it away. */
+export interface TestPlatform extends Platform {
+  /** dispose closes the platform and removes its folder. */
+  dispose(): Promise<void>;
+}
+
+/** buildTestPlatform builds a platform on a fresh database; env overrides the server settings. */
+export async function buildTestPlatform(env: NodeJS.ProcessEnv = {}): Promise<TestPlatform> {
+  const folder = await mkdtemp(join(tmpdir(), 'queen-route-tests-'));
+  try {
+    const projectDir = join(folder, 'project');
+    await mkdir(join(projectDir, 'entities'), { recursive: true });
+    await writeFile(join(projectDir, 'config.jsonc'), JSON.stringify({ name: 'Route tests' }));
+    await writeFile(join(projectDir, 'entities', 'todo.jsonc'), JSON.stringify(TODO_ENTITY));
+    const config = parseServerEnv(
+      {
+        DATA_DIR: join(folder, 'data'),
+        SITE_DIST: join(folder, 'no-site'),
+        SERVICE_TOKEN: TEST_SERVICE_TOKEN,
+        LOG_LEVEL: 'silent',
+        ...env,
+      },
+      REPO_ROOT,
+      TEST_APP_ID,
+    );
+    await mkdir(config.DATA_DIR, { recursive: true });
+    const db = await openPgliteDatabase(join(folder, 'pglite'));
+    const applied = await runMigrations(db);
+    const platform = await buildPlatform({
+      config,
+      project: await loadProject(projectDir),
+      logger: pino({ level: 'silent' }),
+      database: { db, label: 'PGlite (test)', folder, applied },
+      isShuttingDown: () => false,
+    });
+    await platform.app.ready();
+    return {
+      ...platform,
+      async dispose() {
+        await platform.close();
+        await rm(folder, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    throw error;
+  }
+}
