@@ -6,22 +6,37 @@ import globals from 'globals';
 
 // Layering, enforced (not advised): each entry forbids a folder to import what sits above it.
 const layers = [
-  // Data flows one way on the server: routes → services → store; lib is a leaf.
-  { files: 'server/src/store/**', forbid: ['services', 'routes'], message: 'The store holds SQL only.' },
-  { files: 'server/src/services/**', forbid: ['routes'], message: 'Services never see HTTP.' },
+  // Data flows one way on the server: routes → services → store; lib is a leaf. platform/ (the composition
+  // root) may import anything and nothing imports it; test-support/ is for tests only (see serverLayerRules).
+  {
+    files: 'server/src/store/**',
+    forbid: ['services', 'routes', 'realtime', 'platform'],
+    message: 'The store holds SQL only.',
+  },
+  { files: 'server/src/services/**', forbid: ['routes', 'platform'], message: 'Services never see HTTP.' },
   {
     files: 'server/src/routes/**',
-    forbid: ['store'],
+    forbid: ['store', 'platform'],
     message: 'Routes reach the store only through services.',
   },
   {
+    files: 'server/src/realtime/**',
+    forbid: ['services', 'routes', 'store', 'rules', 'platform'],
+    message: 'realtime/ is the socket transport: it knows nothing of entities, rules or HTTP routes.',
+  },
+  {
     files: 'server/src/rules/**',
-    forbid: ['services', 'routes', 'store', 'realtime'],
+    forbid: ['services', 'routes', 'store', 'realtime', 'platform'],
     message: 'The rule language imports only lib/: store and services both build on it.',
   },
   {
+    files: 'server/src/config/**',
+    forbid: ['services', 'routes', 'store', 'realtime', 'platform'],
+    message: 'config/ parses the environment; it builds nothing.',
+  },
+  {
     files: 'server/src/lib/**',
-    forbid: ['routes', 'services', 'store'],
+    forbid: ['routes', 'services', 'store', 'realtime', 'rules', 'config', 'platform'],
     message: 'lib imports nothing above it.',
   },
   // The site composes features in app/; features never import each other or app/.
@@ -48,15 +63,23 @@ const layers = [
   },
 ];
 
-const layerRules = layers.map(({ files, forbid, message }) => ({
-  files: [`${files.replace(/\*\*$/, '')}**/*.{ts,tsx}`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      { patterns: [{ group: forbid.flatMap((name) => [`**/${name}/**`, `**/${name}`]), message }] },
-    ],
-  },
-}));
+const groupOf = (names) => names.flatMap((name) => [`**/${name}/**`, `**/${name}`]);
+const restrictImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const testSupportOnlyInTests = {
+  group: groupOf(['test-support']),
+  message: 'test-support/ is for tests only.',
+};
+
+// Server code outside tests may not import test-support/ either; tests keep their folder's layer rule.
+const layerRules = layers.flatMap(({ files, forbid, message }) => {
+  const pattern = `${files.replace(/\*\*$/, '')}**/*.{ts,tsx}`;
+  const layer = { group: groupOf(forbid), message };
+  if (!files.startsWith('server/')) return [{ files: [pattern], rules: restrictImports(layer) }];
+  return [
+    { files: [pattern], ignores: ['**/*.test.ts'], rules: restrictImports(layer, testSupportOnlyInTests) },
+    { files: [pattern.replace('*.{ts,tsx}', '*.test.ts')], rules: restrictImports(layer) },
+  ];
+});
 
 export default tseslint.config(
   {
