@@ -1,6 +1,6 @@
 // Entry point: read configuration, open the store, serve. Every failure before listening exits non-zero
 // with a message that names what to fix.
-import { createHash } from 'node:crypto';
+import { siteConfigHash } from '../../site/src/page-contract/build-info';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -217,7 +217,7 @@ async function main(): Promise<void> {
   }
   for (const problem of bundle.problems) if (bundle.index !== null) logger.warn(problem);
   // The page is prerendered from the site config: if it changed since the build, what is served is stale.
-  const configHash = createHash('sha256').update(JSON.stringify(site)).digest('hex');
+  const configHash = siteConfigHash(site);
   if (bundle.buildInfo && bundle.buildInfo.configHash !== configHash) {
     logger.warn(
       'The site was built from a different site config than this start uses (site.config.json or SITE_* changed): run `npm run build` (`npm start` rebuilds automatically).',
