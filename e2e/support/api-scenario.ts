@@ -1,6 +1,6 @@
 // One runner for API scenario tables (after PocketBase's ApiScenario): a spec writes each attempt as a row
 // (who calls, what request, the status it must get, the error message, what the answer must and must not
-// contain, what must
+// contain or hold, what must
 // be stored afterwards and what realtime must deliver) and `apiScenarios` turns every row into a test
 // that sends the request to a running server and checks each of those in that order.
 import { expect, test } from '@playwright/test';
@@ -42,6 +42,8 @@ export interface ApiScenario<Context, Caller extends string> {
   mustContain?: readonly (string | RegExp)[] | ((context: Context) => readonly (string | RegExp)[]);
   /** mustNotContain are texts (or patterns) the answer's body must not contain. */
   mustNotContain?: readonly (string | RegExp)[] | ((context: Context) => readonly (string | RegExp)[]);
+  /** answer checks the parsed answer beyond status and text (a count, an error's `extra_data`). */
+  answer?: (answer: ApiAnswer, context: Context) => void;
   /** stored checks what the store holds afterwards (read as a caller that sees everything). */
   stored?: Expectation<Context>;
   /** realtime checks what a subscribed socket received (or did not) because of the request. */
@@ -54,7 +56,7 @@ export interface ApiScenarioRunner<Context, Caller extends string> {
   /** headersFor gives the caller's credentials for a row. */
   headersFor: (caller: Caller, context: Context) => Record<string, string>;
   /** setUp makes what each row starts from (fresh records, a unique tag); run once per row. */
-  setUp: () => Promise<Context>;
+  setUp: (scenario: ApiScenario<Context, Caller>) => Promise<Context>;
   /** everyAnswer holds the spec's invariants, checked on every row's answer after its own checks. */
   everyAnswer?: (answer: ApiAnswer, scenario: ApiScenario<Context, Caller>) => void;
 }
@@ -107,7 +109,7 @@ export async function runApiScenario<Context, Caller extends string>(
   scenario: ApiScenario<Context, Caller>,
   runner: ApiScenarioRunner<Context, Caller>,
 ): Promise<ApiAnswer> {
-  const context = await runner.setUp();
+  const context = await runner.setUp(scenario);
   const checkStored = await scenario.stored?.(context);
   const checkRealtime = await scenario.realtime?.(context);
   const request = typeof scenario.request === 'function' ? scenario.request(context) : scenario.request;
@@ -123,6 +125,7 @@ export async function runApiScenario<Context, Caller extends string>(
     typeof list === 'function' ? list(context) : (list ?? []);
   for (const needle of resolve(scenario.mustContain)) expectContains(answer.text, needle, true);
   for (const needle of resolve(scenario.mustNotContain)) expectContains(answer.text, needle, false);
+  scenario.answer?.(answer, context);
   runner.everyAnswer?.(answer, scenario);
   await checkStored?.(answer);
   await checkRealtime?.(answer);
