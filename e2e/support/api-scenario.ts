@@ -53,10 +53,10 @@ export interface ApiScenario<Context, Caller extends string> {
 export interface ApiScenarioRunner<Context, Caller extends string> {
   /** baseUrl is the running server's URL (read when a row runs, after beforeAll started the server). */
   baseUrl: () => string;
-  /** headersFor gives the caller's credentials for a row. */
-  headersFor: (caller: Caller, context: Context) => Record<string, string>;
-  /** setUp makes what each row starts from (fresh records, a unique tag); run once per row. */
-  setUp: (scenario: ApiScenario<Context, Caller>) => Promise<Context>;
+  /** headersFor gives the caller's credentials for a row; none by default (every row anonymous). */
+  headersFor?: (caller: Caller, context: Context) => Record<string, string>;
+  /** setUp makes what each row starts from (fresh records, a unique tag); run once per row; none by default. */
+  setUp?: (scenario: ApiScenario<Context, Caller>) => Promise<Context>;
   /** everyAnswer holds the spec's invariants, checked on every row's answer after its own checks. */
   everyAnswer?: (answer: ApiAnswer, scenario: ApiScenario<Context, Caller>) => void;
 }
@@ -109,11 +109,15 @@ export async function runApiScenario<Context, Caller extends string>(
   scenario: ApiScenario<Context, Caller>,
   runner: ApiScenarioRunner<Context, Caller>,
 ): Promise<ApiAnswer> {
-  const context = await runner.setUp(scenario);
+  const context = runner.setUp ? await runner.setUp(scenario) : (undefined as Context);
   const checkStored = await scenario.stored?.(context);
   const checkRealtime = await scenario.realtime?.(context);
   const request = typeof scenario.request === 'function' ? scenario.request(context) : scenario.request;
-  const answer = await sendApiRequest(runner.baseUrl(), request, runner.headersFor(scenario.caller, context));
+  const answer = await sendApiRequest(
+    runner.baseUrl(),
+    request,
+    runner.headersFor?.(scenario.caller, context),
+  );
 
   const statuses = typeof scenario.status === 'number' ? [scenario.status] : scenario.status;
   expect(
