@@ -4,6 +4,7 @@
 // be stored afterwards and what realtime must deliver) and `apiScenarios` turns every row into a test
 // that sends the request to a running server and checks each of those in that order.
 import { expect, test } from '@playwright/test';
+import { connectSocket, eventually, received } from './realtime-client';
 
 /** ApiRequest is one HTTP request; `path` is relative to the server's URL. */
 export interface ApiRequest {
@@ -161,4 +162,57 @@ export function storedAfter<Context>(
   check: (context: Context, answer: ApiAnswer) => Promise<void>,
 ): Expectation<Context> {
   return async (context) => (answer) => check(context, answer);
+}
+
+/** RealtimeWatch says which socket watches which room, and what reaching it means. */
+export interface RealtimeWatch<Context> {
+  serverUrl: () => string;
+  room: string;
+  /** token is the watching socket's bearer token (undefined: signed out). */
+  token?: string | undefined;
+  /** probe writes something the room hears, until one reaches the socket: it is then in the room. */
+  probe: () => Promise<unknown>;
+  /** isProbe tells the probe's payloads apart from the request's. */
+  isProbe: (payloadText: string) => boolean;
+  /** caused tells whether a payload (its JSON text) came from this row's request. */
+  caused: (payloadText: string, context: Context) => boolean;
+  /** receives is whether the request must reach the socket (false: nothing it caused, within settleMs). */
+  receives: boolean;
+  settleMs?: number;
+}
+
+/**
+ * realtimeDelivery joins a socket to a room before the request (proven by a probe that reaches it) and
+ * checks afterwards that what the request caused did, or did not, reach it as `update_model`.
+ */
+export function realtimeDelivery<Context>(watch: RealtimeWatch<Context>): Expectation<Context> {
+  return async (context) => {
+    const socket = await connectSocket(watch.serverUrl(), [watch.room], watch.token ?? 'null');
+    const payloads = received<unknown>(socket, 'update_model');
+    const texts = () => payloads.map((payload) => JSON.stringify(payload));
+    const joined = await eventually(
+      async () => void (await watch.probe()),
+      () => texts().some(watch.isProbe),
+      { timeoutMs: 10_000 },
+    );
+    if (!joined) {
+      socket.disconnect();
+      throw new Error(`the watching socket never heard a probe in ${watch.room}`);
+    }
+    return async () => {
+      const causedByRequest = () => texts().some((text) => watch.caused(text, context));
+      try {
+        if (watch.receives) {
+          expect(await eventually(async () => undefined, causedByRequest), `delivered to ${watch.room}`).toBe(
+            true,
+          );
+        } else {
+          await new Promise((wait) => setTimeout(wait, watch.settleMs ?? 500));
+          expect(causedByRequest(), `nothing delivered to ${watch.room}`).toBe(false);
+        }
+      } finally {
+        socket.disconnect();
+      }
+    };
+  };
 }

@@ -4,6 +4,7 @@ import { SERVICE_TOKEN, api, createUser, signUp, uniqueEmail } from '../../suppo
 import {
   apiScenarios,
   bearer,
+  realtimeDelivery,
   storedAfter,
   type ApiRequest,
   type ApiScenario,
@@ -155,6 +156,20 @@ const STORED: Record<Effect, Expectation<{ tag: string }> | undefined> = {
   none: undefined,
 };
 
+/** todoCreatedEvent: a service-role socket in the Todo room hears (or not) the row's created Todo. */
+function todoCreatedEvent(receives: boolean): Expectation<{ tag: string }> {
+  return realtimeDelivery({
+    serverUrl: () => server.url,
+    room: `entities:${appId}:Todo`,
+    token: SERVICE_TOKEN,
+    probe: () =>
+      api(server, `/api/apps/${appId}/entities/Todo`, { token: SERVICE_TOKEN, body: { title: 'probe' } }),
+    isProbe: (text) => text.includes('probe'),
+    caused: (text, { tag }) => text.includes(tag),
+    receives,
+  });
+}
+
 /** REASONS is the `extra_data` of each refusal (the protocol's auth_required and user_not_registered). */
 const REASONS: Record<number, unknown> = {
   401: { reason: 'auth_required' },
@@ -171,6 +186,8 @@ apiScenarios(
       ? { answer: (answer) => expect(answer.json.extra_data).toEqual(REASONS[row.status]) }
       : {}),
     ...(STORED[row.effect] ? { stored: STORED[row.effect] } : {}),
+    // A create reaches the service role's socket in the Todo room exactly when it was stored.
+    ...(row.request === 'create' ? { realtime: todoCreatedEvent(row.effect === 'record created') } : {}),
   })),
   {
     baseUrl: () => server.url,
