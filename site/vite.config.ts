@@ -4,6 +4,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vite';
 import { headTags, loginHeadTags } from './src/config/head-tags';
 import { loadSiteConfig } from './src/config/site-config-schema';
+import { HEAD_MARKER } from './src/page-contract/page-contract';
 
 // The site config is validated here, so an invalid one fails the build with a message naming the field.
 const siteConfig = loadSiteConfig(resolve(import.meta.dirname, '../site.config.json'));
@@ -27,7 +28,7 @@ export default defineConfig({
       name: 'site-head-tags',
       transformIndexHtml: (html, context) =>
         html.replace(
-          '<!--app-head-->',
+          HEAD_MARKER,
           context.filename === SITE_PAGES.login ? loginHeadTags() : headTags(siteConfig),
         ),
     },

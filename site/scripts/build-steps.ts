@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { SiteConfig } from '../src/config/site-config-schema';
+import { BUILT_PAGES } from '../src/page-contract/build-info';
+import { BOOT_MARKER, HTML_MARKER } from '../src/page-contract/page-contract';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -92,10 +94,9 @@ export function deferEntryScript(html: string): string {
  * script is not deferred like Home's: the form is the whole page, so it should work as soon as possible.
  */
 export async function prerenderLoginPage(dist: string, markup: string): Promise<string> {
-  const template = await inlineStylesheets(await readFile(join(dist, 'login.html'), 'utf8'), dist);
-  if (!template.includes('<!--app-boot-->'))
-    throw new Error('build: login.html has no <!--app-boot--> marker');
-  if (!template.includes('<!--app-html-->'))
-    throw new Error('build: login.html has no <!--app-html--> marker');
-  return template.replace('<!--app-html-->', () => markup);
+  const template = await inlineStylesheets(await readFile(join(dist, BUILT_PAGES.login), 'utf8'), dist);
+  for (const marker of [BOOT_MARKER, HTML_MARKER]) {
+    if (!template.includes(marker)) throw new Error(`build: ${BUILT_PAGES.login} has no ${marker} marker`);
+  }
+  return template.replace(HTML_MARKER, () => markup);
 }

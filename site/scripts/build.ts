@@ -1,11 +1,17 @@
 // Builds the site: client bundles, prerendered Home, 404 and sign-in pages with inlined CSS, brand assets, and
 // precompressed (.br/.gz) copies of every static file. Run with `npm run build -w site`.
-import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import { loadSiteConfig, siteConfigWarnings, SiteConfigError } from '../src/config/site-config-schema';
+import {
+  BUILD_INFO_FILE,
+  BUILT_PAGES,
+  siteConfigHash,
+  type BuildInfo,
+} from '../src/page-contract/build-info';
+import { HERO_URL_PLACEHOLDER, HTML_MARKER, PATH_PLACEHOLDER } from '../src/page-contract/page-contract';
 import { writeBrandAssets } from './brand-assets';
 import {
   deferEntryScript,
@@ -18,9 +24,6 @@ import {
 const siteRoot = resolve(import.meta.dirname, '..');
 const dist = join(siteRoot, 'dist');
 const ssrOut = join(siteRoot, 'node_modules/.cache/prerender');
-
-export const HERO_URL_PLACEHOLDER = '__APP_HERO_URL__';
-export const REQUESTED_PATH_PLACEHOLDER = '__APP_REQUESTED_PATH__';
 
 interface PrerenderModule {
   renderPage(pathname: string): Promise<string>;
@@ -38,8 +41,8 @@ async function main() {
   // never changes Home's bundle.
   console.log('site: building the client bundles…');
   for (const [page, input] of [
-    ['index', 'index.html'],
-    ['login', 'login.html'],
+    ['index', BUILT_PAGES.home],
+    ['login', BUILT_PAGES.login],
   ] as const) {
     await build({
       configFile: join(siteRoot, 'vite.config.ts'),
@@ -63,26 +66,27 @@ async function main() {
 
   console.log('site: prerendering Home and the 404 page…');
   const template = deferEntryScript(
-    await inlineStylesheets(await readFile(join(dist, 'index.html'), 'utf8'), dist),
+    await inlineStylesheets(await readFile(join(dist, BUILT_PAGES.home), 'utf8'), dist),
   );
-  const home = template.replace('<!--app-html-->', await prerender.renderPage('/'));
+  const home = template.replace(HTML_MARKER, await prerender.renderPage('/'));
   const notFound = template
-    .replace('<!--app-html-->', await prerender.renderPage(`/${REQUESTED_PATH_PLACEHOLDER}`))
+    .replace(HTML_MARKER, await prerender.renderPage(`/${PATH_PLACEHOLDER}`))
     .replace('</title>', '</title>\n    <meta name="robots" content="noindex" />');
   const hero = prerender.renderHeroFragments(HERO_URL_PLACEHOLDER);
   if (!home.includes(hero.generating))
-    throw new Error('build: the hero "generating" fragment is not in index.html');
-  await writeFile(join(dist, 'index.html'), home);
-  await writeFile(join(dist, '404.html'), notFound);
+    throw new Error(`build: the hero "generating" fragment is not in ${BUILT_PAGES.home}`);
+  await writeFile(join(dist, BUILT_PAGES.home), home);
+  await writeFile(join(dist, BUILT_PAGES.notFound), notFound);
 
   console.log('site: prerendering the sign-in page…');
-  await writeFile(join(dist, 'login.html'), await prerenderLoginPage(dist, prerender.renderLoginPage()));
+  await writeFile(join(dist, BUILT_PAGES.login), await prerenderLoginPage(dist, prerender.renderLoginPage()));
 
-  const configHash = createHash('sha256').update(JSON.stringify(config)).digest('hex');
-  await writeFile(
-    join(dist, 'build-info.json'),
-    JSON.stringify({ configHash, heroPrompt: prerender.HERO_IMAGE_PROMPT, hero }, null, 2),
-  );
+  const buildInfo: BuildInfo = {
+    configHash: siteConfigHash(config),
+    heroPrompt: prerender.HERO_IMAGE_PROMPT,
+    hero,
+  };
+  await writeFile(join(dist, BUILD_INFO_FILE), JSON.stringify(buildInfo, null, 2));
 
   console.log('site: drawing brand assets and crawler files…');
   await writeBrandAssets(dist, config);

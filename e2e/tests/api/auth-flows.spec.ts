@@ -10,6 +10,7 @@ import {
   userClient,
 } from '../../support/auth-helpers';
 import { linkFrom, mailsTo, otpFrom, waitForMail } from '../../support/outbox';
+import { apiScenarios } from '../../support/api-scenario';
 import { startServer, type RunningServer } from '../../support/server-process';
 
 // Sign-up, one-time codes, sign-in, password reset and change, and the signed-in user, through the SDK.
@@ -215,13 +216,16 @@ const malformed: [string, unknown, string][] = [
   ['reset-password', { reset_token: 'x', new_password: 'short' }, 'new_password'],
 ];
 
-for (const [route, body, field] of malformed) {
-  test(`auth/${route} with ${JSON.stringify(body)} is 400 naming ${field}`, async () => {
-    const result = await api(server, `/api/apps/${appId}/auth/${route}`, { body });
-    expect(result.status).toBe(400);
-    expect(String(result.json.message)).toContain(field);
-  });
-}
+apiScenarios(
+  malformed.map(([route, body, field]) => ({
+    name: `auth/${route} with ${JSON.stringify(body)} is 400 naming ${field}`,
+    caller: 'anonymous',
+    request: { method: 'POST', path: `/api/apps/${appId}/auth/${route}`, body },
+    status: 400,
+    message: field,
+  })),
+  { baseUrl: () => server.url },
+);
 
 test('a body that is not JSON or is empty is 400, never 500', async () => {
   for (const rawBody of ['{not json', '', 'null', '"text"']) {

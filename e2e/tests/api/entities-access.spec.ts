@@ -334,6 +334,88 @@ test('random q, sort, fields and bodies: never a 500, never a record the caller 
     ),
     { numRuns: 80 },
   );
-  expect(Object.prototype).not.toHaveProperty('polluted');
+  expect(server.logs()).not.toContain('"statusCode":500');
+});
+
+// Prototype-pollution payloads, sent as raw JSON (a JS object literal would set the sender's prototype
+// instead of sending the key). What the server did with them is observed from outside: the records it
+// stores and answers afterwards, written by this request or by later ones, hold no prototype key and no
+// property the payloads tried to plant. `default` is planted too: the server reads it from the entity's
+// field schemas, so a polluted Object.prototype.default would change what every later create stores.
+const PLANTED = 'planted_by_pollution';
+const POLLUTING_BODIES = [
+  `{"text":"p","__proto__":{"${PLANTED}":"yes"}}`,
+  `{"text":"p","constructor":{"prototype":{"${PLANTED}":"yes"}}}`,
+  `{"text":"p","nested":{"__proto__":{"${PLANTED}":"yes"}}}`,
+  `{"text":"p","__proto__":{"default":"planted"},"constructor":{"prototype":{"default":"planted"}}}`,
+];
+const POLLUTING_UPDATES = [
+  { $set: { [`__proto__.${PLANTED}`]: 'yes' } },
+  { $set: { [`constructor.prototype.${PLANTED}`]: 'yes' } },
+  { $set: { [`nested.__proto__.${PLANTED}`]: 'yes' } },
+  { $set: { [`nested.constructor.prototype.${PLANTED}`]: 'yes' } },
+  { $rename: { text: `__proto__.${PLANTED}` } },
+  { $inc: { [`constructor.prototype.${PLANTED}`]: 1 } },
+  { $set: { '__proto__.default': 'planted' } },
+  { $set: { 'constructor.prototype.default': 'planted' } },
+];
+const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'];
+
+/** prototypeKeysIn lists every path in value (parsed from JSON, so keys are own) that is a prototype key. */
+function prototypeKeysIn(value: unknown, path = ''): string[] {
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.keys(value).flatMap((key) => [
+    ...(PROTOTYPE_KEYS.includes(key) || key === PLANTED ? [`${path}${key}`] : []),
+    ...prototypeKeysIn((value as Record<string, unknown>)[key], `${path}${key}.`),
+  ]);
+}
+
+test('prototype-pollution payloads plant nothing in stored records or later answers', async () => {
+  const base = `/api/apps/${appId}/entities/Note`;
+  const owner = tokens.owner;
+  const batch = `pollute-${Date.now()}`;
+  const statuses: number[] = [];
+  const send = async (path: string, init: Parameters<typeof api>[2]) => {
+    const response = await api(server, path, { token: owner, ...init });
+    statuses.push(response.status);
+    expect(prototypeKeysIn(response.json), `${init?.method} ${path}`).toEqual([]);
+    return response;
+  };
+
+  const victim = await send(base, { method: 'POST', body: { text: batch, nested: { a: 1 } } });
+  const victimId = victim.json.id as string;
+  for (const rawBody of POLLUTING_BODIES) {
+    await send(base, { method: 'POST', rawBody: rawBody.replace('"p"', JSON.stringify(batch)) });
+    await send(`${base}/bulk`, { method: 'POST', rawBody: `[${rawBody}]` });
+    await send(`${base}/${victimId}`, { method: 'PUT', rawBody });
+  }
+  for (const data of POLLUTING_UPDATES) {
+    await send(`${base}/update-many`, { method: 'PATCH', body: { query: { text: batch }, data } });
+  }
+  await send(`${base}?q=${encodeURIComponent(`{"__proto__":{"${PLANTED}":"yes"}}`)}`, { method: 'GET' });
+  expect(statuses.every((status) => status < 500)).toBe(true);
+
+  // A fresh record written after the attack, by another caller, gains nothing either.
+  const fresh = await api(server, base, { method: 'POST', token: tokens.other, body: { text: batch } });
+  expect(fresh.status).toBe(201);
+  const freshRead = await api(server, `${base}/${fresh.json.id as string}`, {
+    method: 'GET',
+    token: tokens.other,
+  });
+  expect(freshRead.json.text).toBe(batch);
+  expect(freshRead.json).not.toHaveProperty('n');
+  expect(prototypeKeysIn(freshRead.json)).toEqual([]);
+
+  // Every stored Note, read back as the service role, holds no prototype key and no planted property.
+  const everything = await api(server, `${base}?limit=5000`, { method: 'GET', token: SERVICE_TOKEN });
+  expect(everything.status).toBe(200);
+  const rows = everything.json as unknown as Row[];
+  expect(rows.filter((row) => row.id === victimId)).toHaveLength(1);
+  expect(rows.flatMap((row) => prototypeKeysIn(row).map((key) => `${row.id}: ${key}`))).toEqual([]);
+  const planted = await api(server, `${base}?q=${encodeURIComponent(JSON.stringify({ [PLANTED]: 'yes' }))}`, {
+    method: 'GET',
+    token: SERVICE_TOKEN,
+  });
+  expect(planted.json).toEqual([]);
   expect(server.logs()).not.toContain('"statusCode":500');
 });

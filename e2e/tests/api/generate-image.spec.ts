@@ -3,6 +3,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createClient, type Base44Error } from '@base44/sdk';
 import { expect, test } from '@playwright/test';
 import { sdkClient } from '../../support/sdk-client';
+import { apiScenarios } from '../../support/api-scenario';
 import { startServer, type RunningServer } from '../../support/server-process';
 
 // Core/GenerateImage with the built-in artist (no IMAGE_PROVIDER), and the media route that serves results.
@@ -120,17 +121,22 @@ test('an SDK call with no argument (empty JSON body) is 400, not a parser error'
   expect((await response.json()).message).toContain('empty');
 });
 
-for (const [name, body] of [
-  ['a JSON string', '"draw a queen"'],
-  ['a JSON array', '["draw a queen"]'],
-  ['a JSON number', '42'],
-] as const) {
-  test(`${name} body is 400 asking for named parameters`, async () => {
-    const response = await post(body, 'application/json');
-    expect(response.status).toBe(400);
-    expect((await response.json()).message).toContain('must receive an object with named parameters');
-  });
-}
+apiScenarios(
+  (
+    [
+      ['a JSON string', '"draw a queen"'],
+      ['a JSON array', '["draw a queen"]'],
+      ['a JSON number', '42'],
+    ] as const
+  ).map(([name, body]) => ({
+    name: `${name} body is 400 asking for named parameters`,
+    caller: 'anonymous',
+    request: { method: 'POST', path: endpoint, rawBody: body },
+    status: 400,
+    message: 'must receive an object with named parameters',
+  })),
+  { baseUrl: () => server.url },
+);
 
 test('a text/plain body is 400', async () => {
   const response = await post('{"prompt":"x"}', 'text/plain');

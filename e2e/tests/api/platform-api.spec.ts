@@ -2,6 +2,7 @@ import { createClient, type Base44Error } from '@base44/sdk';
 import { expect, test } from '@playwright/test';
 import { io } from 'socket.io-client';
 import { sdkClient } from '../../support/sdk-client';
+import { apiScenarios } from '../../support/api-scenario';
 import { startServer, type RunningServer } from '../../support/server-process';
 
 // Health, public settings, the signed-out user and analytics, through the official SDK where it can
@@ -89,30 +90,39 @@ test('an analytics batch sent like navigator.sendBeacon is accepted', async () =
   expect(response.status).toBe(204);
 });
 
-for (const [name, body, field] of [
-  ['no events', '{}', 'events'],
-  ['empty events', '{"events":[]}', 'events'],
-  [
-    '101 events',
-    JSON.stringify({ events: Array.from({ length: 101 }, () => ({ event_name: 'x' })) }),
-    'events',
-  ],
-  ['a missing event_name', '{"events":[{}]}', 'events.0.event_name'],
-  ['an empty event_name', '{"events":[{"event_name":""}]}', 'events.0.event_name'],
-  ['a long event_name', JSON.stringify({ events: [{ event_name: 'x'.repeat(201) }] }), 'events.0.event_name'],
-  ['array properties', '{"events":[{"event_name":"x","properties":[1]}]}', 'events.0.properties'],
-  ['a bad timestamp', '{"events":[{"event_name":"x","timestamp":"yesterday"}]}', 'events.0.timestamp'],
-  ['a numeric page_url', '{"events":[{"event_name":"x","page_url":5}]}', 'events.0.page_url'],
-  ['a numeric user_id', '{"events":[{"event_name":"x","user_id":5}]}', 'events.0.user_id'],
-  ['a JSON string', '"hello"', 'object'],
-  ['an empty body', '', 'object'],
-] as const) {
-  test(`an analytics batch with ${name} is 400 naming ${field}`, async () => {
-    const response = await postJson(batchPath, body);
-    expect(response.status).toBe(400);
-    expect((await response.json()).message).toContain(field);
-  });
-}
+apiScenarios(
+  (
+    [
+      ['no events', '{}', 'events'],
+      ['empty events', '{"events":[]}', 'events'],
+      [
+        '101 events',
+        JSON.stringify({ events: Array.from({ length: 101 }, () => ({ event_name: 'x' })) }),
+        'events',
+      ],
+      ['a missing event_name', '{"events":[{}]}', 'events.0.event_name'],
+      ['an empty event_name', '{"events":[{"event_name":""}]}', 'events.0.event_name'],
+      [
+        'a long event_name',
+        JSON.stringify({ events: [{ event_name: 'x'.repeat(201) }] }),
+        'events.0.event_name',
+      ],
+      ['array properties', '{"events":[{"event_name":"x","properties":[1]}]}', 'events.0.properties'],
+      ['a bad timestamp', '{"events":[{"event_name":"x","timestamp":"yesterday"}]}', 'events.0.timestamp'],
+      ['a numeric page_url', '{"events":[{"event_name":"x","page_url":5}]}', 'events.0.page_url'],
+      ['a numeric user_id', '{"events":[{"event_name":"x","user_id":5}]}', 'events.0.user_id'],
+      ['a JSON string', '"hello"', 'object'],
+      ['an empty body', '', 'object'],
+    ] as const
+  ).map(([name, body, field]) => ({
+    name: `an analytics batch with ${name} is 400 naming ${field}`,
+    caller: 'anonymous',
+    request: { method: 'POST', path: batchPath, rawBody: body },
+    status: 400,
+    message: field,
+  })),
+  { baseUrl: () => server.url },
+);
 
 test('an analytics batch for an unknown app is 404', async () => {
   const response = await postJson(

@@ -3,6 +3,13 @@ import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { SERVICE_TOKEN, createUser, serviceClient, uniqueEmail } from '../../support/auth-helpers';
 import { entityOf, startEntitiesServer } from '../../support/entities-helpers';
+import {
+  apiScenarios,
+  storedAfter,
+  storedUnchanged,
+  type ApiScenario,
+  type Expectation,
+} from '../../support/api-scenario';
 import { slowestAnswerDuring } from '../../support/responsiveness';
 import type { RunningServer } from '../../support/server-process';
 
@@ -228,36 +235,44 @@ async function profile(): Promise<unknown> {
   return response.json();
 }
 
-let row = 0;
-for (const scenario of scenarios) {
-  test(`${scenario.caller}: ${scenario.name} → ${scenario.status}`, async () => {
-    row += 1;
-    const marker = `edge-${Date.now()}-${row}`;
-    const before = scenario.stored === 'profile unchanged' ? await profile() : null;
-    const { method, path, body } = scenario.request;
-    const response = await fetch(`${server.url}${path.replaceAll('MARKER', marker)}`, {
-      method,
-      redirect: 'manual',
-      headers: {
-        ...headersOf(scenario.caller),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body?.replaceAll('MARKER', marker),
-    });
-    const text = await response.text();
-    expect(response.status, text).toBe(scenario.status);
-    expect(text).not.toMatch(DRIVER_TEXT);
-    if (response.status === 400) expect((JSON.parse(text) as { message: string }).message).toBeTruthy();
-    const location = response.headers.get('location');
-    if (location !== null) expect(location).toMatch(/^[\x21-\x7e]+$/);
+/** STORED maps a row's effect to its check, as the service role (or the row's user, for the profile). */
+const STORED: Record<Effect, Expectation<{ marker: string }> | undefined> = {
+  'no Todo with the marker': storedAfter(async ({ marker }) => {
+    const todos = entityOf(serviceClient(server).asServiceRole, 'Todo');
+    expect(await todos.count({ name: marker })).toBe(0);
+  }),
+  'profile unchanged': storedUnchanged(profile),
+  none: undefined,
+};
 
-    if (scenario.stored === 'no Todo with the marker') {
-      const todos = entityOf(serviceClient(server).asServiceRole, 'Todo');
-      expect(await todos.count({ name: marker })).toBe(0);
-    }
-    if (scenario.stored === 'profile unchanged') expect(await profile()).toEqual(before);
-  });
-}
+let row = 0;
+apiScenarios(
+  scenarios.map(({ request, stored, ...scenario }): ApiScenario<{ marker: string }, Caller> => ({
+    ...scenario,
+    request: ({ marker }) => ({
+      method: request.method,
+      path: request.path.replaceAll('MARKER', marker),
+      ...(request.body === undefined ? {} : { rawBody: request.body.replaceAll('MARKER', marker) }),
+    }),
+    ...(STORED[stored] ? { stored: STORED[stored] } : {}),
+  })),
+  {
+    baseUrl: () => server.url,
+    headersFor: headersOf,
+    setUp: async () => {
+      row += 1;
+      return { marker: `edge-${Date.now()}-${row}` };
+    },
+    // Whatever the row, no driver text leaks, a 400 says why, and a redirect target is plain ASCII.
+    everyAnswer: (answer) => {
+      expect(answer.text).not.toMatch(DRIVER_TEXT);
+      if (answer.status === 400)
+        expect((JSON.parse(answer.text) as { message: string }).message).toBeTruthy();
+      const location = answer.headers.get('location');
+      if (location !== null) expect(location).toMatch(/^[\x21-\x7e]+$/);
+    },
+  },
+);
 
 // ---- Multipart import: nothing is read before the entity and the caller's right are known ----
 

@@ -1,4 +1,11 @@
 import { expect, test } from '@playwright/test';
+import {
+  apiScenarios,
+  bearer,
+  storedAfter,
+  storedUnchanged,
+  type ApiScenario,
+} from '../../support/api-scenario';
 import { slowestAnswerDuring } from '../../support/responsiveness';
 import { SERVICE_TOKEN, api, createUser, uniqueEmail } from '../../support/auth-helpers';
 import { startEntitiesServer } from '../../support/entities-helpers';
@@ -8,7 +15,7 @@ import type { RunningServer } from '../../support/server-process';
 // Note owner-only, Secret admin-only with `code` hidden from non-creators, Dossier open with nested
 // hidden keys (`meta.note`, `meta.deep.pin`, `lines.[].cost`: only the creator sees them), User has
 // custom fields. Each row gets fresh records (`Fixture`), sends one request as one caller, and checks the
-// status, the message and then, as the service role, what is stored.
+// status, the message and then, as the service role, what is stored (e2e/support/api-scenario.ts).
 const appId = 'queen-solana';
 type CallerName = 'anonymous' | 'user' | 'other' | 'admin' | 'service';
 type Row = Record<string, unknown> & { id: string };
@@ -24,21 +31,9 @@ interface Fixture {
 }
 type Stored = 'todo' | 'note' | 'secret' | 'dossier';
 
-interface Scenario {
+/** Scenario is a row of the runner's table; `item` is the issue-8 item it covers (the title's prefix). */
+interface Scenario extends ApiScenario<Fixture, CallerName> {
   item: string;
-  name: string;
-  caller: CallerName;
-  request: (f: Fixture) => { method: string; path: string; body?: unknown };
-  status: number;
-  /** message is a part of the error message the caller must get. */
-  message?: string;
-  /** effect is what must be stored afterwards. */
-  effect:
-    | { kind: 'none' }
-    | { kind: 'unchanged'; record: Stored }
-    | { kind: 'record'; record: Stored; matches: (f: Fixture) => Record<string, unknown> }
-    | { kind: 'count'; entity: string; query: (f: Fixture) => Record<string, unknown>; count: number }
-    | { kind: 'custom'; keys: number };
 }
 
 const q = (query: unknown) => `?q=${encodeURIComponent(JSON.stringify(query))}`;
@@ -97,7 +92,6 @@ const SCENARIOS: readonly Scenario[] = [
     request: (f) => ({ method: 'GET', path: path(f) }),
     status: 400,
     message,
-    effect: { kind: 'none' },
   })),
   {
     item: '1a',
@@ -110,7 +104,6 @@ const SCENARIOS: readonly Scenario[] = [
     }),
     status: 400,
     message: 'nested quantifiers',
-    effect: { kind: 'none' },
   },
   {
     item: '1a',
@@ -126,7 +119,7 @@ const SCENARIOS: readonly Scenario[] = [
     }),
     status: 400,
     message: 'nested quantifiers',
-    effect: { kind: 'unchanged', record: 'todo' },
+    stored: unchanged('todo'),
   },
   {
     item: '1a',
@@ -139,7 +132,7 @@ const SCENARIOS: readonly Scenario[] = [
     }),
     status: 400,
     message: 'start alike',
-    effect: { kind: 'unchanged', record: 'todo' },
+    stored: unchanged('todo'),
   },
   {
     item: '1a',
@@ -150,7 +143,6 @@ const SCENARIOS: readonly Scenario[] = [
       path: `Todo/count${q({ description: f.tag, title: { $regex: '^sec-T', $options: 'i' } })}`,
     }),
     status: 200,
-    effect: { kind: 'none' },
   },
 
   // 3. Query cost bound: conditions, depth and distinct patterns, each named in the 400.
@@ -161,7 +153,6 @@ const SCENARIOS: readonly Scenario[] = [
     request: () => ({ method: 'GET', path: `Todo${q({ $or: many(201, (i) => ({ priority: i })) })}` }),
     status: 400,
     message: 'more than 200 conditions',
-    effect: { kind: 'none' },
   },
   {
     item: '3',
@@ -173,7 +164,6 @@ const SCENARIOS: readonly Scenario[] = [
     }),
     status: 400,
     message: 'more than 20 distinct $regex patterns',
-    effect: { kind: 'none' },
   },
   {
     item: '3',
@@ -185,7 +175,6 @@ const SCENARIOS: readonly Scenario[] = [
     }),
     status: 400,
     message: 'nesting deeper than 12',
-    effect: { kind: 'none' },
   },
   // 3. The access rule is decided before the body is validated.
   {
@@ -194,7 +183,6 @@ const SCENARIOS: readonly Scenario[] = [
     caller: 'anonymous',
     request: () => ({ method: 'POST', path: 'Note', body: { text: 5 } }),
     status: 403,
-    effect: { kind: 'none' },
   },
   {
     item: '3',
@@ -202,7 +190,6 @@ const SCENARIOS: readonly Scenario[] = [
     caller: 'user',
     request: () => ({ method: 'POST', path: 'Secret', body: { label: 5, code: 'x'.repeat(40_000) } }),
     status: 403,
-    effect: { kind: 'none' },
   },
   {
     item: '3',
@@ -210,7 +197,7 @@ const SCENARIOS: readonly Scenario[] = [
     caller: 'other',
     request: (f) => ({ method: 'PUT', path: `Note/${f.note}`, body: { text: 5 } }),
     status: 404,
-    effect: { kind: 'unchanged', record: 'note' },
+    stored: unchanged('note'),
   },
   {
     item: '3',
@@ -218,7 +205,7 @@ const SCENARIOS: readonly Scenario[] = [
     caller: 'anonymous',
     request: (f) => ({ method: 'PUT', path: `Note/${f.note}`, body: { text: 5 } }),
     status: 404,
-    effect: { kind: 'unchanged', record: 'note' },
+    stored: unchanged('note'),
   },
   {
     item: '3',
@@ -227,7 +214,7 @@ const SCENARIOS: readonly Scenario[] = [
     request: (f) => ({ method: 'POST', path: 'Todo', body: { title: `${f.tag}-mail`, contact: LONG_EMAIL } }),
     status: 422,
     message: 'at most 254 characters',
-    effect: { kind: 'count', entity: 'Todo', query: (f) => ({ title: `${f.tag}-mail` }), count: 0 },
+    stored: countIs('Todo', (f) => ({ title: `${f.tag}-mail` }), 0),
   },
 
   // 10. upsert matches only rows the caller may read; a hidden key field is refused.
@@ -241,7 +228,7 @@ const SCENARIOS: readonly Scenario[] = [
       body: { records: [{ text: `${f.tag}-note`, n: 7 }], key: 'text' },
     }),
     status: 200,
-    effect: { kind: 'count', entity: 'Note', query: (f) => ({ text: `${f.tag}-note` }), count: 2 },
+    stored: countIs('Note', (f) => ({ text: `${f.tag}-note` }), 2),
   },
   {
     item: '10',
@@ -253,7 +240,7 @@ const SCENARIOS: readonly Scenario[] = [
       body: { records: [{ text: `${f.tag}-note`, n: 7 }], key: 'text' },
     }),
     status: 200,
-    effect: { kind: 'unchanged', record: 'note' },
+    stored: unchanged('note'),
   },
   {
     item: '10',
@@ -265,7 +252,7 @@ const SCENARIOS: readonly Scenario[] = [
       body: { records: [{ text: `${f.tag}-note`, n: 9 }], key: 'text' },
     }),
     status: 200,
-    effect: { kind: 'record', record: 'note', matches: (f) => ({ text: `${f.tag}-note`, n: 9 }) },
+    stored: recordMatches('note', (f) => ({ text: `${f.tag}-note`, n: 9 })),
   },
   {
     item: '10',
@@ -278,7 +265,7 @@ const SCENARIOS: readonly Scenario[] = [
     }),
     status: 403,
     message: 'read rule hides it',
-    effect: { kind: 'unchanged', record: 'secret' },
+    stored: unchanged('secret'),
   },
 
   // 11. Writes never drop what the writer cannot see.
@@ -302,7 +289,7 @@ const SCENARIOS: readonly Scenario[] = [
       body: { query: { id: f.dossier }, data },
     }),
     status: 200,
-    effect: { kind: 'record', record: 'dossier', matches: () => ({ lines }) },
+    stored: recordMatches('dossier', () => ({ lines })),
   })),
   {
     item: '11',
@@ -315,7 +302,7 @@ const SCENARIOS: readonly Scenario[] = [
     }),
     status: 403,
     message: 'hidden from you',
-    effect: { kind: 'unchanged', record: 'dossier' },
+    stored: unchanged('dossier'),
   },
   {
     item: '11',
@@ -327,11 +314,9 @@ const SCENARIOS: readonly Scenario[] = [
       body: { query: { id: f.dossier }, data: { $set: { meta: { label: 'M2', deep: {} } } } },
     }),
     status: 200,
-    effect: {
-      kind: 'record',
-      record: 'dossier',
-      matches: () => ({ meta: { label: 'M2', note: 'n-secret', deep: { pin: 'p-secret' } } }),
-    },
+    stored: recordMatches('dossier', () => ({
+      meta: { label: 'M2', note: 'n-secret', deep: { pin: 'p-secret' } },
+    })),
   },
   {
     item: '11',
@@ -344,7 +329,7 @@ const SCENARIOS: readonly Scenario[] = [
     }),
     status: 403,
     message: 'hidden from you',
-    effect: { kind: 'unchanged', record: 'dossier' },
+    stored: unchanged('dossier'),
   },
   {
     item: '11',
@@ -360,11 +345,11 @@ const SCENARIOS: readonly Scenario[] = [
       },
     }),
     status: 200,
-    effect: {
-      kind: 'record',
-      record: 'dossier',
-      matches: (f) => ({ title: `${f.tag}-renamed`, meta: HIDDEN_META, lines: DOSSIER_LINES }),
-    },
+    stored: recordMatches('dossier', (f) => ({
+      title: `${f.tag}-renamed`,
+      meta: HIDDEN_META,
+      lines: DOSSIER_LINES,
+    })),
   },
   {
     item: '11',
@@ -373,7 +358,7 @@ const SCENARIOS: readonly Scenario[] = [
     request: (f) => ({ method: 'PUT', path: `Dossier/${f.dossier}`, body: { lines: [{ sku: 'x' }] } }),
     status: 403,
     message: 'hidden from you',
-    effect: { kind: 'unchanged', record: 'dossier' },
+    stored: unchanged('dossier'),
   },
   {
     item: '11',
@@ -385,11 +370,9 @@ const SCENARIOS: readonly Scenario[] = [
       body: [{ id: f.dossier, meta: { label: 'B' } }],
     }),
     status: 200,
-    effect: {
-      kind: 'record',
-      record: 'dossier',
-      matches: () => ({ meta: { label: 'B', note: 'n-secret', deep: { pin: 'p-secret' } } }),
-    },
+    stored: recordMatches('dossier', () => ({
+      meta: { label: 'B', note: 'n-secret', deep: { pin: 'p-secret' } },
+    })),
   },
   {
     item: '11',
@@ -401,7 +384,7 @@ const SCENARIOS: readonly Scenario[] = [
       body: { query: { id: f.dossier }, data: { $set: { lines: [] } } },
     }),
     status: 200,
-    effect: { kind: 'record', record: 'dossier', matches: () => ({ lines: [] }) },
+    stored: recordMatches('dossier', () => ({ lines: [] })),
   },
 
   // 11. Writes never erase or overwrite values the writer cannot see: an operator on a hidden path, or a
@@ -445,7 +428,7 @@ const SCENARIOS: readonly Scenario[] = [
     }),
     status: 403,
     message: `${path}: `,
-    effect: { kind: 'unchanged', record: 'dossier' },
+    stored: unchanged('dossier'),
   })),
   {
     item: '11',
@@ -454,7 +437,7 @@ const SCENARIOS: readonly Scenario[] = [
     request: (f) => ({ method: 'PUT', path: `Dossier/${f.dossier}`, body: { meta: null } }),
     status: 403,
     message: 'replace meta: it holds fields hidden from you',
-    effect: { kind: 'unchanged', record: 'dossier' },
+    stored: unchanged('dossier'),
   },
   {
     item: '11',
@@ -463,7 +446,7 @@ const SCENARIOS: readonly Scenario[] = [
     request: (f) => ({ method: 'PUT', path: 'Dossier/bulk', body: [{ id: f.dossier, meta: null }] }),
     status: 403,
     message: 'replace meta: it holds fields hidden from you',
-    effect: { kind: 'unchanged', record: 'dossier' },
+    stored: unchanged('dossier'),
   },
   {
     item: '11',
@@ -476,7 +459,7 @@ const SCENARIOS: readonly Scenario[] = [
     }),
     status: 403,
     message: 'meta.note: the field is hidden from you',
-    effect: { kind: 'unchanged', record: 'dossier' },
+    stored: unchanged('dossier'),
   },
   {
     item: '11',
@@ -488,7 +471,7 @@ const SCENARIOS: readonly Scenario[] = [
       body: { query: { id: f.dossier }, data: { $pull: { lines: { sku: 'a', cost: 20 } } } },
     }),
     status: 200,
-    effect: { kind: 'record', record: 'dossier', matches: () => ({ lines: [{ sku: 'b' }] }) },
+    stored: recordMatches('dossier', () => ({ lines: [{ sku: 'b' }] })),
   },
   {
     item: '11',
@@ -500,7 +483,7 @@ const SCENARIOS: readonly Scenario[] = [
       body: { query: { id: f.dossier }, data: { $rename: { 'meta.label': 'meta.note' } } },
     }),
     status: 200,
-    effect: { kind: 'record', record: 'dossier', matches: () => ({ meta: { note: 'L' } }) },
+    stored: recordMatches('dossier', () => ({ meta: { note: 'L' } })),
   },
   {
     item: '11',
@@ -508,7 +491,7 @@ const SCENARIOS: readonly Scenario[] = [
     caller: 'service',
     request: (f) => ({ method: 'PUT', path: `Dossier/${f.dossier}`, body: { lines: [{ sku: 'z' }] } }),
     status: 200,
-    effect: { kind: 'record', record: 'dossier', matches: () => ({ lines: [{ sku: 'z' }] }) },
+    stored: recordMatches('dossier', () => ({ lines: [{ sku: 'z' }] })),
   },
 
   // 3. Array update operators take bounded operands (the probe's 20,000 and 8,000 are refused up front).
@@ -523,7 +506,7 @@ const SCENARIOS: readonly Scenario[] = [
     }),
     status: 400,
     message: 'at most 1000 items',
-    effect: { kind: 'unchanged', record: 'todo' },
+    stored: unchanged('todo'),
   },
   {
     item: '3',
@@ -536,7 +519,7 @@ const SCENARIOS: readonly Scenario[] = [
     }),
     status: 400,
     message: 'at most 1000 items',
-    effect: { kind: 'unchanged', record: 'todo' },
+    stored: unchanged('todo'),
   },
 
   // 16. Custom user fields are capped: 64 fields, 64 KB.
@@ -551,7 +534,7 @@ const SCENARIOS: readonly Scenario[] = [
     }),
     status: 400,
     message: 'at most 64 custom fields',
-    effect: { kind: 'custom', keys: 0 },
+    stored: customFieldCount(0),
   },
   {
     item: '16',
@@ -560,7 +543,7 @@ const SCENARIOS: readonly Scenario[] = [
     request: () => ({ method: 'PUT', path: 'User/me', body: { bio: 'x'.repeat(70_000) } }),
     status: 400,
     message: 'at most 64 KB',
-    effect: { kind: 'custom', keys: 0 },
+    stored: customFieldCount(0),
   },
   {
     item: '16',
@@ -573,7 +556,7 @@ const SCENARIOS: readonly Scenario[] = [
     }),
     status: 400,
     message: 'at most 64 custom fields',
-    effect: { kind: 'custom', keys: 0 },
+    stored: customFieldCount(0),
   },
   {
     item: '16',
@@ -581,7 +564,7 @@ const SCENARIOS: readonly Scenario[] = [
     caller: 'user',
     request: () => ({ method: 'PUT', path: 'User/me', body: { nickname: 'ok', f1: 1 } }),
     status: 200,
-    effect: { kind: 'custom', keys: 2 },
+    stored: customFieldCount(2),
   },
 ];
 
@@ -655,38 +638,52 @@ async function stored(record: Stored, f: Fixture): Promise<Row> {
 
 const errorText = (json: Record<string, unknown>) => String(json.message);
 
-for (const scenario of SCENARIOS) {
-  test(`[${scenario.item}] ${scenario.name} (${scenario.caller} → ${scenario.status})`, async () => {
-    const f = await fixture();
-    const before = scenario.effect.kind === 'unchanged' ? await stored(scenario.effect.record, f) : null;
-    const { method, path, body } = scenario.request(f);
-    const answer = await call(scenario.caller, method, path, body);
-    expect(answer.status, JSON.stringify(answer.json)).toBe(scenario.status);
-    if (scenario.message) expect(errorText(answer.json)).toContain(scenario.message);
-    const effect = scenario.effect;
-    if (effect.kind === 'unchanged') expect(await stored(effect.record, f)).toEqual(before);
-    if (effect.kind === 'record') expect(await stored(effect.record, f)).toMatchObject(effect.matches(f));
-    if (effect.kind === 'count') {
-      const counted = await ok('service', 'GET', `${effect.entity}/count${q(effect.query(f))}`);
-      expect(counted.count).toBe(effect.count);
-    }
-    if (effect.kind === 'custom') {
-      const me = await ok('user', 'GET', 'User/me');
-      const builtIn = [
-        'id',
-        'email',
-        'full_name',
-        'role',
-        'is_verified',
-        'disabled',
-        'app_id',
-        'created_date',
-        'updated_date',
-      ];
-      expect(Object.keys(me).filter((key) => !builtIn.includes(key))).toHaveLength(effect.keys);
-    }
+/** unchanged: the record reads (as the service role) the same after the request as before it. */
+function unchanged(record: Stored) {
+  return storedUnchanged((f: Fixture) => stored(record, f));
+}
+
+/** recordMatches: afterwards the record holds (at least) these values. */
+function recordMatches(record: Stored, matches: (f: Fixture) => Record<string, unknown>) {
+  return storedAfter(async (f: Fixture) => expect(await stored(record, f)).toMatchObject(matches(f)));
+}
+
+/** countIs: afterwards `count` records of entity match the query. */
+function countIs(entity: string, query: (f: Fixture) => Record<string, unknown>, count: number) {
+  return storedAfter(async (f: Fixture) => {
+    const counted = await ok('service', 'GET', `${entity}/count${q(query(f))}`);
+    expect(counted.count).toBe(count);
   });
 }
+
+const BUILT_IN_USER_FIELDS = [
+  'id',
+  'email',
+  'full_name',
+  'role',
+  'is_verified',
+  'disabled',
+  'app_id',
+  'created_date',
+  'updated_date',
+];
+
+/** customFieldCount: afterwards the row's user holds `keys` custom fields. */
+function customFieldCount(keys: number) {
+  return storedAfter(async () => {
+    const me = await ok('user', 'GET', 'User/me');
+    expect(Object.keys(me).filter((key) => !BUILT_IN_USER_FIELDS.includes(key))).toHaveLength(keys);
+  });
+}
+
+apiScenarios(
+  SCENARIOS.map((scenario) => ({ ...scenario, name: `[${scenario.item}] ${scenario.name}` })),
+  {
+    baseUrl: () => `${server.url}${entities('')}`,
+    headersFor: (caller) => bearer(tokens[caller]),
+    setUp: fixture,
+  },
+);
 
 // Attacks about time: while a burst runs, /healthz keeps answering within a generous bound.
 const HEALTH_BOUND_MS = 1500;

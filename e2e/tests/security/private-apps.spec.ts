@@ -1,6 +1,15 @@
 import { expect, test } from '@playwright/test';
 import type { Socket } from 'socket.io-client';
 import { SERVICE_TOKEN, api, createUser, signUp, uniqueEmail } from '../../support/auth-helpers';
+import {
+  apiScenarios,
+  bearer,
+  realtimeDelivery,
+  storedAfter,
+  type ApiRequest,
+  type ApiScenario,
+  type Expectation,
+} from '../../support/api-scenario';
 import { startEntitiesServer } from '../../support/entities-helpers';
 import { withServerDatabase } from '../../support/postgres';
 import { connectSocket, eventually, received } from '../../support/realtime-client';
@@ -111,41 +120,82 @@ async function countTitled(title: string): Promise<number> {
   return Number(result.json.count);
 }
 
-async function send(request: Request, caller: Caller, tag: string) {
-  const token = tokens[caller];
+/** requestOf is the HTTP request of a table row; `tag` names what it writes. */
+function requestOf(request: Request, tag: string): ApiRequest {
   const base = `/api/apps/${appId}`;
   switch (request) {
     case 'list':
-      return api(server, `${base}/entities/Todo`, { method: 'GET', token });
+      return { method: 'GET', path: `${base}/entities/Todo` };
     case 'create':
-      return api(server, `${base}/entities/Todo`, { token, body: { title: tag } });
+      return { method: 'POST', path: `${base}/entities/Todo`, body: { title: tag } };
     case 'count':
-      return api(server, `${base}/entities/Todo/count`, { method: 'GET', token });
+      return { method: 'GET', path: `${base}/entities/Todo/count` };
     case 'get':
-      return api(server, `${base}/entities/Todo/${seededId}`, { method: 'GET', token });
+      return { method: 'GET', path: `${base}/entities/Todo/${seededId}` };
     case 'integration':
-      return api(server, `${base}/integration-endpoints/Core/GenerateImage`, {
-        token,
+      return {
+        method: 'POST',
+        path: `${base}/integration-endpoints/Core/GenerateImage`,
         body: { prompt: tag },
-      });
+      };
     case 'analytics':
-      return api(server, `${base}/analytics/track/batch`, { token, body: { events: [{ event_name: tag }] } });
+      return {
+        method: 'POST',
+        path: `${base}/analytics/track/batch`,
+        body: { events: [{ event_name: tag }] },
+      };
   }
 }
 
-for (const row of SCENARIOS) {
-  test(`${row.request} by ${row.caller}: ${row.status}, ${row.effect}`, async () => {
-    const tag = `private-${row.request}-${row.caller}-${Date.now()}`;
-    const result = await send(row.request, row.caller, tag);
-    expect(result.status, JSON.stringify(result.json)).toBe(row.status);
-    if (row.status === 401) expect(result.json.extra_data).toEqual({ reason: 'auth_required' });
-    if (row.status === 403) expect(result.json.extra_data).toEqual({ reason: 'user_not_registered' });
-    if (row.effect === 'record created') expect(await countTitled(tag)).toBe(1);
-    if (row.effect === 'no record created') expect(await countTitled(tag)).toBe(0);
-    if (row.effect === 'analytics stored') analyticsTags.push({ tag, stored: true });
-    if (row.effect === 'no analytics row') analyticsTags.push({ tag, stored: false });
+/** STORED is each effect's check; analytics rows are checked in the database by a test below. */
+const STORED: Record<Effect, Expectation<{ tag: string }> | undefined> = {
+  'record created': storedAfter(async ({ tag }) => expect(await countTitled(tag)).toBe(1)),
+  'no record created': storedAfter(async ({ tag }) => expect(await countTitled(tag)).toBe(0)),
+  'analytics stored': storedAfter(async ({ tag }) => void analyticsTags.push({ tag, stored: true })),
+  'no analytics row': storedAfter(async ({ tag }) => void analyticsTags.push({ tag, stored: false })),
+  none: undefined,
+};
+
+/** todoCreatedEvent: a service-role socket in the Todo room hears (or not) the row's created Todo. */
+function todoCreatedEvent(receives: boolean): Expectation<{ tag: string }> {
+  return realtimeDelivery({
+    serverUrl: () => server.url,
+    room: `entities:${appId}:Todo`,
+    token: SERVICE_TOKEN,
+    probe: () =>
+      api(server, `/api/apps/${appId}/entities/Todo`, { token: SERVICE_TOKEN, body: { title: 'probe' } }),
+    isProbe: (text) => text.includes('probe'),
+    caused: (text, { tag }) => text.includes(tag),
+    receives,
   });
 }
+
+/** REASONS is the `extra_data` of each refusal (the protocol's auth_required and user_not_registered). */
+const REASONS: Record<number, unknown> = {
+  401: { reason: 'auth_required' },
+  403: { reason: 'user_not_registered' },
+};
+
+apiScenarios(
+  SCENARIOS.map((row): ApiScenario<{ tag: string }, Caller> => ({
+    name: `${row.request} by ${row.caller}, ${row.effect}`,
+    caller: row.caller,
+    request: ({ tag }) => requestOf(row.request, tag),
+    status: row.status,
+    ...(row.status in REASONS
+      ? { answer: (answer) => expect(answer.json.extra_data).toEqual(REASONS[row.status]) }
+      : {}),
+    ...(STORED[row.effect] ? { stored: STORED[row.effect] } : {}),
+    // A create reaches the service role's socket in the Todo room exactly when it was stored.
+    ...(row.request === 'create' ? { realtime: todoCreatedEvent(row.effect === 'record created') } : {}),
+  })),
+  {
+    baseUrl: () => server.url,
+    headersFor: (caller) => bearer(tokens[caller]),
+    // `private-<request>-<caller>-…`: the analytics test below finds its rows by `private-analytics-`.
+    setUp: async ({ name, caller }) => ({ tag: `private-${name.split(' ')[0]}-${caller}-${Date.now()}` }),
+  },
+);
 
 test('realtime: only approved users, admins and the service role receive a private app’s events', async () => {
   const sockets: Socket[] = [];

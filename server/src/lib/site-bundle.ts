@@ -1,21 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import {
+  BUILD_INFO_FILE,
+  BuildInfoSchema,
+  BUILT_PAGES,
+  type BuildInfo,
+} from '../../../site/src/page-contract/build-info';
 
-/** BOOT_MARKER is the comment in the built pages' `<head>` that the boot script replaces. */
-export const BOOT_MARKER = '<!--app-boot-->';
-/** PATH_PLACEHOLDER is replaced in 404.html by the escaped requested path. */
-export const PATH_PLACEHOLDER = '__APP_REQUESTED_PATH__';
-/** HERO_URL_PLACEHOLDER is replaced in the hero's ready fragment by the image URL. */
-export const HERO_URL_PLACEHOLDER = '__APP_HERO_URL__';
-
-const BuildInfoSchema = z.object({
-  configHash: z.string(),
-  heroPrompt: z.string().min(1),
-  hero: z.object({ generating: z.string().min(1), ready: z.string().includes(HERO_URL_PLACEHOLDER) }),
-});
-
-export type BuildInfo = z.infer<typeof BuildInfoSchema>;
+export type { BuildInfo } from '../../../site/src/page-contract/build-info';
 
 /** SiteBundle is the built site's HTML held in memory; `index` is null when the site was not built. */
 export interface SiteBundle {
@@ -40,27 +32,30 @@ export async function loadSiteBundle(root: string): Promise<SiteBundle> {
     }
   };
   const [index, notFound, login, buildInfoText] = await Promise.all([
-    readText('index.html'),
-    readText('404.html'),
-    readText('login.html'),
-    readText('build-info.json'),
+    readText(BUILT_PAGES.home),
+    readText(BUILT_PAGES.notFound),
+    readText(BUILT_PAGES.login),
+    readText(BUILD_INFO_FILE),
   ]);
-  if (index === null) problems.push(`${join(root, 'index.html')} is missing: run \`npm run build\` first`);
-  if (index !== null && notFound === null) problems.push(`${join(root, '404.html')} is missing`);
+  if (index === null)
+    problems.push(`${join(root, BUILT_PAGES.home)} is missing: run \`npm run build\` first`);
+  if (index !== null && notFound === null) problems.push(`${join(root, BUILT_PAGES.notFound)} is missing`);
   if (index !== null && login === null) {
-    problems.push(`${join(root, 'login.html')} is missing: /login answers 404 until the site is rebuilt`);
+    problems.push(
+      `${join(root, BUILT_PAGES.login)} is missing: /login answers 404 until the site is rebuilt`,
+    );
   }
   let buildInfo: BuildInfo | null = null;
   if (buildInfoText !== null) {
     try {
       const parsed = BuildInfoSchema.safeParse(JSON.parse(buildInfoText));
       if (parsed.success) buildInfo = parsed.data;
-      else problems.push(`build-info.json is malformed: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
+      else problems.push(`${BUILD_INFO_FILE} is malformed: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
     } catch {
-      problems.push('build-info.json is not valid JSON');
+      problems.push(`${BUILD_INFO_FILE} is not valid JSON`);
     }
   } else if (index !== null) {
-    problems.push('build-info.json is missing: the hero image will not be inlined');
+    problems.push(`${BUILD_INFO_FILE} is missing: the hero image will not be inlined`);
   }
   return { root, index, notFound, login, buildInfo, problems };
 }

@@ -1,28 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { requestedPathLabel } from './html-escape';
-import { serializeJsonForScript } from './json-script';
+import { requestedPathLabel } from '../../../site/src/page-contract/page-contract';
+import { PATH_LABEL_CASES } from '../../../site/src/testing/path-label-cases';
+import { escapeHtml } from './html-escape';
 import { renderHomePage, renderLoginPage, renderNotFoundPage, type BootData } from './site-page';
 
 const boot: BootData = { appId: 'a', publicSettings: null, heroImageUrl: null };
 
-describe('serializeJsonForScript', () => {
-  it('escapes < and line separators so the script cannot be closed early', () => {
-    const text = serializeJsonForScript({ x: '</script><!-- \u2028\u2029' });
-    expect(text).not.toContain('<');
-    expect(text).toContain('\\u003c/script>');
-    expect(text).toContain('\\u2028');
-    expect(text).toContain('\\u2029');
-    expect(JSON.parse(text)).toEqual({ x: '</script><!-- \u2028\u2029' });
+describe('requestedPathLabel, as the server calls it with the request URL', () => {
+  // The page script names the same page from location.pathname (site/src/config/paths.test.ts): one table.
+  it.each(PATH_LABEL_CASES)('$url → $label', ({ url, label }) => {
+    expect(requestedPathLabel(url)).toBe(label);
+    const page = renderNotFoundPage('<p>__APP_REQUESTED_PATH__</p>', boot, requestedPathLabel(url));
+    expect(page).toBe(`<p>${escapeHtml(label)}</p>`);
   });
-});
-
-describe('requestedPathLabel', () => {
-  it.each([
-    ['/no/such?x=1', 'no/such'],
-    ['/a%20b', 'a b'],
-    ['/%E0%A4%A', '%E0%A4%A'],
-    ['/', ''],
-  ])('%s → %s', (url, label) => expect(requestedPathLabel(url)).toBe(label));
 });
 
 describe('renderNotFoundPage', () => {

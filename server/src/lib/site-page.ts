@@ -1,18 +1,16 @@
+import {
+  BOOT_MARKER,
+  bootScript,
+  HERO_URL_PLACEHOLDER,
+  PATH_PLACEHOLDER,
+  type BootData,
+} from '../../../site/src/page-contract/page-contract';
+import type { BuildInfo } from '../../../site/src/page-contract/build-info';
 import { escapeHtml } from './html-escape';
-import { serializeJsonForScript } from './json-script';
-import { BOOT_MARKER, HERO_URL_PLACEHOLDER, PATH_PLACEHOLDER, type BuildInfo } from './site-bundle';
 
-/** BootData is what the page script reads from `#app-boot` before its first request. */
-export interface BootData {
-  appId: string;
-  publicSettings: { id: string; public_settings: string } | null;
-  heroImageUrl: string | null;
-}
-
-/** bootScript renders the boot data as a JSON script element. */
-export function bootScript(data: BootData): string {
-  return `<script id="app-boot" type="application/json">${serializeJsonForScript(data)}</script>`;
-}
+// The markers, boot data and path label are the page contract's (site/src/page-contract/): this file only
+// fills them in.
+export type { BootData } from '../../../site/src/page-contract/page-contract';
 
 /**
  * renderHomePage fills the boot marker and, when the hero image exists, swaps the hero's generating

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { siteConfigHash } from '../../../site/src/page-contract/build-info';
 import type { Logger } from 'pino';
 import type { SiteConfig } from '../../../site/src/config/site-config-schema';
 import type { ServerConfig } from '../config/server-env';
@@ -94,7 +94,7 @@ export function reportSiteBundle(
   for (const problem of bundle.problems) if (bundle.index !== null) logger.warn(problem);
   if (!site) return;
   // The page is prerendered from the site config: if it changed since the build, what is served is stale.
-  const configHash = createHash('sha256').update(JSON.stringify(site)).digest('hex');
+  const configHash = siteConfigHash(site);
   if (bundle.buildInfo && bundle.buildInfo.configHash !== configHash) {
     logger.warn(
       'The site was built from a different site config than this start uses (site.config.json or SITE_* changed): run `npm run build` (`npm start` rebuilds automatically).',

@@ -7,9 +7,9 @@ import {
   DEFAULT_FRAME_ANCESTORS,
   inlineScriptHashes,
 } from '../lib/content-security-policy';
-import { requestedPathLabel } from '../lib/html-escape';
 import type { SiteBundle } from '../lib/site-bundle';
 import { renderHomePage, renderLoginPage, renderNotFoundPage, type BootData } from '../lib/site-page';
+import { requestedPathLabel } from '../../../site/src/page-contract/page-contract';
 import type { AppsService } from '../services/apps/apps-service';
 import type { ImageService } from '../services/images/image-service';
 

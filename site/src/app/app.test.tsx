@@ -1,11 +1,9 @@
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { bootScript } from '../page-contract/page-contract';
+import { act, renderUi, screen } from '../testing/react-root';
 
 // The shell's decisions (spinner, login redirect, Access Restricted, site) for each platform answer. The
 // platform client is replaced by a scripted one; everything else is the real app.
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const platform = {
   app: { getPublicSettings: vi.fn() },
@@ -27,20 +25,13 @@ interface Scenario {
   token?: string;
 }
 
-let container: HTMLDivElement;
-let root: Root | undefined;
-
 beforeEach(() => {
   vi.resetModules();
   vi.clearAllMocks();
   platform.integrations.Core.GenerateImage.mockResolvedValue({ url: '/media/queen.svg' });
-  container = document.createElement('div');
-  document.body.append(container);
 });
 
 afterEach(() => {
-  act(() => root?.unmount());
-  container.remove();
   document.head.innerHTML = '';
   localStorage.clear();
 });
@@ -51,22 +42,22 @@ async function renderApp({ publicSettings, token }: Scenario) {
     publicSettings: publicSettings ? { id: 'test-app', public_settings: publicSettings } : null,
     heroImageUrl: null,
   };
-  document.head.innerHTML = `<script id="app-boot" type="application/json">${JSON.stringify(boot)}</script>`;
+  document.head.innerHTML = bootScript(boot);
   if (token) localStorage.setItem('base44_access_token', token);
   const { App } = await import('./app');
-  root = createRoot(container);
+  renderUi(<App pathname="/" />);
   await act(async () => {
-    root?.render(<App pathname="/" />);
     await new Promise((resolve) => setTimeout(resolve, 0));
   });
 }
 
-const text = () => container.textContent ?? '';
+const text = () => document.body.textContent ?? '';
+const pageHeading = () => screen.getByRole('heading', { level: 1 }).textContent;
 
 describe('App shell', () => {
   it('renders Home at once for an anonymous visitor of a public app, asking the platform nothing', async () => {
     await renderApp({ publicSettings: 'public_without_login' });
-    expect(container.querySelector('h1')?.textContent).toContain('QUEEN SOLANA');
+    expect(pageHeading()).toContain('QUEEN SOLANA');
     expect(platform.app.getPublicSettings).not.toHaveBeenCalled();
     expect(platform.auth.me).not.toHaveBeenCalled();
   });
@@ -75,7 +66,7 @@ describe('App shell', () => {
     platform.app.getPublicSettings.mockRejectedValue(forbidden('auth_required'));
     await renderApp({ publicSettings: null });
     expect(platform.auth.redirectToLogin).toHaveBeenCalledWith(window.location.href);
-    expect(container.querySelector('[role="status"]')).not.toBeNull();
+    expect(screen.getByRole('status')).not.toBeNull();
     expect(text()).not.toContain('QUEEN OF QUEENS');
   });
 
@@ -83,7 +74,7 @@ describe('App shell', () => {
     platform.app.getPublicSettings.mockRejectedValue(forbidden('user_not_registered'));
     await renderApp({ publicSettings: null, token: 'tok' });
     // The screen is a lazily loaded chunk.
-    await vi.waitFor(() => expect(container.querySelector('h1')?.textContent).toBe('Access Restricted'));
+    await vi.waitFor(() => expect(pageHeading()).toBe('Access Restricted'));
     expect(text()).toContain(
       'You are not registered to use this application. Please contact the app administrator to request access.',
     );

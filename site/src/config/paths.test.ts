@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PATH_LABEL_CASES } from '../testing/path-label-cases';
 import { matchRoute, requestedPageName } from './paths';
 
 describe('matchRoute', () => {
@@ -15,11 +16,16 @@ describe('matchRoute', () => {
 });
 
 describe('requestedPageName', () => {
-  it('drops leading slashes and decodes percent escapes like the server does', () => {
+  it('drops leading slashes and decodes percent escapes', () => {
     expect(requestedPageName('/royal/treasury')).toBe('royal/treasury');
     expect(requestedPageName('//x')).toBe('x');
     expect(requestedPageName('/royal%20treasury')).toBe('royal treasury');
     expect(requestedPageName('/%3Cimg%3E')).toBe('<img>');
     expect(requestedPageName('/bad%E0%A4%A')).toBe('bad%E0%A4%A');
+  });
+
+  // The server names the page from the request URL (server/src/lib/site-page.test.ts reads the same table).
+  it.each(PATH_LABEL_CASES)('names $pathname as the server names $url: "$label"', ({ pathname, label }) => {
+    expect(requestedPageName(pathname)).toBe(label);
   });
 });

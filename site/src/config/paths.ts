@@ -1,3 +1,5 @@
+import { requestedPathLabel } from '../page-contract/page-contract';
+
 /** SECTION_IDS names every in-page section anchor of Home, in page order. */
 export const SECTION_IDS = {
   about: 'about',
@@ -17,14 +19,9 @@ export function matchRoute(pathname: string): RouteName {
 }
 
 /**
- * requestedPageName is how the 404 screen names a path: without leading slashes, percent-decoded where
- * possible (the server renders the same text into the prerendered page).
+ * requestedPageName is how the 404 screen names a path: the page contract's requestedPathLabel, so the
+ * screen shows after a client-side navigation what the server rendered into the prerendered 404 page.
  */
 export function requestedPageName(pathname: string): string {
-  const trimmed = pathname.replace(/^\/+/, '');
-  try {
-    return decodeURIComponent(trimmed);
-  } catch {
-    return trimmed;
-  }
+  return requestedPathLabel(pathname);
 }

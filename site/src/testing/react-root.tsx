@@ -1,39 +1,15 @@
-import { act, type ReactNode } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach } from 'vitest';
+// The one way React tests render: Testing Library's render (inside act, so effects have run when it
+// returns), unmounted after each test, and queried the way a visitor finds things: by role and label
+// (`screen.getByRole('button', { name: 'Sign in' })`, `screen.getByLabelText('Email')`).
+import { cleanup, render, type RenderResult } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach } from 'vitest';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+export { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 
-/**
- * setUpReactRoot gives each test a fresh container attached to the document and a React root in it,
- * unmounted and removed after the test.
- */
-export function setUpReactRoot() {
-  const mounted: { container: HTMLDivElement; root: Root | null } = {
-    container: document.createElement('div'),
-    root: null,
-  };
-  beforeEach(() => {
-    mounted.container = document.createElement('div');
-    document.body.append(mounted.container);
-    mounted.root = createRoot(mounted.container);
-  });
-  afterEach(() => {
-    act(() => mounted.root?.unmount());
-    mounted.container.remove();
-  });
-  return {
-    get container() {
-      return mounted.container;
-    },
-    /** render renders node inside act, so effects have run when it returns. */
-    render(node: ReactNode) {
-      act(() => mounted.root?.render(node));
-    },
-    /** remount starts a new root in the same container. */
-    remount() {
-      act(() => mounted.root?.unmount());
-      mounted.root = createRoot(mounted.container);
-    },
-  };
+afterEach(cleanup);
+
+/** renderUi renders node into a fresh container attached to the document (removed after the test). */
+export function renderUi(node: ReactNode): RenderResult {
+  return render(node);
 }

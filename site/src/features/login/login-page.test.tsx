@@ -1,15 +1,10 @@
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, renderUi, screen } from '../../testing/react-root';
 import type { AuthApi } from './api/auth-api';
 import type { LoginParams } from './lib/login-params';
 import { LoginPage } from './login-page';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
 const ORIGIN = window.location.origin;
-let container: HTMLDivElement;
-let root: Root;
 let navigate: ReturnType<typeof vi.fn<(url: string) => void>>;
 
 function fakeApi(overrides: Partial<AuthApi> = {}): AuthApi {
@@ -27,59 +22,41 @@ function fakeApi(overrides: Partial<AuthApi> = {}): AuthApi {
 }
 
 function render(api: AuthApi, params: Partial<LoginParams> = {}) {
-  act(() =>
-    root.render(
-      <LoginPage
-        api={api}
-        navigate={navigate}
-        params={{ fromUrl: `${ORIGIN}/missing`, resetToken: null, inviteToken: null, ...params }}
-      />,
-    ),
+  renderUi(
+    <LoginPage
+      api={api}
+      navigate={navigate}
+      params={{ fromUrl: `${ORIGIN}/missing`, resetToken: null, inviteToken: null, ...params }}
+    />,
   );
 }
 
-const field = (label: string) => {
-  const labelElement = [...container.querySelectorAll('label')].find((node) => node.textContent === label);
-  const input =
-    labelElement && container.querySelector<HTMLInputElement>(`#${CSS.escape(labelElement.htmlFor)}`);
-  if (!input) throw new Error(`no field labelled ${label}`);
-  return input;
-};
+const field = (label: string) => screen.getByLabelText<HTMLInputElement>(label, { exact: true });
 
 function type(label: string, value: string) {
-  const input = field(label);
-  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
-  act(() => {
-    setter?.call(input, value);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  });
+  fireEvent.input(field(label), { target: { value } });
 }
 
-const button = (name: string) => {
-  const found = [...container.querySelectorAll('button')].find((node) => node.textContent === name);
-  if (!found) throw new Error(`no button ${name}`);
-  return found;
-};
+const button = (name: string) => screen.getByRole('button', { name });
 
+/** submit submits the step's form, as pressing Enter in one of its fields does. */
 async function submit() {
-  const form = container.querySelector('form');
+  const submitButton = screen
+    .getAllByRole<HTMLButtonElement>('button')
+    .find((candidate) => candidate.type === 'submit');
+  if (!submitButton?.form) throw new Error('no form with a submit button on the page');
+  const form = submitButton.form;
   await act(async () => {
-    form?.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    fireEvent.submit(form);
   });
 }
 
-const heading = () => container.querySelector('h1')?.textContent;
+const heading = () => screen.getByRole('heading', { level: 1 }).textContent;
+const alertText = () => screen.getByRole('alert').textContent;
+const statusText = () => screen.getByRole('status').textContent;
 
 beforeEach(() => {
   navigate = vi.fn<(url: string) => void>();
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-});
-
-afterEach(() => {
-  act(() => root.unmount());
-  container.remove();
 });
 
 describe('LoginPage', () => {
@@ -111,7 +88,7 @@ describe('LoginPage', () => {
     type('Email', 'queen@example.com');
     type('Password', 'wrong');
     await submit();
-    expect(container.querySelector('[role="alert"]')?.textContent).toBe('Invalid email or password');
+    expect(alertText()).toBe('Invalid email or password');
     expect(navigate).not.toHaveBeenCalled();
     expect(button('Sign in').getAttribute('aria-disabled')).toBeNull();
   });
@@ -119,9 +96,9 @@ describe('LoginPage', () => {
   it('signs up, takes the mailed code, and returns with the new token', async () => {
     const api = fakeApi();
     render(api);
-    act(() => button('Create an account').click());
+    fireEvent.click(button('Create an account'));
     expect(heading()).toBe('Create your account');
-    expect(document.activeElement).toBe(container.querySelector('h1'));
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 }));
     type('Email', 'new@example.com');
     type('Password', 'long-enough-secret');
     await submit();
@@ -132,9 +109,9 @@ describe('LoginPage', () => {
     expect(code.getAttribute('autocomplete')).toBe('one-time-code');
     expect(document.activeElement).toBe(code);
 
-    await act(async () => button('Resend code').click());
+    await act(async () => fireEvent.click(button('Resend code')));
     expect(api.resendCode).toHaveBeenCalledWith('new@example.com');
-    expect(container.querySelector('[role="status"]')?.textContent).toContain('We sent a new code');
+    expect(statusText()).toContain('We sent a new code');
 
     type('Verification code', '12 34 56');
     expect(code.value).toBe('123456');
@@ -146,7 +123,7 @@ describe('LoginPage', () => {
   it('signs in with the password when the code answer carries no token', async () => {
     const api = fakeApi({ verifyCode: vi.fn(async () => null) });
     render(api);
-    act(() => button('Create an account').click());
+    fireEvent.click(button('Create an account'));
     type('Email', 'new@example.com');
     type('Password', 'secret-secret');
     await submit();
@@ -160,12 +137,12 @@ describe('LoginPage', () => {
     const api = fakeApi();
     render(api);
     type('Email', 'queen@example.com');
-    act(() => button('Forgot password?').click());
+    fireEvent.click(button('Forgot password?'));
     expect(heading()).toBe('Reset your password');
     expect(field('Email').value).toBe('queen@example.com');
     await submit();
     expect(api.requestPasswordReset).toHaveBeenCalledWith('queen@example.com');
-    expect(container.querySelector('[role="status"]')?.textContent).toContain('a reset link has been sent');
+    expect(statusText()).toContain('a reset link has been sent');
   });
 
   it('sets a new password from a reset link, then offers sign-in', async () => {
@@ -175,15 +152,13 @@ describe('LoginPage', () => {
     type('New password', 'brand-new-secret');
     type('Confirm new password', 'brand-new-typo');
     await submit();
-    expect(container.querySelector('[role="alert"]')?.textContent).toBe('The two passwords do not match.');
+    expect(alertText()).toBe('The two passwords do not match.');
     expect(api.setPassword).not.toHaveBeenCalled();
     type('Confirm new password', 'brand-new-secret');
     await submit();
     expect(api.setPassword).toHaveBeenCalledWith('reset-1', 'brand-new-secret');
     expect(heading()).toBe('Sign in');
-    expect(container.querySelector('[role="status"]')?.textContent).toBe(
-      'Your password has been set: sign in with it',
-    );
+    expect(statusText()).toBe('Your password has been set: sign in with it');
   });
 
   it('accepts an invite and signs in straight away', async () => {

@@ -1,47 +1,24 @@
-import { act } from 'react';
-import type { ReactNode } from 'react';
-import { createRoot } from 'react-dom/client';
-import type { Root } from 'react-dom/client';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Mock } from 'vitest';
 import type { AppErrorMessage } from '../../lib/embedding';
+import { renderUi as render, screen } from '../../testing/react-root';
 import { ErrorBoundary } from './error-boundary';
 
-const actEnvironment = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
 const parentDescriptor = Object.getOwnPropertyDescriptor(window, 'parent');
 
 function ThrowingWidget({ error }: { error: unknown }): never {
   throw error;
 }
 
-let container: HTMLDivElement;
-let root: Root;
 let postMessage: Mock;
-
-function render(node: ReactNode) {
-  act(() => {
-    root.render(node);
-  });
-}
-
-beforeAll(() => {
-  actEnvironment.IS_REACT_ACT_ENVIRONMENT = true;
-});
 
 beforeEach(() => {
   postMessage = vi.fn();
   Object.defineProperty(window, 'parent', { value: { postMessage }, configurable: true, writable: true });
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
 });
 
 afterEach(() => {
-  act(() => {
-    root.unmount();
-  });
-  container.remove();
   if (parentDescriptor) {
     Object.defineProperty(window, 'parent', parentDescriptor);
   } else {
@@ -52,7 +29,7 @@ afterEach(() => {
 
 describe('ErrorBoundary', () => {
   it('renders its children when nothing throws', () => {
-    render(
+    const { container } = render(
       <ErrorBoundary>
         <p>All fine</p>
       </ErrorBoundary>,
@@ -68,8 +45,8 @@ describe('ErrorBoundary', () => {
       </ErrorBoundary>,
     );
 
-    expect(container.querySelector('h1')?.textContent).toBe('Something went wrong');
-    expect(container.querySelector('button')?.textContent).toBe('Reload');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Something went wrong');
+    expect(screen.getByRole('button').textContent).toBe('Reload');
 
     expect(postMessage).toHaveBeenCalledTimes(1);
     const [message, targetOrigin] = postMessage.mock.calls[0] as [AppErrorMessage, string];
@@ -91,7 +68,7 @@ describe('ErrorBoundary', () => {
       </ErrorBoundary>,
     );
 
-    expect(container.querySelector('h1')?.textContent).toBe('Something went wrong');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Something went wrong');
     expect(postMessage).not.toHaveBeenCalled();
   });
 });

@@ -1,0 +1,28 @@
+// The Node-only half of the page contract (page-contract.ts holds the browser-safe half): the files the site
+// build writes for the server, build-info.json's shape, and the site-config hash that tells the server
+// whether the pages were built from the config it runs with.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { SiteConfig } from '../config/site-config-schema';
+import { HERO_URL_PLACEHOLDER } from './page-contract';
+
+/** BUILT_PAGES names the HTML files the build writes and the server fills in and serves. */
+export const BUILT_PAGES = { home: 'index.html', notFound: '404.html', login: 'login.html' } as const;
+/** BUILD_INFO_FILE is written next to the pages; the server reads it once and never serves it. */
+export const BUILD_INFO_FILE = 'build-info.json';
+
+export const BuildInfoSchema = z.object({
+  /** configHash is siteConfigHash() of the config the pages were built from. */
+  configHash: z.string(),
+  /** heroPrompt is the prompt whose stored image the server puts into the hero. */
+  heroPrompt: z.string().min(1),
+  /** hero holds the hero slot's two renderings: `generating` is in index.html, `ready` replaces it. */
+  hero: z.object({ generating: z.string().min(1), ready: z.string().includes(HERO_URL_PLACEHOLDER) }),
+});
+
+export type BuildInfo = z.infer<typeof BuildInfoSchema>;
+
+/** siteConfigHash fingerprints a validated site config; the build stores it and the server compares it. */
+export function siteConfigHash(config: SiteConfig): string {
+  return createHash('sha256').update(JSON.stringify(config)).digest('hex');
+}

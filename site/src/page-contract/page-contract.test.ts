@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  BOOT_MARKER,
+  bootScript,
+  HEAD_MARKER,
+  HTML_MARKER,
+  NO_BOOT_DATA,
+  parseBootData,
+  serializeJsonForScript,
+  type BootData,
+} from './page-contract';
+
+describe('serializeJsonForScript', () => {
+  it('escapes < and line separators so the script cannot be closed early', () => {
+    const text = serializeJsonForScript({ x: '</script><!-- \u2028\u2029' });
+    expect(text).not.toContain('<');
+    expect(text).toContain('\\u003c/script>');
+    expect(text).toContain('\\u2028');
+    expect(text).toContain('\\u2029');
+    expect(JSON.parse(text)).toEqual({ x: '</script><!-- \u2028\u2029' });
+  });
+});
+
+describe('boot data', () => {
+  const data: BootData = {
+    appId: 'queen',
+    publicSettings: { id: 'queen', public_settings: 'public_without_login' },
+    heroImageUrl: '/media/hero.webp',
+  };
+
+  it('reads back what the server writes', () => {
+    const script = bootScript(data);
+    const text = /<script id="app-boot" type="application\/json">(.*)<\/script>/.exec(script)?.[1];
+    expect(parseBootData(text)).toEqual(data);
+  });
+
+  it.each([undefined, null, '', 'not json', 'null', '42', '{"appId":7,"publicSettings":{"id":1}}'])(
+    'reads %j as unknown',
+    (text) => expect(parseBootData(text)).toEqual(NO_BOOT_DATA),
+  );
+});
+
+describe('page templates', () => {
+  // The build fills HEAD and HTML, the server fills BOOT: a template without one serves a broken page.
+  it.each(['index.html', 'login.html'])('%s holds every marker', (page) => {
+    const html = readFileSync(resolve(import.meta.dirname, '../..', page), 'utf8');
+    for (const marker of [HEAD_MARKER, BOOT_MARKER, HTML_MARKER]) expect(html).toContain(marker);
+  });
+});
