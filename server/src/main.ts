@@ -178,6 +178,7 @@ async function main(): Promise<void> {
     userEntity: project.entities.get(USER_ENTITY),
     events: entityEvents,
     limiter,
+    hub: realtime.hub,
   });
   const analytics = createAnalyticsService(apps, createAnalyticsStore(db));
   const images = createImageService(createImagesStore(db), createImageProvider(config));
@@ -201,7 +202,7 @@ async function main(): Promise<void> {
   });
   const seeded = await entities.seed(config.APP_ID);
   // Committed writes go to subscribed sockets, each filtered by its reader's read rules, on every instance.
-  const appAccess = createAppAccess({ apps, sessions: accounts.sessions });
+  const appAccess = createAppAccess({ apps, accessTokens: accounts.accessTokens });
   startEntityDelivery({
     project,
     events: entityEvents,

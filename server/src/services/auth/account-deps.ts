@@ -4,7 +4,7 @@ import type { AppsService } from '../apps/apps-service';
 import type { Mailer } from '../mail/mailer';
 import type { PasswordHasher } from './password-hasher';
 import type { AuthThrottle } from './auth-throttle';
-import type { SessionService } from './session-service';
+import type { AccessTokens } from './access-tokens';
 import type { TurnstileVerifier } from './turnstile';
 
 /** AccountLog is the part of a logger the account services use (never given a secret). */
@@ -17,7 +17,7 @@ export interface AccountDeps {
   users: UsersStore;
   codes: AuthCodesStore;
   apps: AppsService;
-  sessions: SessionService;
+  accessTokens: AccessTokens;
   hasher: PasswordHasher;
   mailer: Mailer;
   throttle: AuthThrottle;
