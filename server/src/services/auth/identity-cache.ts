@@ -15,7 +15,10 @@ export const USER_CHANGED = 'queen:user-changed';
 /** MAX_IDENTITIES bounds memory; the least recently read rows go first. */
 const MAX_IDENTITIES = 10_000;
 
-/** IdentityCache keeps user rows for a moment, forgetting each as soon as it is written. */
+/**
+ * IdentityCache keeps user rows for a moment, forgetting each as soon as it is written.
+ * NB: a kept row is shared by every request that reads it: callers must not mutate it.
+ */
 export interface IdentityCache {
   /** find returns the user (appId, id), kept if read less than ttlMs ago and not written since, else load's. */
   find(appId: string, id: string, load: () => Promise<UserRow | null>): Promise<UserRow | null>;
