@@ -14,6 +14,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const EMAIL = 'bench@example.com';
 const PASSWORD = 'bench-password-123456';
+/** ME_GOAL is the share of the bare route `User/me` must reach (issue 9). */
+const ME_GOAL = 0.4;
 
 interface Measured {
   name: string;
@@ -95,6 +97,10 @@ try {
     '',
     `Bare route = mean of the two bare runs (${Math.round(bare)} req/s). Login hashes with argon2id on purpose,`,
     'so its rate is bounded by the hash cost, not by the server.',
+    '',
+    '| goal | target | measured | |',
+    '| --- | --- | --- | --- |',
+    `| \`User/me\` vs bare | ≥ ${percent(ME_GOAL)} | ${percent(report.ratios.me)} | ${report.ratios.me >= ME_GOAL ? 'pass' : '**fail**'} |`,
     '',
   ].join('\n');
   const results = join(REPO_ROOT, 'bench/results');

@@ -1,6 +1,6 @@
 // Entities throughput: for each store (PGlite, and PostgreSQL when DATABASE_URL is set) loads 100,000 Todo
-// records through the import endpoint (rows/s), then measures get-by-id, a filtered + sorted list of 50 and
-// create as ratios to a bare JSON route (`GET /healthz`) of the same server in the same run, and the
+// records through the import endpoint (rows/s), then measures get-by-id, a filtered + sorted list of 50,
+// `User/me` and create as ratios to a bare JSON route (`GET /healthz`) of the same server in the same run, and the
 // realtime delivery latency of creates to 1,000 sockets (one instance; with REDIS_URL also two instances
 // on one Redis, sockets on A and creates on B).
 import { availableParallelism, cpus, loadavg } from 'node:os';
@@ -37,6 +37,20 @@ const LIST_QUERY = `q=${encodeURIComponent(JSON.stringify({ completed: false }))
 const AUTH = { authorization: `Bearer ${SERVICE_TOKEN}` };
 const SERVER_ENV = { PROJECT_DIR: FIXTURE_PROJECT, ...AUTH_ENV, LOG_LEVEL: 'warn' };
 const GOALS = { getById: 0.5, list: 0.25, importSeconds: 10, realtimeP99Ms: 50 };
+/** HOT_PATH_GOALS are the ratios to the bare route the everyday requests must reach (issue 9), per store. */
+const HOT_PATH_GOALS: Record<DatabaseMode, Record<'getByIdCold' | 'me' | 'create', number>> = {
+  pglite: { getByIdCold: 0.15, me: 0.4, create: 0.1 },
+  postgres: { getByIdCold: 0.3, me: 0.4, create: 0.15 },
+};
+/**
+ * BEFORE are the ratios of bench/results before the hot-path work (2026-11-22T16:25Z): the hot figures and
+ * the lists must not get worse.
+ */
+const BEFORE: Record<DatabaseMode, Record<'getById' | 'list' | 'listCold', number>> = {
+  pglite: { getById: 0.527, list: 0.393, listCold: 0.038 },
+  postgres: { getById: 0.531, list: 0.371, listCold: 0.052 },
+};
+const USER = { email: 'bench-user@example.com', password: 'bench-password-123456' };
 
 interface Measured {
   name: string;
@@ -46,7 +60,7 @@ interface Measured {
   errors: number;
 }
 
-type Ratios = Record<'getById' | 'getByIdCold' | 'list' | 'listCold' | 'create', number>;
+type Ratios = Record<'getById' | 'getByIdCold' | 'list' | 'listCold' | 'me' | 'create', number>;
 
 /** Bracketed is a route measured between two bare runs, with their mean. */
 interface Bracketed extends Measured {
@@ -162,7 +176,26 @@ async function load(server: RunningServer): Promise<{ load: Load; ids: string[] 
  * throughput measures each route hot (the same questions again, as an app's pages ask them: answered by
  * the read cache) and cold (every request a new question: each one goes to the database).
  */
+/** userToken creates a signed-in user (operator API) and returns its access token, for `User/me`. */
+async function userToken(server: RunningServer): Promise<string> {
+  const api = `${server.url}/api/apps/${APP_ID}`;
+  const created = await fetch(`${api}/admin/users`, {
+    method: 'POST',
+    headers: { ...AUTH, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...USER, role: 'user' }),
+  });
+  if (created.status !== 201) throw new Error(`create user: HTTP ${created.status} ${await created.text()}`);
+  const login = await fetch(`${api}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(USER),
+  });
+  if (!login.ok) throw new Error(`login: HTTP ${login.status} ${await login.text()}`);
+  return ((await login.json()) as { access_token: string }).access_token;
+}
+
 async function throughput(server: RunningServer, allIds: string[]): Promise<Bracketed[]> {
+  const token = await userToken(server);
   const base = `/api/apps/${APP_ID}/entities/${ENTITY}`;
   const rotating = (ids: string[]) => {
     let next = 0;
@@ -211,6 +244,14 @@ async function throughput(server: RunningServer, allIds: string[]): Promise<Brac
             },
           },
         ],
+      },
+    ],
+    [
+      'me',
+      'GET User/me (a signed-in user)',
+      {
+        url: `${server.url}/api/apps/${APP_ID}/entities/User/me`,
+        headers: { authorization: `Bearer ${token}` },
       },
     ],
     [
@@ -391,6 +432,22 @@ for (const store of stores) reports.push(await benchStore(store));
 
 const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
 const pass = (ok: boolean) => (ok ? 'pass' : '**fail**');
+
+/** hotPathGoals are the goal rows of the everyday requests (issue 9) for one store. */
+function hotPathGoals(report: StoreReport): string[] {
+  const goals = HOT_PATH_GOALS[report.store];
+  const before = BEFORE[report.store];
+  const at = (key: keyof Ratios, target: number, label: string) =>
+    `| ${label} | ≥ ${percent(target)} | ${percent(report.ratios[key])} | ${pass(report.ratios[key] >= target)} |`;
+  return [
+    at('getByIdCold', goals.getByIdCold, 'get-by-id vs bare (cold)'),
+    at('me', goals.me, '`User/me` vs bare'),
+    at('create', goals.create, 'create vs bare'),
+    at('getById', before.getById, 'get-by-id (hot) no worse than before'),
+    at('list', before.list, 'list (hot) no worse than before'),
+    at('listCold', before.listCold, 'list (cold) no worse than before'),
+  ];
+}
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const date = new Date().toISOString();
 const markdown = [
@@ -430,6 +487,7 @@ for (const report of reports) {
     `| list vs bare (hot) | ≥ ${percent(GOALS.list)} | ${percent(report.ratios.list)} (cold ${percent(report.ratios.listCold)}) | ${pass(report.ratios.list >= GOALS.list)} |`,
     `| ${ROWS}-row import | ≤ ${GOALS.importSeconds} s | ${report.load.method === 'import' ? `${report.load.seconds.toFixed(2)} s` : 'import failed'} | ${pass(report.load.method === 'import' && report.load.seconds <= GOALS.importSeconds)} |`,
     `| realtime p99, ${SOCKETS} sockets, one instance | ≤ ${GOALS.realtimeP99Ms} ms | ${oneInstance ? ms(oneInstance.p99Ms) : 'not measured'} | ${pass(!!oneInstance && oneInstance.delivered === oneInstance.expected && oneInstance.p99Ms <= GOALS.realtimeP99Ms)} |`,
+    ...hotPathGoals(report),
     '',
   );
 }

@@ -72,9 +72,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   refuseUnsafeStrings(app);
   app.setErrorHandler(handleError);
 
-  const { sessions } = deps.accounts;
+  const { accessTokens } = deps.accounts;
   // One caller guard: every route and the socket handshake resolve app, caller and visibility through it.
-  const access = deps.access ?? createAppAccess({ apps: deps.apps, sessions });
+  const access = deps.access ?? createAppAccess({ apps: deps.apps, accessTokens });
   const guard = createCallerGuard({ apps: deps.apps, access });
 
   const realtime = deps.realtime ?? createRealtime();

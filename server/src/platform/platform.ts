@@ -10,7 +10,7 @@ import type { ServerConfig } from '../config/server-env';
 import { createRateLimitRedis } from '../lib/rate-limit-redis';
 import { loadSecrets, type ServerSecrets } from '../lib/secrets-file';
 import { loadSiteBundle, type SiteBundle } from '../lib/site-bundle';
-import { createRealtime, type Realtime } from '../realtime/realtime-hub';
+import { createRealtime, type Realtime, type RealtimeHub } from '../realtime/realtime-hub';
 import { createAnalyticsService } from '../services/analytics/analytics-service';
 import { createAppAccess } from '../services/apps/app-access';
 import { createAppsService, type AppsService } from '../services/apps/apps-service';
@@ -81,6 +81,8 @@ export async function buildAccountsPart(input: {
   userEntity?: EntityDef | undefined;
   events?: EntityEvents | undefined;
   limiter?: RateLimiter | undefined;
+  /** hub tells other instances which users changed (the CLI has none: cached rows expire within 500 ms). */
+  hub?: RealtimeHub | undefined;
 }): Promise<AccountsPart> {
   const { config, db, log } = input;
   const apps = createAppsService(createAppsStore(db));
@@ -101,6 +103,7 @@ export async function buildAccountsPart(input: {
     userEntity: input.userEntity,
     events: input.events,
     limiter: input.limiter,
+    hub: input.hub,
   });
   return { apps, mailer, accounts };
 }
@@ -182,6 +185,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     userEntity: project.entities.get(USER_ENTITY),
     events: entityEvents,
     limiter,
+    hub: realtime.hub,
   });
   if (config.APP_VISIBILITY || config.APP_SELF_SIGNUP) {
     await apps.updateSettings(config.APP_ID, {
@@ -212,7 +216,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   const seeded = await entities.seed(config.APP_ID);
   // One app-access for the HTTP guard and the socket handshakes: committed writes go to subscribed
   // sockets, each filtered by its reader's read rules, on every instance.
-  const access = createAppAccess({ apps, sessions: accounts.sessions });
+  const access = createAppAccess({ apps, accessTokens: accounts.accessTokens });
   startEntityDelivery({
     project,
     events: entityEvents,

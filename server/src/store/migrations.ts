@@ -136,6 +136,25 @@ const MIGRATIONS: Migration[] = [
       'ALTER TABLE otp_codes ADD COLUMN password_hash text NULL',
     ],
   },
+  {
+    version: 8,
+    name: 'entity lookups that do not depend on planner statistics',
+    // Without statistics (PGlite never auto-analyzes) the planner guesses `app_id = … AND entity = …` matches
+    // one row, so every index starting with (app_id, entity) looks as cheap as the primary key: a by-id
+    // lookup took the owner or the created index and filtered every record of the entity, and a list sorted
+    // them all. The owner index served no statement (owner rules compare to_jsonb(created_by_id)), so it
+    // goes; the list index is partial on a condition every stored row meets and only list statements state
+    // (LISTED in entity-records-store.ts), so by-id lookups can only take the primary key.
+    statements: [
+      'DROP INDEX entity_records_owner_idx',
+      'DROP INDEX entity_records_created_idx',
+      `CREATE INDEX entity_records_created_idx ON entity_records (app_id, entity, created_date DESC, id)
+        WHERE created_date > '-infinity'`,
+      // From here on the statistics keeper refreshes them as the table grows (statistics-keeper.ts).
+      'ANALYZE entity_records',
+      'ANALYZE users',
+    ],
+  },
 ];
 
 /**

@@ -5,6 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { extendedQuery } from './pglite-extended-query';
 import {
   serializeError,
   type PgliteWorkerData,
@@ -74,10 +75,11 @@ async function handle(pglite: PGlite, request: WorkerRequest): Promise<unknown[]
   switch (request.type) {
     case 'query': {
       const { sql, params, tx } = request;
-      if (tx === undefined) return (await inTurn(() => timed(() => pglite.query(sql, params)))).rows;
-      const open = transactions.get(tx);
-      if (!open) throw new Error(`No open transaction ${tx}`);
-      return (await timed(() => open.tx.query(sql, params))).rows;
+      if (tx === undefined)
+        return (await inTurn(() => timed(() => extendedQuery(pglite, sql, params, true)))).rows;
+      if (!transactions.has(tx)) throw new Error(`No open transaction ${tx}`);
+      // The transaction holds the connection (its turn), so its statements go straight to the engine.
+      return (await timed(() => extendedQuery(pglite, sql, params, false))).rows;
     }
     case 'begin':
       await begin(pglite, request.id);

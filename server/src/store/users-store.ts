@@ -49,11 +49,11 @@ export function createUsersStore(db: Queryable) {
   return {
     /** findById returns the user of appId with that id, or null. */
     async findById(appId: string, id: string): Promise<UserRow | null> {
-      const { rows } = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE app_id = $1 AND id = $2`, [
-        appId,
-        id,
-      ]);
-      return rows[0] ?? null;
+      // By the primary key alone (ids are unique across apps): with `app_id = $1` in the statement, a planner
+      // without statistics may walk the app's (app_id, email) index instead. The app is checked on the row.
+      const { rows } = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
+      const user = rows[0];
+      return user && user.app_id === appId ? user : null;
     },
     /** findByEmail looks a user up by email, ignoring case. */
     async findByEmail(appId: string, email: string): Promise<UserRow | null> {

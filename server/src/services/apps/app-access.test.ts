@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, UnauthorizedError } from '../../lib/errors';
 import type { UserRow } from '../../store/users-store';
-import type { BearerCheck } from '../auth/session-service';
+import type { BearerCheck } from '../auth/access-tokens';
 import { createAppAccess, decideDataAccess, standingOf, type Principal, type Standing } from './app-access';
 import type { AppsService } from './apps-service';
 
@@ -55,7 +55,7 @@ describe('createAppAccess', () => {
   const access = (visibility: string, checks: Record<string, BearerCheck>) =>
     createAppAccess({
       apps: { findAccessSettings: async () => ({ visibility, selfSignup: false }) } as unknown as AppsService,
-      sessions: { check: async (_app, header) => checks[header ?? ''] ?? { status: 'none' } },
+      accessTokens: { check: async (_app, header) => checks[header ?? ''] ?? { status: 'none' } },
     });
 
   it('resolves the service role with its on-behalf-of user', async () => {

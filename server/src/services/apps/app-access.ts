@@ -1,7 +1,7 @@
 import { ForbiddenError, UnauthorizedError } from '../../lib/errors';
 import type { UserRow } from '../../store/users-store';
-import type { BearerCheck, SessionService } from '../auth/session-service';
-import { INVALID_TOKEN, SIGN_IN_REQUIRED } from '../auth/session-service';
+import type { AccessTokens, BearerCheck } from '../auth/access-tokens';
+import { INVALID_TOKEN, SIGN_IN_REQUIRED } from '../auth/access-tokens';
 import { userCaller, type Caller } from '../../rules/caller';
 import type { AppsService } from './apps-service';
 
@@ -91,16 +91,16 @@ export interface SocketAccess {
  * createAppAccess resolves callers and applies app visibility, the one place every route and the socket
  * handshake ask "who is this, and may they reach this app's data".
  */
-export function createAppAccess(deps: { apps: AppsService; sessions: Pick<SessionService, 'check'> }) {
+export function createAppAccess(deps: { apps: AppsService; accessTokens: Pick<AccessTokens, 'check'> }) {
   async function identify(
     appId: string,
     authorization: string | undefined,
     onBehalfOf?: string | undefined,
   ): Promise<Principal> {
-    const principal = principalOf(await deps.sessions.check(appId, authorization));
+    const principal = principalOf(await deps.accessTokens.check(appId, authorization));
     if (principal.kind !== 'service' || !onBehalfOf) return principal;
     // The SDK sends `on-behalf-of: Bearer <user>` on service-role calls when the client has a user token.
-    const behalf = await deps.sessions.check(appId, onBehalfOf);
+    const behalf = await deps.accessTokens.check(appId, onBehalfOf);
     return { kind: 'service', onBehalfOf: behalf.status === 'user' ? behalf.user : null };
   }
 

@@ -4,7 +4,7 @@ import type { AppsService } from '../apps/apps-service';
 import type { Mailer } from '../mail/mailer';
 import type { PasswordHasher } from './password-hasher';
 import type { AuthThrottle } from './auth-throttle';
-import type { SessionService } from './session-service';
+import type { AccessTokens } from './access-tokens';
 import type { TurnstileVerifier } from './turnstile';
 
 /** AccountLog is the part of a logger the account services use (never given a secret). */
@@ -12,12 +12,12 @@ export interface AccountLog {
   warn(details: object, message: string): void;
 }
 
-/** AccountDeps is what the sign-up, sign-in and user services share; main.ts builds it once. */
+/** AccountDeps is what the sign-up, sign-in and user services share; platform/platform.ts builds it once. */
 export interface AccountDeps {
   users: UsersStore;
   codes: AuthCodesStore;
   apps: AppsService;
-  sessions: SessionService;
+  accessTokens: AccessTokens;
   hasher: PasswordHasher;
   mailer: Mailer;
   throttle: AuthThrottle;

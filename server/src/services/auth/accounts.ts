@@ -1,6 +1,7 @@
 import { createTokenSigner } from '../../lib/access-token';
 import { createRateLimiter, type RateLimiter } from '../limits/rate-limiter';
 import type { ServerSecrets } from '../../lib/secrets-file';
+import type { RealtimeHub } from '../../realtime/realtime-hub';
 import type { AuthCodesStore } from '../../store/auth-codes-store';
 import type { UsersStore } from '../../store/users-store';
 import type { AppsService } from '../apps/apps-service';
@@ -12,7 +13,8 @@ import { createUsersService } from '../users/users-service';
 import type { AccountLog } from './account-deps';
 import { createPasswordHasher } from './password-hasher';
 import { createAuthThrottle } from './auth-throttle';
-import { createSessionService } from './session-service';
+import { createAccessTokens } from './access-tokens';
+import { createIdentityCache, forgettingWrites } from './identity-cache';
 import { createSignInService } from './sign-in-service';
 import { createSignUpService } from './sign-up-service';
 import { createTurnstileVerifier } from './turnstile';
@@ -28,7 +30,7 @@ export interface AccountsConfig {
   TURNSTILE_VERIFY_URL: string;
 }
 
-/** createAccounts wires sessions, sign-up, sign-in and users from stores, secrets and configuration. */
+/** createAccounts wires access tokens, sign-up, sign-in and users from stores, secrets and configuration. */
 export async function createAccounts(input: {
   config: AccountsConfig;
   secrets: ServerSecrets;
@@ -39,21 +41,28 @@ export async function createAccounts(input: {
   /** userEntity and events make user writes validate custom fields and reach realtime subscribers. */
   userEntity?: EntityDef | undefined;
   events?: EntityEvents | undefined;
-  /** limiter counts sign-in attempts (main.ts passes the one shared through Redis); default in process. */
+  /** limiter counts sign-in attempts (the platform passes the one shared through Redis); default in process. */
   limiter?: RateLimiter | undefined;
+  /** hub tells other instances which users changed, so none trusts a stale row (the platform passes the realtime hub). */
+  hub?: Pick<RealtimeHub, 'dispatch' | 'handle'> | undefined;
 }) {
   const { config } = input;
   const signer = createTokenSigner(input.secrets.jwtSecret, config.JWT_EXPIRES_IN);
-  const sessions = createSessionService({
-    users: input.stores.users,
+  const identities = createIdentityCache({ hub: input.hub });
+  // Every write to a user goes through here, so each one retires the cached row on every instance.
+  const users = forgettingWrites(input.stores.users, identities);
+  const accessTokens = createAccessTokens({
+    users,
     signer,
     serviceToken: input.secrets.serviceToken,
+    identities,
   });
   const limiter = input.limiter ?? createRateLimiter();
   const deps = {
     ...input.stores,
+    users,
     apps: input.apps,
-    sessions,
+    accessTokens,
     hasher: await createPasswordHasher(),
     mailer: input.mailer,
     throttle: createAuthThrottle(limiter, {
@@ -66,14 +75,14 @@ export async function createAccounts(input: {
     log: input.log,
   };
   const userWrites = createUserWrites({
-    users: input.stores.users,
+    users,
     entity: input.userEntity,
     events: input.events,
   });
   const signIn = createSignInService(deps, userWrites.announce);
   return {
     userWrites,
-    sessions,
+    accessTokens,
     signIn,
     signUp: createSignUpService(deps, userWrites.announce),
     users: createUsersService(deps, signIn, signer, userWrites),

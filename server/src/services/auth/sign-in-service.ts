@@ -65,7 +65,7 @@ export function createSignInService(deps: AccountDeps, announce: AnnounceUser = 
           'email_not_verified',
         );
       }
-      return { access_token: await deps.sessions.issueToken(user), user: toPublicUser(user) };
+      return { access_token: await deps.accessTokens.issueToken(user), user: toPublicUser(user) };
     },
 
     /** requestReset mails a reset link if the account exists; the answer and timing never say whether it does. */
@@ -148,7 +148,7 @@ export function createSignInService(deps: AccountDeps, announce: AnnounceUser = 
       return {
         success: true,
         message: 'Password changed: other sessions are signed out',
-        access_token: await deps.sessions.issueToken(updated),
+        access_token: await deps.accessTokens.issueToken(updated),
       };
     },
   };

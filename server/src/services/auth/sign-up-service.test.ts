@@ -5,7 +5,7 @@ import type { AppsService } from '../apps/apps-service';
 import type { Mailer } from '../mail/mailer';
 import type { AccountDeps } from './account-deps';
 import type { PasswordHasher } from './password-hasher';
-import type { SessionService } from './session-service';
+import type { AccessTokens } from './access-tokens';
 import { createSignUpService } from './sign-up-service';
 
 // Unit tests of the sign-up rules with in-memory stand-ins for stores and mail; the e2e security spec
@@ -53,7 +53,7 @@ function setUp(existing: UserRow | null, pending: OtpRow | null = null) {
     users: users as unknown as UsersStore,
     codes: codes as unknown as AuthCodesStore,
     apps: { requireApp: vi.fn(async () => undefined) } as unknown as AppsService,
-    sessions: {} as SessionService,
+    accessTokens: {} as AccessTokens,
     hasher,
     mailer: mailer as unknown as Mailer,
     throttle: vi.fn(async () => undefined),

@@ -157,7 +157,7 @@ export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = 
       announce(verified, 'update');
       return {
         success: true,
-        access_token: await deps.sessions.issueToken(verified),
+        access_token: await deps.accessTokens.issueToken(verified),
         user: toPublicUser(verified),
       };
     },

@@ -72,7 +72,7 @@ export function createUsersService(
     async ssoAccessToken(appId: string, userId: string) {
       const user = await requireById(appId, userId);
       if (user.disabled) throw new InvalidInputError('userId: the user is disabled');
-      return { access_token: await deps.sessions.issueToken(user) };
+      return { access_token: await deps.accessTokens.issueToken(user) };
     },
 
     /** ssoIdToken returns a signed id token (sub, email, aud = app id) for a user of the app. */

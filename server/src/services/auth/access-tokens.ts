@@ -1,0 +1,85 @@
+import { decodeJwt } from 'jose';
+import type { TokenSigner } from '../../lib/access-token';
+import { secretMatcher } from '../../lib/secure-random';
+import type { UserRow, UsersStore } from '../../store/users-store';
+import { createIdentityCache, type IdentityCache } from './identity-cache';
+
+/** BearerCheck is what an Authorization header turned out to be. */
+export type BearerCheck =
+  | { status: 'none' }
+  | { status: 'invalid' }
+  | { status: 'service' }
+  | { status: 'user'; user: UserRow }
+  | { status: 'inactive'; user: UserRow };
+
+/** SIGN_IN_REQUIRED is the message of a 401 when no token was sent. */
+export const SIGN_IN_REQUIRED = 'Authentication required: sign in to continue';
+/** INVALID_TOKEN is the message of a 401 for a token that is malformed, expired or voided. */
+export const INVALID_TOKEN = 'Invalid or expired token: sign in again';
+
+/** MAX_VERIFIED_TOKENS bounds the tokens whose signature is remembered as checked. */
+const MAX_VERIFIED_TOKENS = 10_000;
+
+function bearerOf(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? '';
+}
+
+/**
+ * createAccessTokens returns the stateless access tokens of this server: who a bearer token is (anonymous,
+ * a user at the token's version, or the service role) and tokens minted for users. Tokens hold no server
+ * state; the user's row decides whether one still counts (its token version, disabled flag), read through
+ * `identities` so that an authenticated request usually does not reach the database.
+ */
+export function createAccessTokens(deps: {
+  users: UsersStore;
+  signer: TokenSigner;
+  serviceToken: string;
+  identities?: IdentityCache | undefined;
+  now?: () => number;
+}) {
+  const isServiceToken = secretMatcher(deps.serviceToken);
+  const identities = deps.identities ?? createIdentityCache();
+  const now = deps.now ?? Date.now;
+  // A token's signature is checked once: its claims cannot change, only its expiry comes (checked each time).
+  const verified = new Map<string, { userId: string; tokenVersion: number; expiresMs: number }>();
+
+  async function claimsOf(token: string, appId: string) {
+    const key = `${appId}\u0000${token}`;
+    const known = verified.get(key);
+    if (known) {
+      if (known.expiresMs > now()) return known;
+      verified.delete(key);
+    }
+    const claims = await deps.signer.verify(token, appId);
+    if (!claims) return null;
+    // The signer requires `exp`, so a verified token always has one.
+    const remembered = { ...claims, expiresMs: Number(decodeJwt(token).exp) * 1000 };
+    verified.set(key, remembered);
+    if (verified.size > MAX_VERIFIED_TOKENS) verified.delete(verified.keys().next().value as string);
+    return remembered;
+  }
+
+  async function check(appId: string, header: string | undefined): Promise<BearerCheck> {
+    const token = bearerOf(header);
+    if (token === null) return { status: 'none' };
+    if (token === '' || token === 'null' || token === 'undefined') return { status: 'invalid' };
+    if (isServiceToken(token)) return { status: 'service' };
+    const claims = await claimsOf(token, appId);
+    if (!claims) return { status: 'invalid' };
+    const user = await identities.find(appId, claims.userId, () => deps.users.findById(appId, claims.userId));
+    // A password, role or disabled change since the token was minted voids it.
+    if (!user || user.token_version !== claims.tokenVersion) return { status: 'invalid' };
+    return user.disabled ? { status: 'inactive', user } : { status: 'user', user };
+  }
+
+  return {
+    check,
+    /** issueToken mints an access token for the user at its current token version. */
+    issueToken: (user: UserRow) =>
+      deps.signer.mint({ userId: user.id, appId: user.app_id, tokenVersion: user.token_version }),
+  };
+}
+
+export type AccessTokens = ReturnType<typeof createAccessTokens>;
