@@ -136,6 +136,24 @@ const MIGRATIONS: Migration[] = [
       'ALTER TABLE otp_codes ADD COLUMN password_hash text NULL',
     ],
   },
+  {
+    version: 9,
+    name: 'create app_page_views',
+    // Page logs (`appLogs`): visitor_key is a daily-rotating keyed hash of IP + user agent, never the IP.
+    statements: [
+      `CREATE TABLE app_page_views (
+        id bigserial PRIMARY KEY,
+        app_id text NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+        page text NOT NULL,
+        user_id text NULL,
+        referrer text NULL,
+        visitor_key text NOT NULL,
+        viewed_at timestamptz NOT NULL
+      )`,
+      'CREATE INDEX app_page_views_app_time_idx ON app_page_views (app_id, viewed_at DESC, id DESC)',
+      'CREATE INDEX app_page_views_time_idx ON app_page_views (viewed_at)',
+    ],
+  },
 ];
 
 /**
