@@ -103,7 +103,8 @@ describe('POST log-user-in-app', () => {
   });
 
   it('bounds the page name, the body and the app id before storing anything', async () => {
-    expect((await logPage('x'.repeat(201))).status).toBe(400);
+    const long = await logPage('x'.repeat(201));
+    expect(long).toMatchObject({ status: 400, body: { message: 'page: must be at most 200 characters' } });
     expect((await logPage('')).status).toBe(400);
     expect((await logPage('Big', { payload: 'x'.repeat(2048) })).status).toBe(413);
     const unknownApp = await send({

@@ -21,7 +21,8 @@ export function registerAppLogsRoutes(
   deps: { guard: CallerGuard; appLogs: AppLogsService },
 ): void {
   async function logPage(request: FastifyRequest, reply: FastifyReply) {
-    const { appId, '*': page } = parseInput(LogPageParamsSchema, request.params);
+    const params = request.params as Record<string, unknown>;
+    const { appId, page } = parseInput(LogPageParamsSchema, { appId: params.appId, page: params['*'] });
     await deps.appLogs.admit(request.ip);
     let userId: string | null = null;
     try {

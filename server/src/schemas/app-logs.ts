@@ -6,13 +6,16 @@ export const PAGE_NAME_MAX = 200;
 /** LOG_PAGE_BODY_LIMIT is the largest body a page view may carry (the SDK and the vite plugin send none). */
 export const LOG_PAGE_BODY_LIMIT = 1024;
 
-/** LogPageParamsSchema is `POST [/api]/app-logs/:appId/log-user-in-app/*` (the page may hold `/`). */
+/**
+ * LogPageParamsSchema is `POST [/api]/app-logs/:appId/log-user-in-app/*` with the wildcard as `page`
+ * (the SDK inserts the page name unencoded, so it may hold `/`).
+ */
 export const LogPageParamsSchema = z.object({
   appId: z.string().min(1),
-  '*': z
+  page: z
     .string()
-    .min(1, 'the page name must not be empty')
-    .max(PAGE_NAME_MAX, `the page name must be at most ${PAGE_NAME_MAX} characters`),
+    .min(1, 'must not be empty')
+    .max(PAGE_NAME_MAX, `must be at most ${PAGE_NAME_MAX} characters`),
 });
 
 const time = z.union([z.iso.datetime({ offset: true }), z.iso.date()], {

@@ -103,8 +103,7 @@ export function createAppLogsStore(db: Queryable) {
       return { views: Number(rows[0]?.views ?? 0), visitors: Number(rows[0]?.visitors ?? 0) };
     },
     /** countByPage returns views and visitors per page, most viewed first, at most limit pages. */
-    countByPage: (filter: PageViewFilter, limit: number) =>
-      countBy('page', filter, 'views DESC, key', limit),
+    countByPage: (filter: PageViewFilter, limit: number) => countBy('page', filter, 'views DESC, key', limit),
     /** countByDay returns views and visitors per UTC day (YYYY-MM-DD), oldest first, at most limit days. */
     countByDay: (filter: PageViewFilter, limit: number) => countBy(UTC_DAY, filter, 'key', limit),
     /**

@@ -97,7 +97,9 @@ describe('app logs service', () => {
     clock = new Date('2026-11-21T10:00:00.000Z');
     logs.record(APP, view('A'));
     await logs.close();
-    const { rows } = await db.query<{ visitor_key: string }>('SELECT visitor_key FROM app_page_views ORDER BY id');
+    const { rows } = await db.query<{ visitor_key: string }>(
+      'SELECT visitor_key FROM app_page_views ORDER BY id',
+    );
     const keys = rows.map((row) => row.visitor_key);
     expect(keys[0]).toBe(keys[1]);
     expect(new Set(keys).size).toBe(4);

@@ -1,6 +1,6 @@
 import { InvalidInputError, TooManyRequestsError } from '../../lib/errors';
 import type { FetchLogsQuery, StatsQuery } from '../../schemas/app-logs';
-import type { AppLogsStore, PageViewFilter, PageViewRow } from '../../store/app-logs-store';
+import type { AppLogsStore, PageViewRow } from '../../store/app-logs-store';
 import type { RateLimiter } from '../limits/rate-limiter';
 import { createBatchWriter, type BatchWriterCounts } from './batch-writer';
 import { createVisitorKeys } from './visitor-key';
@@ -64,7 +64,7 @@ export function storedReferrer(header: string | undefined): string | null {
   }
 }
 
-/** startOf reads a range bound; a date-only `to` means the end of that day. */
+/** boundOf reads a range bound; a date-only `to` means the end of that day. */
 function boundOf(value: string, end: boolean): Date {
   const time = new Date(value);
   return end && value.length === 10 ? new Date(time.getTime() + DAY_MS) : time;
@@ -99,11 +99,9 @@ export function createAppLogsService(deps: AppLogsDeps) {
     }
   }
 
-  /** readFilter flushes this instance's buffer (a reader sees its own views) and settles the range. */
-  async function readFilter(appId: string, query: StatsQuery & { user_id?: string | undefined }) {
-    await writer.flush();
-    const filter: Omit<PageViewFilter, 'from' | 'to'> = { appId, page: query.page, userId: query.user_id };
-    return { filter, from: query.from, to: query.to };
+  /** filterOf is a read's app, page and user; the range is settled by each read. */
+  function filterOf(appId: string, query: { page?: string | undefined; user_id?: string | undefined }) {
+    return { appId, page: query.page, userId: query.user_id };
   }
 
   return {
@@ -131,12 +129,13 @@ export function createAppLogsService(deps: AppLogsDeps) {
     },
     /** fetchLogs returns page views newest first, filtered, with has_more for the next skip. */
     async fetchLogs(appId: string, query: FetchLogsQuery) {
-      const { filter, from, to } = await readFilter(appId, query);
+      // This instance's buffered views are written first, so a reader sees its own views at once.
+      await writer.flush();
       const rows = await deps.store.list(
         {
-          ...filter,
-          from: from ? boundOf(from, false).toISOString() : '-infinity',
-          to: to ? boundOf(to, true).toISOString() : 'infinity',
+          ...filterOf(appId, query),
+          from: query.from ? boundOf(query.from, false).toISOString() : '-infinity',
+          to: query.to ? boundOf(query.to, true).toISOString() : 'infinity',
         },
         query.limit + 1,
         query.skip,
@@ -153,14 +152,20 @@ export function createAppLogsService(deps: AppLogsDeps) {
     },
     /** stats returns views and distinct visitors in all, per page and per UTC day, over at most a year. */
     async stats(appId: string, query: StatsQuery) {
-      const { filter, from, to } = await readFilter(appId, query);
-      const end = to ? boundOf(to, true) : now();
-      const start = from ? boundOf(from, false) : new Date(end.getTime() - STATS_DEFAULT_DAYS * DAY_MS);
+      await writer.flush();
+      const end = query.to ? boundOf(query.to, true) : now();
+      const start = query.from
+        ? boundOf(query.from, false)
+        : new Date(end.getTime() - STATS_DEFAULT_DAYS * DAY_MS);
       if (end.getTime() - start.getTime() > STATS_MAX_DAYS * DAY_MS) {
         throw new InvalidInputError(`from..to may cover at most ${STATS_MAX_DAYS} days`);
       }
       // A default end of "now" includes the views flushed just above.
-      const range = { ...filter, from: start.toISOString(), to: new Date(end.getTime() + 1).toISOString() };
+      const range = {
+        ...filterOf(appId, query),
+        from: start.toISOString(),
+        to: new Date(end.getTime() + 1).toISOString(),
+      };
       const [totals, pages, days] = await Promise.all([
         deps.store.totals(range),
         deps.store.countByPage(range, STATS_MAX_PAGES + 1),
