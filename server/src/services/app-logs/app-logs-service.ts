@@ -52,16 +52,13 @@ export interface AppLogsDeps {
   now?: () => Date;
 }
 
+// The scheme, host and path of an absolute http(s) URL: everything before `?` or `#` (linear to match).
+const REFERRER_PREFIX = /^https?:\/\/[^/?#\s]+[^?#\s]*/i;
+
 /** storedReferrer keeps a Referer's origin and path: its query or fragment may hold a token. */
 export function storedReferrer(header: string | undefined): string | null {
-  if (!header) return null;
-  try {
-    const url = new URL(header);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    return `${url.origin}${url.pathname}`.slice(0, REFERRER_MAX);
-  } catch {
-    return null;
-  }
+  const match = header ? REFERRER_PREFIX.exec(header.slice(0, 4 * REFERRER_MAX)) : null;
+  return match ? match[0].slice(0, REFERRER_MAX) : null;
 }
 
 /** boundOf reads a range bound; a date-only `to` means the end of that day. */
@@ -117,14 +114,15 @@ export function createAppLogsService(deps: AppLogsDeps) {
     },
     /** record buffers one page view of appId; false when it was dropped (buffer full or closing). */
     record(appId: string, view: PageView): boolean {
-      const time = now();
+      const time = now().toISOString();
+      const userAgent = (view.userAgent ?? '').slice(0, USER_AGENT_MAX);
       return writer.add({
         app_id: appId,
         page: view.page,
         user_id: view.userId,
         referrer: storedReferrer(view.referrer),
-        visitor_key: visitors.keyFor(appId, view.ip, (view.userAgent ?? '').slice(0, USER_AGENT_MAX), time),
-        viewed_at: time.toISOString(),
+        visitor_key: visitors.keyFor(appId, view.ip, userAgent, time.slice(0, 10)),
+        viewed_at: time,
       });
     },
     /** fetchLogs returns page views newest first, filtered, with has_more for the next skip. */
