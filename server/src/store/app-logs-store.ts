@@ -109,19 +109,20 @@ export function createAppLogsStore(db: Queryable) {
     /**
      * pruneBefore deletes at most batch page views older than cutoff (any app) and says how many; callers
      * loop, so no single statement outlives the query timeout on a large table. Each app's oldest views
-     * are found through the (app_id, viewed_at) index.
+     * are found through the (app_id, viewed_at) index and deleted by primary key (`= ANY (ARRAY(…))`: an
+     * `IN (subquery)` is planned as a scan of the whole table).
      */
     async pruneBefore(cutoff: string, batch: number): Promise<number> {
       const { rows } = await db.query<{ deleted: string | number }>(
         `WITH gone AS (
-           DELETE FROM app_page_views WHERE id IN (
+           DELETE FROM app_page_views WHERE id = ANY (ARRAY(
              SELECT expired.id FROM apps CROSS JOIN LATERAL (
                SELECT id FROM app_page_views
                WHERE app_id = apps.id AND viewed_at < $1
                ORDER BY viewed_at LIMIT $2
              ) AS expired
              LIMIT $2
-           ) RETURNING 1
+           )) RETURNING 1
          ) SELECT count(*) AS deleted FROM gone`,
         [cutoff, batch],
       );
