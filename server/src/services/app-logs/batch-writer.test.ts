@@ -48,7 +48,7 @@ describe('createBatchWriter', () => {
 
   it('drops rows beyond maxBuffered, counts them and reports them once', async () => {
     vi.useFakeTimers();
-    let release = () => undefined as void;
+    let release: () => void = () => undefined;
     const { writer, drops } = writerWith({
       maxBatch: 100,
       write: () => new Promise<void>((resolve) => (release = resolve)),
