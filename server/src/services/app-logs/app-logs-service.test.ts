@@ -150,6 +150,18 @@ describe('app logs service', () => {
     await logs.close();
   });
 
+  it('prunes on its own once started, off the request path', async () => {
+    await db.query('DELETE FROM app_page_views');
+    const logs = service({ retentionDays: 30, pruneFirstMs: 10 });
+    clock = new Date('2026-09-01T00:00:00.000Z');
+    logs.record(APP, view('Old'));
+    await logs.flush();
+    clock = new Date('2026-11-20T10:00:00.000Z');
+    logs.startPruning();
+    await expect.poll(rowCount, { timeout: 5000 }).toBe(0);
+    await logs.close();
+  });
+
   it('limits page views per IP', async () => {
     const logs = service({ ratePerMinute: 2 });
     await logs.admit('192.0.2.9');

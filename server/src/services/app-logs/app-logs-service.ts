@@ -50,6 +50,8 @@ export interface AppLogsDeps {
   bufferMax: number;
   log: AppLogsLog;
   now?: () => Date;
+  /** pruneFirstMs is when the first prune runs after startPruning (default 30 s; tests shorten it). */
+  pruneFirstMs?: number;
 }
 
 // The scheme, host and path of an absolute http(s) URL: everything before `?` or `#` (linear to match).
@@ -197,7 +199,7 @@ export function createAppLogsService(deps: AppLogsDeps) {
             pruning = null;
           });
       };
-      pruneTimers = [setTimeout(run, PRUNE_FIRST_MS), setInterval(run, PRUNE_EVERY_MS)];
+      pruneTimers = [setTimeout(run, deps.pruneFirstMs ?? PRUNE_FIRST_MS), setInterval(run, PRUNE_EVERY_MS)];
       for (const timer of pruneTimers) timer.unref();
     },
     /** counts are the buffer's running totals (written, dropped, failed, buffered). */
