@@ -7,6 +7,7 @@ const BENCHMARKS = [
   'site-lighthouse.ts',
   'auth-throughput.ts',
   'entities-throughput.ts',
+  'app-logs-throughput.ts',
   'database-worker.ts',
 ];
 

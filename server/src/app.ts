@@ -6,6 +6,7 @@ import type { SiteBundle } from './lib/site-bundle';
 import { createRealtime, type Realtime } from './realtime/realtime-hub';
 import { registerAdminRoutes } from './routes/admin';
 import { registerAnalyticsRoutes } from './routes/analytics';
+import { registerAppLogsRoutes } from './routes/app-logs';
 import { registerAuthRoutes } from './routes/auth';
 import { createCallerGuard } from './routes/caller-guard';
 import { registerEntitiesRoutes } from './routes/entities';
@@ -17,6 +18,7 @@ import { registerPublicSettingsRoutes } from './routes/public-settings';
 import { registerSiteRoutes } from './routes/site';
 import { registerUsersRoutes } from './routes/users';
 import type { AnalyticsService } from './services/analytics/analytics-service';
+import type { AppLogsService } from './services/app-logs/app-logs-service';
 import { createAppAccess, type AppAccess } from './services/apps/app-access';
 import type { AppsService } from './services/apps/apps-service';
 import type { Accounts } from './services/auth/accounts';
@@ -43,6 +45,7 @@ export interface AppDeps {
   /** access is the app-access rules the socket handshakes also use (default: built on apps and accounts). */
   access?: AppAccess;
   analytics: AnalyticsService;
+  appLogs: AppLogsService;
   images: ImageService;
   accounts: Accounts;
   entities: EntitiesService;
@@ -100,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAdminRoutes(app, { apps: deps.apps, users: deps.accounts.users, guard, hub: realtime.hub });
   registerEntitiesRoutes(app, { guard, entities: deps.entities, users: deps.accounts.users });
   registerAnalyticsRoutes(app, { guard, analytics: deps.analytics });
+  registerAppLogsRoutes(app, { guard, appLogs: deps.appLogs });
   registerIntegrationsRoutes(app, {
     guard,
     budget: createIntegrationBudget(deps.limiter, deps.integrationLimits),

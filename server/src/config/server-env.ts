@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_FRAME_ANCESTORS, FRAME_ANCESTOR_SOURCE } from '../lib/content-security-policy';
+import { AppLogsEnvShape } from './app-logs-env';
 import { AuthEnvShape } from './auth-env';
 import { blankAsUndefined, milliseconds } from './env-values';
 import { LimitsEnvShape } from './limits-env';
@@ -109,6 +110,7 @@ export const ServerEnvSchema = z.object({
   ),
   ...AuthEnvShape,
   ...LimitsEnvShape,
+  ...AppLogsEnvShape,
 });
 
 export type ServerEnv = z.infer<typeof ServerEnvSchema>;

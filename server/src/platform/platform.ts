@@ -12,6 +12,7 @@ import { loadSecrets, type ServerSecrets } from '../lib/secrets-file';
 import { loadSiteBundle, type SiteBundle } from '../lib/site-bundle';
 import { createRealtime, type Realtime, type RealtimeHub } from '../realtime/realtime-hub';
 import { createAnalyticsService } from '../services/analytics/analytics-service';
+import { createAppLogsService } from '../services/app-logs/app-logs-service';
 import { createAppAccess } from '../services/apps/app-access';
 import { createAppsService, type AppsService } from '../services/apps/apps-service';
 import { createAccounts, type Accounts } from '../services/auth/accounts';
@@ -28,6 +29,7 @@ import { createOpenAiImageProvider } from '../services/images/openai-image-provi
 import { createRateLimiter, type RateLimiter } from '../services/limits/rate-limiter';
 import { createMailer, type Mailer } from '../services/mail/mailer';
 import { createAnalyticsStore } from '../store/analytics-store';
+import { createAppLogsStore } from '../store/app-logs-store';
 import { createAppsStore } from '../store/apps-store';
 import { createAuthCodesStore } from '../store/auth-codes-store';
 import type { Database } from '../store/database';
@@ -195,6 +197,16 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   }
   const analytics = createAnalyticsService(apps, createAnalyticsStore(db));
   const images = createImageService(createImagesStore(db), createImageProvider(config));
+  const appLogs = createAppLogsService({
+    store: createAppLogsStore(db),
+    limiter,
+    visitorSecret: secrets.jwtSecret,
+    retentionDays: config.APP_LOG_RETENTION_DAYS,
+    ratePerMinute: config.APP_LOG_RATE_LIMIT_PER_MINUTE,
+    flushMs: config.APP_LOG_FLUSH_MS,
+    bufferMax: config.APP_LOG_BUFFER_MAX,
+    log: logger,
+  });
   const recordsStore = createEntityRecordsStore(db);
   const readCache = readCacheOn(config);
   const entities = createEntitiesService({
@@ -238,6 +250,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     apps,
     access,
     analytics,
+    appLogs,
     images,
     accounts,
     entities,
@@ -253,6 +266,9 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     maxRoomsPerSocket: config.REALTIME_MAX_ROOMS_PER_SOCKET,
   });
   app.addHook('onClose', async () => limiterRedis?.close());
+  // Buffered page views are written once requests have drained, before the database closes.
+  app.addHook('onClose', () => appLogs.close());
+  appLogs.startPruning();
 
   return {
     app,

@@ -1,0 +1,186 @@
+// The page-log service on a real embedded database: views wait in memory and land in one batch, the IP
+// never reaches a row, reads see this instance's views at once, and retention deletes old views.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TooManyRequestsError } from '../../lib/errors';
+import { createAppLogsStore } from '../../store/app-logs-store';
+import { createAppsStore } from '../../store/apps-store';
+import type { Database } from '../../store/database';
+import { runMigrations } from '../../store/migrations';
+import { openPgliteDatabase } from '../../store/pglite-database';
+import { createRateLimiter } from '../limits/rate-limiter';
+import { createAppLogsService, storedReferrer, type AppLogsDeps } from './app-logs-service';
+
+const APP = 'logs-app';
+const IP = '203.0.113.77';
+let folder: string;
+let db: Database;
+let clock = new Date('2026-11-20T10:00:00.000Z');
+const logged: string[] = [];
+
+function service(overrides: Partial<AppLogsDeps> = {}) {
+  return createAppLogsService({
+    store: createAppLogsStore(db),
+    limiter: createRateLimiter(),
+    visitorSecret: 'test-secret',
+    retentionDays: 90,
+    ratePerMinute: 1000,
+    flushMs: 60_000,
+    bufferMax: 1000,
+    log: { warn: (_details, message) => logged.push(message), error: (_d, message) => logged.push(message) },
+    now: () => clock,
+    ...overrides,
+  });
+}
+
+const view = (page: string, extra: { ip?: string; userAgent?: string; userId?: string } = {}) => ({
+  page,
+  userId: extra.userId ?? null,
+  referrer: 'https://app.example/Home?access_token=secret#x',
+  ip: extra.ip ?? IP,
+  userAgent: extra.userAgent ?? 'Mozilla/5.0 test',
+});
+
+async function rowCount(): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM app_page_views');
+  return Number(rows[0]?.n);
+}
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'queen-app-logs-'));
+  db = await openPgliteDatabase(folder);
+  await runMigrations(db);
+  await createAppsStore(db).ensure(APP);
+});
+
+afterAll(async () => {
+  await db?.close();
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe('app logs service', () => {
+  it('answers record() without touching the database, then writes the batch in one go', async () => {
+    await db.query('DELETE FROM app_page_views');
+    const logs = service();
+    for (let n = 0; n < 25; n += 1) expect(logs.record(APP, view(`Page${n % 3}`))).toBe(true);
+    expect(await rowCount()).toBe(0);
+    expect(logs.counts()).toMatchObject({ buffered: 25, written: 0 });
+    await logs.close();
+    expect(await rowCount()).toBe(25);
+    expect(logs.counts()).toMatchObject({ buffered: 0, written: 25 });
+  });
+
+  it('stores a visitor key, never the IP or user agent, and only origin and path of the referrer', async () => {
+    await db.query('DELETE FROM app_page_views');
+    const logs = service();
+    logs.record(APP, view('Home', { userId: 'u1' }));
+    await logs.close();
+    const { rows } = await db.query<Record<string, unknown>>('SELECT * FROM app_page_views');
+    expect(rows).toHaveLength(1);
+    const stored = JSON.stringify(rows);
+    expect(stored).not.toContain(IP);
+    expect(stored).not.toContain('Mozilla');
+    expect(stored).not.toContain('secret');
+    expect(rows[0]).toMatchObject({ page: 'Home', user_id: 'u1', referrer: 'https://app.example/Home' });
+    expect(rows[0]?.visitor_key).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  });
+
+  it('gives one visitor one key a day, another visitor another, and a new key the next day', async () => {
+    await db.query('DELETE FROM app_page_views');
+    const logs = service();
+    logs.record(APP, view('A'));
+    logs.record(APP, view('A'));
+    logs.record(APP, view('A', { ip: '198.51.100.1' }));
+    logs.record(APP, view('A', { userAgent: 'other browser' }));
+    clock = new Date('2026-11-21T10:00:00.000Z');
+    logs.record(APP, view('A'));
+    await logs.close();
+    const { rows } = await db.query<{ visitor_key: string }>(
+      'SELECT visitor_key FROM app_page_views ORDER BY id',
+    );
+    const keys = rows.map((row) => row.visitor_key);
+    expect(keys[0]).toBe(keys[1]);
+    expect(new Set(keys).size).toBe(4);
+    clock = new Date('2026-11-20T10:00:00.000Z');
+  });
+
+  it('reads its own buffered views at once: fetchLogs filters and pages, stats counts per page and day', async () => {
+    await db.query('DELETE FROM app_page_views');
+    const logs = service();
+    logs.record(APP, view('Home', { userId: 'u1' }));
+    logs.record(APP, view('Home', { ip: '198.51.100.2' }));
+    clock = new Date('2026-11-20T11:00:00.000Z');
+    logs.record(APP, view('About', { userId: 'u1' }));
+    const page = await logs.fetchLogs(APP, { limit: 2, skip: 0 });
+    expect(page.items.map((item) => item.page)).toEqual(['About', 'Home']);
+    expect(page.has_more).toBe(true);
+    expect((await logs.fetchLogs(APP, { limit: 2, skip: 2 })).has_more).toBe(false);
+    expect((await logs.fetchLogs(APP, { limit: 10, skip: 0, user_id: 'u1' })).items).toHaveLength(2);
+    expect((await logs.fetchLogs(APP, { limit: 10, skip: 0, page: 'Home' })).items).toHaveLength(2);
+    const later = await logs.fetchLogs(APP, { limit: 10, skip: 0, from: '2026-11-20T10:30:00Z' });
+    expect(later.items.map((item) => item.page)).toEqual(['About']);
+    const stats = await logs.stats(APP, {});
+    expect(stats).toMatchObject({
+      views: 3,
+      visitors: 2,
+      pages: [
+        { page: 'Home', views: 2, visitors: 2 },
+        { page: 'About', views: 1, visitors: 1 },
+      ],
+      days: [{ day: '2026-11-20', views: 3, visitors: 2 }],
+    });
+    await expect(logs.stats(APP, { from: '2020-01-01', to: '2026-01-01' })).rejects.toThrow('366 days');
+    await logs.close();
+  });
+
+  it('deletes views older than the retention period and keeps the rest', async () => {
+    await db.query('DELETE FROM app_page_views');
+    const logs = service({ retentionDays: 30 });
+    clock = new Date('2026-09-01T00:00:00.000Z');
+    logs.record(APP, view('Old'));
+    clock = new Date('2026-11-19T00:00:00.000Z');
+    logs.record(APP, view('Recent'));
+    await logs.flush();
+    clock = new Date('2026-11-20T10:00:00.000Z');
+    expect(await logs.pruneExpired()).toBe(1);
+    const { rows } = await db.query<{ page: string }>('SELECT page FROM app_page_views');
+    expect(rows).toEqual([{ page: 'Recent' }]);
+    await logs.close();
+  });
+
+  it('prunes on its own once started, off the request path', async () => {
+    await db.query('DELETE FROM app_page_views');
+    const logs = service({ retentionDays: 30, pruneFirstMs: 10 });
+    clock = new Date('2026-09-01T00:00:00.000Z');
+    logs.record(APP, view('Old'));
+    await logs.flush();
+    clock = new Date('2026-11-20T10:00:00.000Z');
+    logs.startPruning();
+    await expect.poll(rowCount, { timeout: 5000 }).toBe(0);
+    await logs.close();
+  });
+
+  it('limits page views per IP', async () => {
+    const logs = service({ ratePerMinute: 2 });
+    await logs.admit('192.0.2.9');
+    await logs.admit('192.0.2.9');
+    await expect(logs.admit('192.0.2.9')).rejects.toBeInstanceOf(TooManyRequestsError);
+    await logs.admit('192.0.2.10');
+    await logs.close();
+  });
+});
+
+describe('storedReferrer', () => {
+  it.each([
+    ['https://a.example/p/q?access_token=t#f', 'https://a.example/p/q'],
+    ['http://127.0.0.1:8080#top', 'http://127.0.0.1:8080'],
+    ['https://a.example/' + 'p'.repeat(5000), 'https://a.example/' + 'p'.repeat(494)],
+    ['javascript:alert(1)', null],
+    ['not a url', null],
+    [undefined, null],
+  ])('%s → %s', (header, stored) => {
+    expect(storedReferrer(header)).toBe(stored);
+  });
+});
