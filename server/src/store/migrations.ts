@@ -153,9 +153,9 @@ const MIGRATIONS: Migration[] = [
       // From here on the statistics keeper refreshes them as the table grows (statistics-keeper.ts).
       'ANALYZE entity_records',
       'ANALYZE users',
-      ],
-    },
-    {
+    ],
+  },
+  {
     version: 9,
     name: 'create app_page_views',
     // Page logs (`appLogs`): visitor_key is a daily-rotating keyed hash of IP + user agent, never the IP.
