@@ -4,6 +4,7 @@ import type { ReadScope } from '../rules/read-scope';
 import type { Database, Queryable } from './database';
 import { compileFilter, compileSort, SqlParams, sortValueSql, type Filter } from './entity-filter-sql';
 import { aggregateSql, type AggregatePlan } from './entity-aggregate-sql';
+import { groupInserts } from './insert-groups';
 import { createStatisticsKeeper, type StatisticsKeeper } from './statistics-keeper';
 
 /** PagePosition is where a cursor page resumes: the last row's sort value (or its absence) and id. */
@@ -56,6 +57,8 @@ const COLUMNS = 'id, data, created_date, updated_date, created_by, created_by_id
 const T_COLUMNS = COLUMNS.split(', ')
   .map((column) => `t.${column}`)
   .join(', ');
+/** CREATE_GROUP_MAX bounds how many waiting creates share one statement and commit. */
+const CREATE_GROUP_MAX = 100;
 const NOW = "date_trunc('milliseconds', now())";
 
 // Each user presented as an entity record. Only public columns go into `data`, so a caller's query, sort,
@@ -141,6 +144,12 @@ export function createEntityRecordsStore(
     const order = new Map(records.map((record, index) => [record.id, index]));
     return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   }
+  // Creates waiting behind one another share a commit; one statement in flight per entity at a time, as
+  // PGlite has one connection anyway and a PostgreSQL commit then carries a whole batch.
+  const insertOne = groupInserts(
+    (appId: string, entity: string, records: NewEntityRecord[]) => insert(db, appId, entity, records),
+    { maxInFlight: 1, maxRecords: CREATE_GROUP_MAX },
+  );
 
   /** writeData replaces the data of records by id (ids unique) in one statement; rows come back in input order. */
   async function writeData(
@@ -312,9 +321,16 @@ export function createEntityRecordsStore(
       return rows[0] ?? null;
     },
 
-    /** insertMany inserts records in one statement and returns them in input order. */
-    insertMany: (appId: string, entity: string, records: NewEntityRecord[]) =>
-      insert(db, appId, entity, records),
+    /**
+     * insertMany inserts records in one statement and returns them in input order. A single record (a
+     * create) may share its statement and commit with creates of the same entity arriving meanwhile.
+     */
+    insertMany: (appId: string, entity: string, records: NewEntityRecord[]) => {
+      const [only] = records;
+      return records.length === 1 && only
+        ? insertOne(appId, entity, only)
+        : insert(db, appId, entity, records);
+    },
 
     /**
      * updateOne locks the record with id if the rule admits it, asks change for its new data (change may
