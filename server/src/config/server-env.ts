@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_FRAME_ANCESTORS, FRAME_ANCESTOR_SOURCE } from '../lib/content-security-policy';
 import { AuthEnvShape } from './auth-env';
 import { blankAsUndefined, milliseconds } from './env-values';
+import { FilesEnvShape, fileStorageKind } from './files-env';
 import { LimitsEnvShape } from './limits-env';
 
 const port = z.coerce
@@ -109,6 +110,7 @@ export const ServerEnvSchema = z.object({
   ),
   ...AuthEnvShape,
   ...LimitsEnvShape,
+  ...FilesEnvShape,
 });
 
 export type ServerEnv = z.infer<typeof ServerEnvSchema>;
@@ -134,6 +136,8 @@ export function parseServerEnv(env: NodeJS.ProcessEnv, repoRoot: string, default
     throw new ServerEnvError(`Invalid environment:\n${lines.join('\n')}`);
   }
   const parsed = result.data;
+  const storage = fileStorageKind(parsed);
+  if ('problem' in storage) throw new ServerEnvError(`Invalid environment:\n  - ${storage.problem}`);
   return {
     ...parsed,
     // NB: relative paths are taken from the working directory, like any CLI would.

@@ -19,6 +19,8 @@ import { startEntityDelivery } from '../services/delivery/entity-delivery';
 import { cacheAcrossInstances } from '../services/entities/cached-records-store';
 import { createEntitiesService } from '../services/entities/entities-service';
 import { createEntityEvents, type EntityEvents } from '../services/entities/entity-events';
+import { createFileService } from '../services/files/file-service';
+import { openFileStorage } from '../services/files/open-file-storage';
 import type { EntityDef, Project } from '../services/entities/project-loader';
 import { createReadCache } from '../services/entities/read-cache';
 import { USER_ENTITY } from '../services/entities/user-entity';
@@ -32,6 +34,7 @@ import { createAppsStore } from '../store/apps-store';
 import { createAuthCodesStore } from '../store/auth-codes-store';
 import type { Database } from '../store/database';
 import { createEntityRecordsStore } from '../store/entity-records-store';
+import { createFilesStore } from '../store/files-store';
 import { createImagesStore } from '../store/images-store';
 import { runMigrations } from '../store/migrations';
 import { openDatabase, type OpenedDatabase } from '../store/open-database';
@@ -191,6 +194,14 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   }
   const analytics = createAnalyticsService(apps, createAnalyticsStore(db));
   const images = createImageService(createImagesStore(db), createImageProvider(config));
+  const files = createFileService({
+    storage: await openFileStorage(config, db),
+    files: createFilesStore(db),
+    apps,
+    maxBytes: config.FILE_MAX_MB * 1024 * 1024,
+    signingSecret: secrets.jwtSecret,
+    signedUrlMaxSeconds: config.FILE_SIGNED_URL_MAX_S,
+  });
   const recordsStore = createEntityRecordsStore(db);
   const readCache = readCacheOn(config);
   const entities = createEntitiesService({
@@ -235,6 +246,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     access,
     analytics,
     images,
+    files,
     accounts,
     entities,
     isShuttingDown: input.isShuttingDown,
