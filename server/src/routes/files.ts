@@ -10,9 +10,8 @@ import {
 } from '../schemas/files';
 import { parseByteRange } from '../services/files/byte-range';
 import { FileTooLargeError } from '../services/files/file-inspector';
-import { SignatureExpiredError, type FileService } from '../services/files/file-service';
+import { SignatureExpiredError, type FileRow, type FileService } from '../services/files/file-service';
 import { fileHeaders } from '../services/files/served-type';
-import type { FileRow } from '../store/files-store';
 import type { IntegrationBudget } from '../services/integrations/integration-budget';
 import type { CallerGuard } from './caller-guard';
 import { ownOriginOf } from './request-origin';
@@ -120,18 +119,6 @@ async function sendFile(
   cache: string,
 ) {
   const etag = `"${file.sha256.slice(0, 32)}"`;
-  reply.headers({
-    ...fileHeaders({ contentType: file.content_type, inline: file.inline, filename: file.filename }),
-  });
-  reply.headers({ etag, 'cache-control': cache, 'accept-ranges': 'bytes' });
-  const ifNoneMatch = request.headers['if-none-match'];
-  if (
-    ifNoneMatch &&
-    (ifNoneMatch.trim() === '*' ||
-      ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag))
-  ) {
-    return reply.code(304).send();
-  }
   const ifRange = request.headers['if-range'];
   const range = ifRange && ifRange !== etag ? null : parseByteRange(request.headers.range, file.size);
   if (range === 'unsatisfiable') {
@@ -140,13 +127,18 @@ async function sendFile(
       .header('content-range', `bytes */${file.size}`)
       .send({ message: `The range lies outside the file's ${file.size} bytes` });
   }
+  reply.headers(
+    fileHeaders({ contentType: file.content_type, inline: file.inline, filename: file.filename }),
+  );
+  reply.headers({ etag, 'cache-control': cache, 'accept-ranges': 'bytes' });
+  const ifNoneMatch = request.headers['if-none-match'];
+  const tags = (ifNoneMatch ?? '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+  if (tags.includes('*') || tags.includes(etag)) return reply.code(304).send();
   if (range) {
-    reply
-      .code(206)
-      .headers({
-        'content-range': `bytes ${range.start}-${range.end}/${file.size}`,
-        'content-length': range.end - range.start + 1,
-      });
+    reply.code(206).headers({
+      'content-range': `bytes ${range.start}-${range.end}/${file.size}`,
+      'content-length': range.end - range.start + 1,
+    });
     return reply.send(await deps.files.open(file, range));
   }
   reply.header('content-length', file.size);

@@ -4,6 +4,8 @@ import { pipeline } from 'node:stream';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import type { Caller } from '../../rules/caller';
 import type { FileRow, FilesStore } from '../../store/files-store';
+
+export type { FileRow };
 import type { AppsService } from '../apps/apps-service';
 import { FileInspector } from './file-inspector';
 import { STORAGE_KEY_PATTERN, type ByteRange, type FileStorage } from './file-storage';
@@ -41,8 +43,8 @@ export interface UploadInput {
 
 /** cleanFilename keeps a display name short and free of path separators and control characters. */
 export function cleanFilename(name: string): string {
-  // eslint-disable-next-line no-control-regex
   const cleaned = name
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes
     .replace(/[\u0000-\u001f\u007f/\\]/g, '_')
     .trim()
     .slice(-100);
@@ -53,7 +55,7 @@ const PRIVATE_URI = /^private\/([0-9a-f]{32})(?:\/[^?#]*)?$/;
 
 /** createFileService is uploads, signed URLs and reads, with who may do each. */
 export function createFileService(options: FileServiceOptions) {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now());
   // A key of its own, so a file signature can never pass for an access token or the reverse.
   const signingKey = createHmac('sha256', options.signingSecret).update('queen files signed-url v1').digest();
   const signatureOf = (appId: string, key: string, expires: number) =>
