@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -54,10 +54,14 @@ export function createS3FileStorage(settings: S3Settings): FileStorage {
     async put(body: Readable) {
       const key = newStorageKey();
       let size = 0;
-      body.on('data', (chunk: Buffer) => {
-        size += chunk.length;
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          size += chunk.length;
+          done(null, chunk);
+        },
       });
-      const upload = new Upload({ client, params: { Bucket, Key: PREFIX + key, Body: body } });
+      pipeline(body, counter, () => undefined);
+      const upload = new Upload({ client, params: { Bucket, Key: PREFIX + key, Body: counter } });
       try {
         await upload.done();
       } catch (error) {
