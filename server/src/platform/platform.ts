@@ -194,8 +194,10 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   }
   const analytics = createAnalyticsService(apps, createAnalyticsStore(db));
   const images = createImageService(createImagesStore(db), createImageProvider(config));
+  const fileStorage = await openFileStorage(config, db);
+  logger.info({ fileStorage: fileStorage.kind }, 'file storage');
   const files = createFileService({
-    storage: await openFileStorage(config, db),
+    storage: fileStorage,
     files: createFilesStore(db),
     apps,
     maxBytes: config.FILE_MAX_MB * 1024 * 1024,
