@@ -23,7 +23,7 @@ const SHARED_ENV = {
   FILE_MAX_MB: '1',
 };
 
-const file = (bytes: Buffer, name: string, type: string) => new File([bytes], name, { type });
+const file = (bytes: Buffer, name: string, type: string) => new File([new Uint8Array(bytes)], name, { type });
 const bytesOf = async (response: Response) => Buffer.from(await response.arrayBuffer());
 
 type Core = {
@@ -168,7 +168,10 @@ for (const driver of ['postgres', 's3'] as const) {
     const s3 = driver === 's3' ? await startS3() : undefined;
     try {
       const env = { ...SHARED_ENV, ...s3?.env };
-      const [a, b] = await Promise.all([1, 2].map(() => startServer({ env, databaseUrl: database.url })));
+      const [a, b] = await Promise.all([
+        startServer({ env, databaseUrl: database.url }),
+        startServer({ env, databaseUrl: database.url }),
+      ]);
       try {
         const { token } = await createUser(a, { email: uniqueEmail('files-a') });
         const { file_url } = await coreOf(a, token).UploadFile({

@@ -44,10 +44,12 @@ export function createFilesStore(db: Queryable) {
       const row = rows[0];
       return row ? { ...row, size: Number(row.size) } : null;
     },
-    /** all lists every file row (key, app and size), oldest first, for the operator's prune. */
-    async all(): Promise<Array<Pick<FileRow, 'key' | 'app_id' | 'size' | 'filename'>>> {
+    /** olderThan lists files uploaded more than seconds ago (key, app, size, name), oldest first. */
+    async olderThan(seconds: number): Promise<Array<Pick<FileRow, 'key' | 'app_id' | 'size' | 'filename'>>> {
       const { rows } = await db.query<Pick<FileRow, 'key' | 'app_id' | 'size' | 'filename'>>(
-        'SELECT key, app_id, size, filename FROM files ORDER BY created_at, key',
+        `SELECT key, app_id, size, filename FROM files
+         WHERE created_at <= now() - make_interval(secs => $1) ORDER BY created_at, key`,
+        [seconds],
       );
       return rows.map((row) => ({ ...row, size: Number(row.size) }));
     },
@@ -63,6 +65,11 @@ export function createFilesStore(db: Queryable) {
         [appId, pattern],
       );
       return rows[0]?.found === true;
+    },
+    /** knows says whether a file row exists for key, in any app. */
+    async knows(key: string): Promise<boolean> {
+      const { rows } = await db.query<{ key: string }>('SELECT key FROM files WHERE key = $1', [key]);
+      return rows.length > 0;
     },
     /** delete forgets the file under key. */
     async delete(key: string): Promise<void> {
