@@ -8,6 +8,7 @@ const BENCHMARKS = [
   'auth-throughput.ts',
   'entities-throughput.ts',
   'database-worker.ts',
+  'files-throughput.ts',
 ];
 
 function run(script: string): Promise<number> {
