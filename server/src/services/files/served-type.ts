@@ -51,6 +51,10 @@ export function servedType(sniffed: string | null, declared: string | undefined)
 export const SANDBOX_CSP =
   "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'";
 
+/** rfc5987 encodes a file name for `filename*=UTF-8''…` (encodeURIComponent leaves ' ( ) * as they are). */
+const rfc5987 = (name: string) =>
+  encodeURIComponent(name).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+
 /**
  * fileHeaders are the safety headers of a served file: never sniffed by the browser, sandboxed (a PDF
  * proven by its magic bytes is left to the browser's viewer, which a sandbox would block), and a download
@@ -63,7 +67,7 @@ export function fileHeaders(file: { contentType: string; inline: boolean; filena
       ? `${file.contentType}; charset=utf-8`
       : file.contentType,
     'x-content-type-options': 'nosniff',
-    'content-disposition': `${disposition}; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+    'content-disposition': `${disposition}; filename*=UTF-8''${rfc5987(file.filename)}`,
   };
   if (!(file.inline && file.contentType === 'application/pdf'))
     headers['content-security-policy'] = SANDBOX_CSP;
