@@ -41,13 +41,19 @@ export function createPostgresFileStorage(chunks: FileChunksStore): FileStorage 
       const key = newStorageKey();
       let seq = 0;
       let size = 0;
+      // One insert in flight while the next chunk arrives: at most two chunks are held.
+      let writing: Promise<void> = Promise.resolve();
       try {
         for await (const chunk of chunksOf(body)) {
-          await chunks.insert(key, seq, chunk);
+          await writing;
+          writing = chunks.insert(key, seq, chunk);
+          writing.catch(() => undefined); // awaited on the next turn or below; never unhandled meanwhile
           seq += 1;
           size += chunk.length;
         }
+        await writing;
       } catch (error) {
+        await writing.catch(() => undefined);
         await chunks.deleteKey(key).catch(() => undefined);
         throw error;
       }
@@ -60,10 +66,20 @@ export function createPostgresFileStorage(chunks: FileChunksStore): FileStorage 
       if (!info) return null;
       const start = range?.start ?? 0;
       const end = range?.end ?? info.size - 1;
+      const first = Math.floor(start / FILE_CHUNK_BYTES);
+      const last = Math.floor(end / FILE_CHUNK_BYTES);
+      // The next chunk is fetched while this one is sent, so the client never waits a whole round trip.
+      const fetchChunk = (seq: number) => {
+        const pending = chunks.read(key, seq);
+        pending.catch(() => undefined); // a client gone mid-file leaves a prefetch nobody awaits
+        return pending;
+      };
       async function* read(): AsyncGenerator<Buffer> {
-        for (let seq = Math.floor(start / FILE_CHUNK_BYTES); seq * FILE_CHUNK_BYTES <= end; seq += 1) {
-          const data = await chunks.read(key, seq);
+        let next = fetchChunk(first);
+        for (let seq = first; seq <= last; seq += 1) {
+          const data = await next;
           if (!data) return;
+          if (seq < last) next = fetchChunk(seq + 1);
           const offset = seq * FILE_CHUNK_BYTES;
           yield data.subarray(Math.max(0, start - offset), Math.min(data.length, end - offset + 1));
         }
