@@ -274,16 +274,25 @@ describe('who may upload', () => {
   beforeAll(async () => {
     platform = await buildTestPlatform({
       APP_VISIBILITY: 'public_with_login',
-      INTEGRATION_RATE_LIMIT_PER_MINUTE: '3',
+      INTEGRATION_RATE_LIMIT_PER_MINUTE: '4',
     });
   });
   afterAll(() => platform.dispose());
 
-  it('refuses an anonymous upload on an app that needs sign-in, and rate-limits per IP', async () => {
+  it('refuses an anonymous upload on public_with_login and private_with_login apps, and rate-limits per IP', async () => {
     const body = multipart({ name: 'a.txt', type: 'text/plain', bytes: Buffer.from('a') });
     const anonymous = await platform.app.inject({ method: 'POST', url: core('UploadFile'), ...body });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json().extra_data).toEqual({ reason: 'auth_required' });
+    const settings = await platform.app.inject({
+      method: 'PUT',
+      url: `/api/apps/${TEST_APP_ID}/admin/settings`,
+      payload: { visibility: 'private_with_login' },
+      headers: SERVICE,
+    });
+    expect(settings.statusCode).toBe(200);
+    const onPrivate = await platform.app.inject({ method: 'POST', url: core('UploadFile'), ...body });
+    expect(onPrivate.statusCode).toBe(401);
     const statuses: number[] = [];
     for (let call = 0; call < 3; call += 1) {
       const response = await platform.app.inject({
