@@ -9,6 +9,7 @@ const BENCHMARKS = [
   'entities-throughput.ts',
   'app-logs-throughput.ts',
   'database-worker.ts',
+  'files-throughput.ts',
 ];
 
 function run(script: string): Promise<number> {

@@ -11,6 +11,7 @@ import { registerAuthRoutes } from './routes/auth';
 import { createCallerGuard } from './routes/caller-guard';
 import { registerEntitiesRoutes } from './routes/entities';
 import { handleError } from './routes/error-map';
+import { registerFilesRoutes } from './routes/files';
 import { registerHealthRoutes } from './routes/health';
 import { registerIntegrationsRoutes } from './routes/integrations';
 import { registerMediaRoutes } from './routes/media';
@@ -23,6 +24,7 @@ import { createAppAccess, type AppAccess } from './services/apps/app-access';
 import type { AppsService } from './services/apps/apps-service';
 import type { Accounts } from './services/auth/accounts';
 import type { EntitiesService } from './services/entities/entities-service';
+import type { FileService } from './services/files/file-service';
 import type { ImageService } from './services/images/image-service';
 import {
   createIntegrationBudget,
@@ -47,6 +49,8 @@ export interface AppDeps {
   analytics: AnalyticsService;
   appLogs: AppLogsService;
   images: ImageService;
+  /** files is uploads and their storage (Core.UploadFile and friends). */
+  files: FileService;
   accounts: Accounts;
   entities: EntitiesService;
   isShuttingDown: () => boolean;
@@ -104,12 +108,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerEntitiesRoutes(app, { guard, entities: deps.entities, users: deps.accounts.users });
   registerAnalyticsRoutes(app, { guard, analytics: deps.analytics });
   registerAppLogsRoutes(app, { guard, appLogs: deps.appLogs });
-  registerIntegrationsRoutes(app, {
-    guard,
-    budget: createIntegrationBudget(deps.limiter, deps.integrationLimits),
-    images: deps.images,
-    publicUrl: deps.publicUrl,
-  });
+  const budget = createIntegrationBudget(deps.limiter, deps.integrationLimits);
+  registerIntegrationsRoutes(app, { guard, budget, images: deps.images, publicUrl: deps.publicUrl });
+  await registerFilesRoutes(app, { guard, budget, files: deps.files, publicUrl: deps.publicUrl });
   registerMediaRoutes(app, deps.images);
   await registerSiteRoutes(app, {
     bundle: deps.bundle,

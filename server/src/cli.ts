@@ -9,6 +9,7 @@ import { readRuntimeInfo } from './lib/runtime-file';
 import { loadSecrets, type ServerSecrets } from './lib/secrets-file';
 import { formatIssues } from './lib/validation';
 import { buildAccountsPart, openPlatformDatabase } from './platform/platform';
+import { pruneFilesCommand } from './platform/files-prune-command';
 import { loadSettings } from './platform/settings';
 import { AdminCreateUserSchema, AdminUpdateUserSchema, AppSettingsSchema } from './schemas/auth';
 
@@ -21,6 +22,7 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   enable-user --email <e>
   app-settings [--visibility public_without_login|public_with_login|private_with_login] [--self-signup on|off]
   service-token
+  files prune [--dry-run] [--min-age-hours <h>]   remove uploaded files no record references (default age 24 h)
 Reads DATA_DIR, APP_ID, SERVICE_TOKEN and JWT_SECRET like the server.`;
 
 /** AdminRequest is one operator action as the admin API spells it. */
@@ -140,6 +142,8 @@ async function main(): Promise<void> {
       name: { type: 'string' },
       visibility: { type: 'string' },
       'self-signup': { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      'min-age-hours': { type: 'string' },
     },
   });
   const command = positionals[0];
@@ -157,7 +161,14 @@ async function main(): Promise<void> {
     console.log(secrets.serviceToken);
     return;
   }
-  const request = toRequest(command, values);
+  if (command === 'files') {
+    const live = await liveServerUrl(config.DATA_DIR);
+    const report = await pruneFilesCommand(config, positionals[1], values, live);
+    console.log(JSON.stringify(report, null, 2));
+    return;
+  }
+  const { 'dry-run': _dryRun, ...text } = values;
+  const request = toRequest(command, text);
   const url = await liveServerUrl(config.DATA_DIR);
   const result = url
     ? await viaServer(url, config.APP_ID, secrets.serviceToken, request)

@@ -441,6 +441,11 @@ const ROUTES: [string, string][] = [
   ['POST', '/api/apps/:appId/admin/realtime/ping'],
   ['POST', '/api/apps/:appId/analytics/track/batch'],
   ['POST', '/api/apps/:appId/integration-endpoints/Core/:name'],
+  ['POST', '/api/apps/:appId/integration-endpoints/Core/UploadFile'],
+  ['POST', '/api/apps/:appId/integration-endpoints/Core/UploadPrivateFile'],
+  ['POST', '/api/apps/:appId/integration-endpoints/Core/CreateFileSignedUrl'],
+  ['GET', '/api/apps/:appId/files/public/:key/:name'],
+  ['GET', '/api/apps/:appId/files/private/:key/:name'],
   ['GET', '/api/apps/:appId/entities/:entity'],
   ['GET', '/api/apps/:appId/entities/:entity/v2/list'],
   ['GET', '/api/apps/:appId/entities/:entity/count'],
@@ -464,6 +469,7 @@ const KNOWN: Record<string, string> = {
   userId: 'x',
   name: 'GenerateImage',
   file: 'x.svg',
+  key: '0123456789abcdef0123456789abcdef',
 };
 // Bodies are fuzzed as anonymous or a plain user (the service role could legitimately reconfigure the app).
 const BODY_CALLERS: Caller[] = ['anonymous', 'user'];

@@ -4,6 +4,7 @@ import { DEFAULT_FRAME_ANCESTORS, FRAME_ANCESTOR_SOURCE } from '../lib/content-s
 import { AppLogsEnvShape } from './app-logs-env';
 import { AuthEnvShape } from './auth-env';
 import { blankAsUndefined, milliseconds } from './env-values';
+import { FilesEnvShape, fileStorageKind } from './files-env';
 import { LimitsEnvShape } from './limits-env';
 
 const port = z.coerce
@@ -111,6 +112,7 @@ export const ServerEnvSchema = z.object({
   ...AuthEnvShape,
   ...LimitsEnvShape,
   ...AppLogsEnvShape,
+  ...FilesEnvShape,
 });
 
 export type ServerEnv = z.infer<typeof ServerEnvSchema>;
@@ -136,6 +138,8 @@ export function parseServerEnv(env: NodeJS.ProcessEnv, repoRoot: string, default
     throw new ServerEnvError(`Invalid environment:\n${lines.join('\n')}`);
   }
   const parsed = result.data;
+  const storage = fileStorageKind(parsed);
+  if ('problem' in storage) throw new ServerEnvError(`Invalid environment:\n  - ${storage.problem}`);
   return {
     ...parsed,
     // NB: relative paths are taken from the working directory, like any CLI would.

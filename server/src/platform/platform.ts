@@ -20,6 +20,8 @@ import { startEntityDelivery } from '../services/delivery/entity-delivery';
 import { cacheAcrossInstances } from '../services/entities/cached-records-store';
 import { createEntitiesService } from '../services/entities/entities-service';
 import { createEntityEvents, type EntityEvents } from '../services/entities/entity-events';
+import { createFileService } from '../services/files/file-service';
+import { openFileStorage } from '../services/files/open-file-storage';
 import type { EntityDef, Project } from '../services/entities/project-loader';
 import { createReadCache } from '../services/entities/read-cache';
 import { USER_ENTITY } from '../services/entities/user-entity';
@@ -34,6 +36,7 @@ import { createAppsStore } from '../store/apps-store';
 import { createAuthCodesStore } from '../store/auth-codes-store';
 import type { Database } from '../store/database';
 import { createEntityRecordsStore } from '../store/entity-records-store';
+import { createFilesStore } from '../store/files-store';
 import { createImagesStore } from '../store/images-store';
 import { runMigrations } from '../store/migrations';
 import { openDatabase, type OpenedDatabase } from '../store/open-database';
@@ -207,6 +210,16 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     bufferMax: config.APP_LOG_BUFFER_MAX,
     log: logger,
   });
+  const fileStorage = await openFileStorage(config, db);
+  logger.info({ fileStorage: fileStorage.kind }, 'file storage');
+  const files = createFileService({
+    storage: fileStorage,
+    files: createFilesStore(db),
+    apps,
+    maxBytes: config.FILE_MAX_MB * 1024 * 1024,
+    signingSecret: secrets.jwtSecret,
+    signedUrlMaxSeconds: config.FILE_SIGNED_URL_MAX_S,
+  });
   const recordsStore = createEntityRecordsStore(db);
   const readCache = readCacheOn(config);
   const entities = createEntitiesService({
@@ -252,6 +265,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     analytics,
     appLogs,
     images,
+    files,
     accounts,
     entities,
     isShuttingDown: input.isShuttingDown,

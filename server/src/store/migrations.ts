@@ -173,6 +173,35 @@ const MIGRATIONS: Migration[] = [
       'CREATE INDEX app_page_views_app_time_idx ON app_page_views (app_id, viewed_at DESC, id DESC)',
     ],
   },
+  {
+    version: 10,
+    name: 'create files and file_chunks',
+    // files: what was uploaded, by whom it may be read (private) and how it is served; the bytes live in
+    // the FILE_STORAGE driver. file_chunks holds them for the postgres driver (1 MiB per row, stored
+    // uncompressed: uploads are mostly compressed already). No foreign key: chunks are written before the
+    // upload's row exists.
+    statements: [
+      `CREATE TABLE files (
+        key text PRIMARY KEY,
+        app_id text NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+        private boolean NOT NULL,
+        filename text NOT NULL,
+        content_type text NOT NULL,
+        inline boolean NOT NULL,
+        size bigint NOT NULL,
+        sha256 text NOT NULL,
+        created_by_id text NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      `CREATE TABLE file_chunks (
+        key text NOT NULL,
+        seq int NOT NULL,
+        data bytea NOT NULL,
+        PRIMARY KEY (key, seq)
+      )`,
+      'ALTER TABLE file_chunks ALTER COLUMN data SET STORAGE EXTERNAL',
+    ],
+  },
 ];
 
 /**

@@ -1,0 +1,176 @@
+import multipart from '@fastify/multipart';
+import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { InvalidInputError } from '../lib/errors';
+import { parseInput } from '../lib/validation';
+import {
+  CreateFileSignedUrlSchema,
+  FileParamsSchema,
+  SignedFileQuerySchema,
+  UploadParamsSchema,
+} from '../schemas/files';
+import { parseByteRange } from '../services/files/byte-range';
+import { FileTooLargeError } from '../services/files/file-inspector';
+import { SignatureExpiredError, type FileRow, type FileService } from '../services/files/file-service';
+import { fileHeaders } from '../services/files/served-type';
+import type { IntegrationBudget } from '../services/integrations/integration-budget';
+import type { CallerGuard } from './caller-guard';
+import { ownOriginOf } from './request-origin';
+
+/** FilesDeps is what the file routes need. */
+export interface FilesDeps {
+  guard: CallerGuard;
+  budget: IntegrationBudget;
+  files: FileService;
+  publicUrl: string | undefined;
+}
+
+const MULTIPART = /^multipart\/form-data\b/i;
+const NOT_MULTIPART = 'Upload the file as multipart/form-data in the part "file" (as the SDK does)';
+/** MULTIPART_OVERHEAD is what framing and small fields may add to the file's own bytes. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+const PUBLIC_CACHE = 'public, max-age=31536000, immutable';
+
+function tooLarge(maxBytes: number): Error {
+  const megabytes = Math.round((maxBytes / 1024 / 1024) * 100) / 100;
+  return Object.assign(new Error(`A file may be at most ${megabytes} MB (FILE_MAX_MB)`), { statusCode: 413 });
+}
+
+/** readFilePart finds the part named `file` and hands its stream to upload, reading nothing else big. */
+async function uploadFrom(request: FastifyRequest, deps: FilesDeps, isPrivate: boolean): Promise<FileRow> {
+  const { appId } = parseInput(UploadParamsSchema, request.params);
+  await deps.budget.perIp(request.ip);
+  const caller = await deps.guard.dataCaller(request, appId);
+  await deps.budget.perCaller(appId, caller);
+  await deps.files.mayUpload(appId, caller);
+  const maxBytes = deps.files.maxBytes;
+  try {
+    const limits = {
+      fieldNameSize: 100,
+      fieldSize: 64 * 1024,
+      fields: 10,
+      files: 1,
+      parts: 20,
+      headerPairs: 20,
+    };
+    // One byte past the limit, so the inspector (not the parser) sees the file is too large.
+    for await (const part of request.parts({ limits: { ...limits, fileSize: maxBytes + 1 } })) {
+      if (part.type !== 'file') continue;
+      if (part.fieldname !== 'file') {
+        throw new InvalidInputError(
+          `Unexpected file part "${part.fieldname.slice(0, 100)}": send the file in the part "file"`,
+        );
+      }
+      return await deps.files.upload({
+        appId,
+        caller,
+        private: isPrivate,
+        filename: part.filename,
+        declaredType: part.mimetype,
+        body: part.file,
+      });
+    }
+  } catch (error) {
+    if (
+      error instanceof FileTooLargeError ||
+      (error as Partial<FastifyError>).code === 'FST_REQ_FILE_TOO_LARGE'
+    ) {
+      throw tooLarge(maxBytes);
+    }
+    if (error instanceof Error && 'statusCode' in error) throw error;
+    if (!(error as Partial<FastifyError>).code?.startsWith('FST_')) throw error;
+    const reason = error instanceof Error ? error.message : 'unreadable body';
+    throw new InvalidInputError(`The upload is not valid multipart/form-data: ${reason.slice(0, 200)}`);
+  }
+  throw new InvalidInputError('The upload has no file part named "file"');
+}
+
+/** registerUploads streams multipart uploads in their own scope (the rest of the app parses bodies). */
+async function registerUploads(scope: FastifyInstance, deps: FilesDeps): Promise<void> {
+  await scope.register(multipart);
+  scope.addHook('preParsing', async (request) => {
+    if (Number(request.headers['content-length'] ?? 0) > deps.files.maxBytes + MULTIPART_OVERHEAD) {
+      throw tooLarge(deps.files.maxBytes);
+    }
+    if (!MULTIPART.test(request.headers['content-type'] ?? '')) throw new InvalidInputError(NOT_MULTIPART);
+  });
+  // A refusal sent before the whole body arrived closes the connection, so the rest is never read.
+  scope.addHook('onSend', async (request, reply) => {
+    if (!request.raw.complete) reply.header('connection', 'close');
+  });
+  scope.post('/api/apps/:appId/integration-endpoints/Core/UploadFile', async (request) => {
+    const row = await uploadFrom(request, deps, false);
+    const origin = ownOriginOf(request, deps.publicUrl) ?? '';
+    return {
+      file_url: `${origin}/api/apps/${row.app_id}/files/public/${row.key}/${encodeURIComponent(row.filename)}`,
+    };
+  });
+  scope.post('/api/apps/:appId/integration-endpoints/Core/UploadPrivateFile', async (request) => {
+    const row = await uploadFrom(request, deps, true);
+    return { file_uri: deps.files.privateUri(row) };
+  });
+}
+
+/** sendFile answers a GET for a stored file: safety headers, ETag (304), Range (206, 416). */
+async function sendFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: FilesDeps,
+  file: FileRow,
+  cache: string,
+) {
+  const etag = `"${file.sha256.slice(0, 32)}"`;
+  const ifRange = request.headers['if-range'];
+  const range = ifRange && ifRange !== etag ? null : parseByteRange(request.headers.range, file.size);
+  if (range === 'unsatisfiable') {
+    return reply
+      .code(416)
+      .header('content-range', `bytes */${file.size}`)
+      .send({ message: `The range lies outside the file's ${file.size} bytes` });
+  }
+  reply.headers(
+    fileHeaders({ contentType: file.content_type, inline: file.inline, filename: file.filename }),
+  );
+  reply.headers({ etag, 'cache-control': cache, 'accept-ranges': 'bytes' });
+  const ifNoneMatch = request.headers['if-none-match'];
+  const tags = (ifNoneMatch ?? '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+  if (tags.includes('*') || tags.includes(etag)) return reply.code(304).send();
+  if (range) {
+    reply.code(206).headers({
+      'content-range': `bytes ${range.start}-${range.end}/${file.size}`,
+      'content-length': range.end - range.start + 1,
+    });
+    return reply.send(await deps.files.open(file, range));
+  }
+  reply.header('content-length', file.size);
+  return reply.send(await deps.files.open(file));
+}
+
+/** registerFilesRoutes adds Core.UploadFile, UploadPrivateFile, CreateFileSignedUrl and serving stored files. */
+export async function registerFilesRoutes(app: FastifyInstance, deps: FilesDeps): Promise<void> {
+  await app.register((scope) => registerUploads(scope, deps));
+  app.post('/api/apps/:appId/integration-endpoints/Core/CreateFileSignedUrl', async (request) => {
+    const { appId } = parseInput(UploadParamsSchema, request.params);
+    await deps.budget.perIp(request.ip);
+    const caller = await deps.guard.dataCaller(request, appId);
+    await deps.budget.perCaller(appId, caller);
+    const body = parseInput(CreateFileSignedUrlSchema, request.body ?? {});
+    const signed = await deps.files.signPrivate(appId, body.file_uri, body.expires_in);
+    return { signed_url: `${ownOriginOf(request, deps.publicUrl) ?? ''}${signed.path}` };
+  });
+  app.get('/api/apps/:appId/files/public/:key/:name', async (request, reply) => {
+    const { appId, key } = parseInput(FileParamsSchema, request.params);
+    return sendFile(request, reply, deps, await deps.files.findReadable(appId, key), PUBLIC_CACHE);
+  });
+  app.get('/api/apps/:appId/files/private/:key/:name', async (request, reply) => {
+    const { appId, key } = parseInput(FileParamsSchema, request.params);
+    const query = parseInput(SignedFileQuerySchema, request.query);
+    try {
+      const file = await deps.files.findReadable(appId, key, query);
+      const left = Math.max(0, Number(query.expires) - Math.floor(Date.now() / 1000));
+      return await sendFile(request, reply, deps, file, `private, max-age=${Math.min(left, 86_400)}`);
+    } catch (error) {
+      if (!(error instanceof SignatureExpiredError)) throw error;
+      return reply.code(410).send({ message: error.message });
+    }
+  });
+}

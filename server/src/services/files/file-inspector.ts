@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import { Transform, type TransformCallback } from 'node:stream';
+import { fileTypeFromBuffer } from 'file-type';
+
+/** SNIFF_BYTES is how much of a file's start is read to tell its type (file-type's own sample size). */
+const SNIFF_BYTES = 4100;
+
+/** FileTooLargeError says an upload passed the FILE_MAX_MB limit; the message names it. */
+export class FileTooLargeError extends Error {
+  override name = 'FileTooLargeError';
+}
+
+/** Inspection is what a file's bytes told as they passed: size, digest and the sniffed MIME type. */
+export interface Inspection {
+  size: number;
+  sha256: string;
+  sniffedType: string | null;
+}
+
+/**
+ * FileInspector passes bytes through unchanged while counting them (failing past maxBytes), hashing them
+ * and sniffing the type from the first SNIFF_BYTES; only that head is ever held.
+ */
+export class FileInspector extends Transform {
+  private readonly hash = createHash('sha256');
+  private size = 0;
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private sniffed: string | null | undefined;
+
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) {
+      const megabytes = Math.round((this.maxBytes / 1024 / 1024) * 100) / 100;
+      done(new FileTooLargeError(`A file may be at most ${megabytes} MB (FILE_MAX_MB)`));
+      return;
+    }
+    this.hash.update(chunk);
+    if (this.sniffed !== undefined) return done(null, chunk);
+    this.head.push(chunk);
+    this.headBytes += chunk.length;
+    if (this.headBytes < SNIFF_BYTES) return done();
+    this.releaseHead(done);
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (this.sniffed !== undefined) return done();
+    this.releaseHead(done);
+  }
+
+  private releaseHead(done: TransformCallback): void {
+    const head = Buffer.concat(this.head);
+    this.head = [];
+    fileTypeFromBuffer(head.subarray(0, SNIFF_BYTES)).then(
+      (type) => {
+        this.sniffed = type?.mime ?? null;
+        done(null, head);
+      },
+      () => {
+        this.sniffed = null;
+        done(null, head);
+      },
+    );
+  }
+
+  /** result is what was seen; call it once the stream has ended. */
+  result(): Inspection {
+    return { size: this.size, sha256: this.hash.digest('hex'), sniffedType: this.sniffed ?? null };
+  }
+}

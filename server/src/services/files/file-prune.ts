@@ -1,0 +1,41 @@
+import type { FilesStore } from '../../store/files-store';
+import type { FileStorage } from './file-storage';
+
+/** PruneReport is what `files prune` found and (without dryRun) removed. */
+export interface PruneReport {
+  dryRun: boolean;
+  /** unreferenced are the files no entity record or user profile of their app mentions. */
+  unreferenced: Array<{ key: string; app_id: string; filename: string; size: number }>;
+  bytes: number;
+  /** orphanKeys are stored bytes without a file row (an upload cut short, or still in progress): left alone. */
+  orphanKeys: string[];
+}
+
+/**
+ * pruneFiles removes files no record references (as the hosted platform, deleting a record never deletes
+ * its files; this is the operator's clean-up). Files younger than minAgeSeconds are kept: a form may have
+ * uploaded one and not yet saved the record that names it.
+ */
+export async function pruneFiles(input: {
+  files: FilesStore;
+  storage: FileStorage;
+  dryRun: boolean;
+  minAgeSeconds: number;
+}): Promise<PruneReport> {
+  const { files, storage } = input;
+  const unreferenced: PruneReport['unreferenced'] = [];
+  for (const file of await files.olderThan(input.minAgeSeconds)) {
+    if (await files.isReferenced(file.app_id, file.key)) continue;
+    unreferenced.push(file);
+    if (input.dryRun) continue;
+    // The row goes first: a file without its row is never served, then its bytes.
+    await files.delete(file.key);
+    await storage.delete(file.key);
+  }
+  const orphanKeys: string[] = [];
+  for await (const key of storage.list()) {
+    if (!(await files.knows(key))) orphanKeys.push(key);
+  }
+  const bytes = unreferenced.reduce((sum, file) => sum + file.size, 0);
+  return { dryRun: input.dryRun, unreferenced, bytes, orphanKeys };
+}
