@@ -39,6 +39,10 @@ export interface AppDeps {
   /** frameAncestors is the CSP frame-ancestors list of the site's pages (FRAME_ANCESTORS). */
   frameAncestors?: string;
   bundle: SiteBundle;
+  /** ownSite is our own site build when SITE_DIST holds another app's (for `/login`); else null. */
+  ownSite?: SiteBundle | null;
+  /** appName is the hosted app's name (its project's). */
+  appName?: string;
   apps: AppsService;
   /** access is the app-access rules the socket handshakes also use (default: built on apps and accounts). */
   access?: AppAccess;
@@ -109,6 +113,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMediaRoutes(app, deps.images);
   await registerSiteRoutes(app, {
     bundle: deps.bundle,
+    ownSite: deps.ownSite ?? null,
+    ...(deps.appName !== undefined ? { appName: deps.appName } : {}),
     appId: deps.appId,
     frameAncestors: deps.frameAncestors ?? DEFAULT_FRAME_ANCESTORS,
     apps: deps.apps,

@@ -117,6 +117,8 @@ export type ServerEnv = z.infer<typeof ServerEnvSchema>;
 export interface ServerConfig extends Omit<ServerEnv, 'APP_ID' | 'SITE_DIST'> {
   APP_ID: string;
   SITE_DIST: string;
+  /** OWN_SITE_DIST is our own site's build (`site/dist`), whose `/login` serves whatever SITE_DIST holds. */
+  OWN_SITE_DIST: string;
 }
 
 export class ServerEnvError extends Error {
@@ -140,5 +142,6 @@ export function parseServerEnv(env: NodeJS.ProcessEnv, repoRoot: string, default
     DATA_DIR: isAbsolute(parsed.DATA_DIR) ? parsed.DATA_DIR : resolve(parsed.DATA_DIR),
     APP_ID: parsed.APP_ID ?? defaultAppId,
     SITE_DIST: parsed.SITE_DIST ? resolve(parsed.SITE_DIST) : resolve(repoRoot, 'site/dist'),
+    OWN_SITE_DIST: resolve(repoRoot, 'site/dist'),
   };
 }

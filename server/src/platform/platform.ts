@@ -224,6 +224,11 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
 
   const bundle = await loadSiteBundle(config.SITE_DIST);
   reportSiteBundle(bundle, config, input.site, logger);
+  // Hosting another app's build, `/login` is still our own site's sign-in page.
+  const ownSite =
+    bundle.kind === 'app' && config.OWN_SITE_DIST !== config.SITE_DIST
+      ? await loadSiteBundle(config.OWN_SITE_DIST)
+      : null;
 
   const app = await buildApp({
     logger,
@@ -231,6 +236,8 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     publicUrl: config.PUBLIC_URL,
     frameAncestors: config.FRAME_ANCESTORS,
     bundle,
+    ownSite,
+    appName: project.name,
     apps,
     access,
     analytics,

@@ -16,6 +16,8 @@ interface LoginPageProps {
   api: AuthApi;
   /** navigate leaves the page (default: a full navigation, so the app boots with the token). */
   navigate?: (url: string) => void;
+  /** brand is the hosted app's name, shown instead of this site's (absent: this site's own page). */
+  brand?: string | undefined;
 }
 
 const leave = (url: string) => window.location.assign(url);
@@ -24,7 +26,7 @@ const leave = (url: string) => window.location.assign(url);
  * LoginPage is the platform's sign-in page: sign in, sign up with a mailed code, reset a password and
  * accept an invite. It returns to the same-origin `from_url` with `access_token` appended.
  */
-export function LoginPage({ params, api, navigate = leave }: LoginPageProps) {
+export function LoginPage({ params, api, navigate = leave, brand }: LoginPageProps) {
   useHydratedMarker();
   const [view, setView] = useState<LoginView>(() => initialView(params));
   const [moved, setMoved] = useState(false);
@@ -52,7 +54,7 @@ export function LoginPage({ params, api, navigate = leave }: LoginPageProps) {
 
   const step: StepProps = { api, go, finish, focusOnShow: moved };
   return (
-    <AuthCard>
+    <AuthCard brand={brand}>
       {view.step === 'sign-in' && <SignInForm {...step} email={view.email} notice={view.notice} />}
       {view.step === 'sign-up' && <SignUpForm {...step} email={view.email} />}
       {view.step === 'verify' && (
