@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_FRAME_ANCESTORS, FRAME_ANCESTOR_SOURCE } from '../lib/content-security-policy';
 import { AuthEnvShape } from './auth-env';
 import { blankAsUndefined, milliseconds } from './env-values';
+import { HostingEnvShape } from './hosting-env';
 import { LimitsEnvShape } from './limits-env';
 
 const port = z.coerce
@@ -109,6 +110,7 @@ export const ServerEnvSchema = z.object({
   ),
   ...AuthEnvShape,
   ...LimitsEnvShape,
+  ...HostingEnvShape,
 });
 
 export type ServerEnv = z.infer<typeof ServerEnvSchema>;

@@ -254,6 +254,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     trustProxy: config.TRUST_PROXY,
     isEntity: (entity) => entity === USER_ENTITY || project.entities.has(entity),
     maxRoomsPerSocket: config.REALTIME_MAX_ROOMS_PER_SOCKET,
+    corsOrigins: config.CORS_ORIGINS,
   });
   app.addHook('onClose', async () => limiterRedis?.close());
 

@@ -160,6 +160,7 @@ describe('/login for a hosted app', () => {
       bundle: await loadSiteBundle(await appDist()),
       ownSite: await loadSiteBundle(own),
       appName: 'Camp <Planner>',
+      returnOrigins: ['http://localhost:4173'],
     });
     const login = await site.inject({ url: '/login?from_url=%2Ftrips', headers: html });
     expect(login.statusCode).toBe(200);
@@ -169,6 +170,7 @@ describe('/login for a hosted app', () => {
     expect(login.body).toContain('<title>Sign in · Camp &lt;Planner&gt;</title>');
     expect(login.body).toContain('"hostedAppName":"Camp \\u003cPlanner>"');
     expect(login.body).toContain(`"appId":"${TEST_APP_ID}"`);
+    expect(login.body).toContain('"returnOrigins":["http://localhost:4173"]');
     const script = await site.inject({ url: '/assets/login-Q1w2e3r4.js' });
     expect(script.statusCode).toBe(200);
     expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');

@@ -29,6 +29,8 @@ export interface SiteDeps {
   appId: string;
   /** appName is the hosted app's name (its project's), shown on `/login` and in a generated manifest. */
   appName?: string;
+  /** returnOrigins are other origins the sign-in page may return to (CORS_ORIGINS), in its boot data. */
+  returnOrigins?: readonly string[];
   /** frameAncestors is who may frame the site's pages (CSP source list); default DEFAULT_FRAME_ANCESTORS. */
   frameAncestors?: string;
   apps: AppsService;
@@ -96,7 +98,11 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
         .type('text/plain; charset=utf-8')
         .send('The sign-in page is not built: run `npm run build -w site`, then restart the server.');
     }
-    const data = await bootData({ withHero: false });
+    const returnOrigins = deps.returnOrigins ?? [];
+    const data = {
+      ...(await bootData({ withHero: false })),
+      ...(returnOrigins.length > 0 ? { returnOrigins: [...returnOrigins] } : {}),
+    };
     const page = hosted
       ? renderHostedLoginPage(loginHtml, data, deps.appName ?? deps.appId)
       : renderLoginPage(loginHtml, data);

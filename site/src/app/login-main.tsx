@@ -19,7 +19,9 @@ const params = readLoginParams(window.location.search);
 const boot = readBootData(document);
 const api = createAuthApi(boot.appId ?? siteConfig.appId);
 // Hosting another app, the server names it in the boot data: the page shows that name, not this site's.
-const page = <LoginPage params={params} api={api} brand={boot.hostedAppName} />;
+const page = (
+  <LoginPage params={params} api={api} brand={boot.hostedAppName} returnOrigins={boot.returnOrigins} />
+);
 
 // The HTML was prerendered as this site's sign-in step; a mailed link opens another step, and a hosted
 // app's page shows another name, so both are rendered afresh.

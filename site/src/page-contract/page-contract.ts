@@ -36,6 +36,11 @@ export interface BootData {
    * holds that app's build): the page then shows that app's name in a neutral look (`data-look="neutral"`).
    */
   hostedAppName?: string;
+  /**
+   * returnOrigins are the other origins (the server's CORS_ORIGINS: front ends served elsewhere) the
+   * sign-in page may send the browser back to with its token; set on the sign-in page only.
+   */
+  returnOrigins?: string[];
 }
 
 /** NEUTRAL_LOOK is the `<html data-look>` value of a hosted app's sign-in page (login.css styles it). */
@@ -77,6 +82,9 @@ export function parseBootData(text: string | null | undefined): BootData {
       heroImageUrl: typeof raw.heroImageUrl === 'string' ? raw.heroImageUrl : null,
       ...(typeof raw.hostedAppName === 'string' && raw.hostedAppName
         ? { hostedAppName: raw.hostedAppName }
+        : {}),
+      ...(Array.isArray(raw.returnOrigins) && raw.returnOrigins.length > 0
+        ? { returnOrigins: raw.returnOrigins.filter((origin) => typeof origin === 'string') }
         : {}),
     };
   } catch {

@@ -18,6 +18,8 @@ interface LoginPageProps {
   navigate?: (url: string) => void;
   /** brand is the hosted app's name, shown instead of this site's (absent: this site's own page). */
   brand?: string | undefined;
+  /** returnOrigins are other origins `from_url` may return to (the server's CORS_ORIGINS). */
+  returnOrigins?: readonly string[] | undefined;
 }
 
 const leave = (url: string) => window.location.assign(url);
@@ -26,7 +28,7 @@ const leave = (url: string) => window.location.assign(url);
  * LoginPage is the platform's sign-in page: sign in, sign up with a mailed code, reset a password and
  * accept an invite. It returns to the same-origin `from_url` with `access_token` appended.
  */
-export function LoginPage({ params, api, navigate = leave, brand }: LoginPageProps) {
+export function LoginPage({ params, api, navigate = leave, brand, returnOrigins }: LoginPageProps) {
   useHydratedMarker();
   const [view, setView] = useState<LoginView>(() => initialView(params));
   const [moved, setMoved] = useState(false);
@@ -48,8 +50,9 @@ export function LoginPage({ params, api, navigate = leave, brand }: LoginPagePro
     setView(next);
   }, []);
   const finish = useCallback(
-    (token: string) => navigate(returnUrlWithToken(params.fromUrl, window.location.origin, token)),
-    [navigate, params.fromUrl],
+    (token: string) =>
+      navigate(returnUrlWithToken(params.fromUrl, window.location.origin, token, returnOrigins)),
+    [navigate, params.fromUrl, returnOrigins],
   );
 
   const step: StepProps = { api, go, finish, focusOnShow: moved };
