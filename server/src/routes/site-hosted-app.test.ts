@@ -103,7 +103,11 @@ describe('a hosted app’s build', () => {
   });
 
   it('serves hashed assets immutable, other files for an hour, with their types', async () => {
-    const script = await app.inject({ url: '/assets/index-Bx7kQ2aZ.js' });
+    // As a browser asks: a precompressed copy first (the build has none), then the file itself.
+    const script = await app.inject({
+      url: '/assets/index-Bx7kQ2aZ.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(script.statusCode).toBe(200);
     expect(script.headers['content-type']).toMatch(/^(text|application)\/javascript/);
     expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
@@ -171,9 +175,17 @@ describe('/login for a hosted app', () => {
     expect(login.body).toContain('"hostedAppName":"Camp \\u003cPlanner>"');
     expect(login.body).toContain(`"appId":"${TEST_APP_ID}"`);
     expect(login.body).toContain('"returnOrigins":["http://localhost:4173"]');
-    const script = await site.inject({ url: '/assets/login-Q1w2e3r4.js' });
-    expect(script.statusCode).toBe(200);
-    expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    for (const encoding of [{}, { 'accept-encoding': 'gzip, deflate, br' }]) {
+      const script = await site.inject({ url: '/assets/login-Q1w2e3r4.js', headers: encoding });
+      expect(script.statusCode).toBe(200);
+      expect(script.body).toBe('console.log("sign in");');
+      expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+    const appScript = await site.inject({
+      url: '/assets/index-Bx7kQ2aZ.js',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(appScript.body).toBe(APP_SCRIPT);
     // Our build lends its hashed assets only: not its pages or other files.
     expect((await site.inject({ url: '/robots.txt' })).statusCode).toBe(404);
     expect((await site.inject({ url: '/assets/../robots.txt' })).statusCode).toBe(404);

@@ -1,4 +1,5 @@
-import { posix, relative, sep } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { join, posix, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isPrivateSiteFile } from '../lib/site-bundle';
@@ -40,6 +41,16 @@ export async function registerHostedAppFiles(app: FastifyInstance, files: Hosted
   const sendIndex = (request: FastifyRequest, reply: FastifyReply) =>
     files.sendHtml(request, reply, 200, files.index, pageHeaders);
 
+  // Our own build lends only its hashed assets (the sign-in page's scripts), listed once (the build is
+  // fixed while the server runs), never its pages or other files. NB: not a second static root, as
+  // @fastify/static does not fall back to a later root's uncompressed file with `preCompressed`.
+  const ownAssets = new Set(
+    files.ownAssetsRoot
+      ? (await readdir(join(files.ownAssetsRoot, 'assets')).catch(() => [] as string[])).filter(
+          (name) => !isPrivateSiteFile(name) && !/\.(br|gz)$/.test(name),
+        )
+      : [],
+  );
   app.get('/', sendIndex);
   if (!files.hasManifest) {
     const manifest = JSON.stringify(appManifest(files.appName));
@@ -60,6 +71,10 @@ export async function registerHostedAppFiles(app: FastifyInstance, files: Hosted
       return reply.code(404).send({ message: `No route for ${request.method} ${path}` });
     }
     if (isNavigation(request, path) || path === '/index.html') return sendIndex(request, reply);
+    const lent = /^\/assets\/([^/]+)$/.exec(path)?.[1];
+    if (files.ownAssetsRoot && lent && ownAssets.has(lent)) {
+      return reply.sendFile(`assets/${lent}`, files.ownAssetsRoot);
+    }
     return reply.code(404).type('text/plain; charset=utf-8').send(`Not found: ${path}`);
   });
 
@@ -67,17 +82,13 @@ export async function registerHostedAppFiles(app: FastifyInstance, files: Hosted
   const inAssets = (filePath: string) =>
     roots.some((root) => relative(root, filePath).split(sep)[0] === 'assets');
   await app.register(fastifyStatic, {
-    root: roots,
+    root: files.root,
     preCompressed: true,
     index: false,
     redirect: false,
     cacheControl: false,
-    // index.html is sent from memory (no-cache); our own build lends only its hashed assets (the sign-in
-    // page's scripts), never its pages or other files.
-    allowedPath: (pathName, root) =>
-      root === files.root
-        ? posix.normalize(pathName) !== '/index.html'
-        : posix.normalize(pathName).startsWith('/assets/') && !isPrivateSiteFile(pathName),
+    // index.html is sent from memory (no-cache).
+    allowedPath: (pathName) => posix.normalize(pathName) !== '/index.html',
     setHeaders: (response, filePath) => {
       // Vite names files under assets/ by content hash, so they can be cached for good.
       response.setHeader(
