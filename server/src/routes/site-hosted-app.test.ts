@@ -18,7 +18,8 @@ const APP_INDEX =
   '<script type="module" crossorigin src="/assets/index-Bx7kQ2aZ.js"></script></head><body><div id="root"></div></body></html>';
 const APP_SCRIPT = 'console.log("a hosted app");\n';
 const OWN_LOGIN =
-  '<!doctype html><html lang="en"><head><!--app-boot--><title>Sign in · QUEEN SOLANA</title>' +
+  '<!doctype html><html lang="en"><head><!--app-boot--><link rel="icon" href="/favicon.svg" type="image/svg+xml">' +
+  '<link rel="manifest" href="/manifest.webmanifest"><title>Sign in · QUEEN SOLANA</title>' +
   '<script type="module" src="/assets/login-Q1w2e3r4.js"></script></head><body><div id="root"><a>QUEEN SOLANA</a></div></body></html>';
 
 const folders: string[] = [];
@@ -172,6 +173,8 @@ describe('/login for a hosted app', () => {
     expect(login.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(login.body).toContain('<html data-look="neutral" lang="en">');
     expect(login.body).toContain('<title>Sign in · Camp &lt;Planner&gt;</title>');
+    expect(login.body).not.toContain('favicon.svg');
+    expect(login.body).not.toContain('manifest.webmanifest');
     expect(login.body).toContain('"hostedAppName":"Camp \\u003cPlanner>"');
     expect(login.body).toContain(`"appId":"${TEST_APP_ID}"`);
     expect(login.body).toContain('"returnOrigins":["http://localhost:4173"]');

@@ -201,6 +201,8 @@ describe('LoginPage', () => {
     expect(screen.getByRole('link', { name: 'Camp Planner' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to Camp Planner' })).toBeTruthy();
     expect(screen.queryByText('QUEEN SOLANA')).toBeNull();
+    expect(screen.getByText('Welcome back to Camp Planner.')).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/Royal Court|kingdom/);
     type('Email', 'camper@example.com');
     type('Password', 'secret');
     await submit();

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useHydratedMarker } from '../../lib/use-hydrated-marker';
 import type { AuthApi } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
@@ -9,6 +9,7 @@ import { SignUpForm } from './components/sign-up-form';
 import { VerifyCodeForm } from './components/verify-code-form';
 import { withoutMailedTokens, type LoginParams } from './lib/login-params';
 import { initialView, type LoginView, type StepProps } from './lib/login-view';
+import { LoginCopyContext, loginCopy } from './lib/login-copy';
 import { returnUrlWithToken } from './lib/return-url';
 
 interface LoginPageProps {
@@ -56,16 +57,19 @@ export function LoginPage({ params, api, navigate = leave, brand, returnOrigins 
   );
 
   const step: StepProps = { api, go, finish, focusOnShow: moved };
+  const copy = useMemo(() => loginCopy(brand), [brand]);
   return (
-    <AuthCard brand={brand}>
-      {view.step === 'sign-in' && <SignInForm {...step} email={view.email} notice={view.notice} />}
-      {view.step === 'sign-up' && <SignUpForm {...step} email={view.email} />}
-      {view.step === 'verify' && (
-        <VerifyCodeForm {...step} email={view.email} password={view.password} notice={view.notice} />
-      )}
-      {view.step === 'forgot' && <ForgotPasswordForm {...step} email={view.email} />}
-      {view.step === 'reset' && <SetPasswordForm {...step} token={view.token} invite={false} />}
-      {view.step === 'invite' && <SetPasswordForm {...step} token={view.token} invite />}
-    </AuthCard>
+    <LoginCopyContext.Provider value={copy}>
+      <AuthCard brand={brand}>
+        {view.step === 'sign-in' && <SignInForm {...step} email={view.email} notice={view.notice} />}
+        {view.step === 'sign-up' && <SignUpForm {...step} email={view.email} />}
+        {view.step === 'verify' && (
+          <VerifyCodeForm {...step} email={view.email} password={view.password} notice={view.notice} />
+        )}
+        {view.step === 'forgot' && <ForgotPasswordForm {...step} email={view.email} />}
+        {view.step === 'reset' && <SetPasswordForm {...step} token={view.token} invite={false} />}
+        {view.step === 'invite' && <SetPasswordForm {...step} token={view.token} invite />}
+      </AuthCard>
+    </LoginCopyContext.Provider>
   );
 }
