@@ -1,28 +1,91 @@
 // `npm start`: build what is missing or out of date, then run the platform server in this process
 // (so SIGTERM reaches the server's own graceful shutdown directly).
+// `npm start -- --app PATH` hosts a Base44 app repository: PATH/base44 is the project, PATH/dist its build.
+// Hosting another build (--app or SITE_DIST) rebuilds only the server: our own site is built just once, for
+// its sign-in page, and never rebuilt for a start.
 import { execSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 
 const root = resolve(import.meta.dirname, '..');
-const stampFile = join(root, 'node_modules/.cache/queen/build-stamp');
-const outputs = [join(root, 'site/dist/index.html'), join(root, 'server/dist/main.js')];
-const inputs = [
-  'site/src',
-  'site/scripts',
-  'site/index.html',
-  'site/vite.config.ts',
-  'server/src',
-  'server/scripts',
-];
+const ownSiteDist = join(root, 'site/dist');
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 20 || (major === 20 && minor < 19)) {
   console.error(`Node ${process.versions.node} is too old: install Node 20.19+ or 22+.`);
   process.exit(1);
 }
+
+/** fail prints message on stderr and stops the start. */
+function fail(message) {
+  console.error(message);
+  process.exit(1);
+}
+
+/** appIdOf reads the app id from PATH/base44/.app.jsonc (base44's CLI writes it), or null. */
+function appIdOf(projectDir) {
+  const file = join(projectDir, '.app.jsonc');
+  if (!existsSync(file)) return null;
+  // A JSONC file holding one id: comments and a trailing comma are what JSON.parse would refuse.
+  const text = readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\/|(^|[^:"])\/\/.*$/gm, '$1')
+    .replace(/,(\s*[}\]])/g, '$1');
+  try {
+    const id = JSON.parse(text).id;
+    return typeof id === 'string' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** useAppRepository points PROJECT_DIR and SITE_DIST at an app repository, or says what is missing. */
+function useAppRepository(path) {
+  // npm runs scripts from the repository root; a relative PATH means from where `npm start` was typed.
+  const app = resolve(process.env.INIT_CWD ?? process.cwd(), path);
+  const projectDir = join(app, 'base44');
+  const dist = join(app, 'dist');
+  if (!existsSync(projectDir)) {
+    fail(`--app ${path}: ${projectDir} does not exist (an app repository has a base44/ folder).`);
+  }
+  if (!existsSync(join(dist, 'index.html'))) {
+    const id = appIdOf(projectDir) ?? '<app id>';
+    fail(
+      [
+        `--app ${path}: ${dist} holds no build (no index.html). Build the app first:`,
+        `  cd ${app}`,
+        '  npm ci',
+        `  VITE_BASE44_APP_ID=${id} npm run build`,
+        'then run `npm start -- --app ' + path + '` again.',
+      ].join('\n'),
+    );
+  }
+  process.env.PROJECT_DIR = projectDir;
+  process.env.SITE_DIST = dist;
+  console.log(`Hosting ${app}: project ${projectDir}, build ${dist}`);
+}
+
+let options;
+try {
+  options = parseArgs({ options: { app: { type: 'string' } }, allowPositionals: false }).values;
+} catch (error) {
+  fail(`${error.message}\nUsage: npm start [-- --app PATH]`);
+}
+if (options.app !== undefined) useAppRepository(options.app);
+
+const hostsOtherBuild =
+  Boolean(process.env.SITE_DIST?.trim()) && resolve(process.env.SITE_DIST) !== ownSiteDist;
+// Our own site is built from site.config.json; another app's build is used as it is.
+const siteInputs = ['site/src', 'site/scripts', 'site/index.html', 'site/vite.config.ts'];
+const serverInputs = ['server/src', 'server/scripts'];
+const inputs = hostsOtherBuild ? serverInputs : [...siteInputs, ...serverInputs];
+const stampFile = join(root, `node_modules/.cache/queen/${hostsOtherBuild ? 'server-' : ''}build-stamp`);
+const outputs = hostsOtherBuild
+  ? [join(root, 'server/dist/main.js')]
+  : [join(ownSiteDist, 'index.html'), join(root, 'server/dist/main.js')];
+const buildCommand = hostsOtherBuild ? 'npm run build -w server' : 'npm run build';
 
 function newestMtime(path) {
   const stats = statSync(path);
@@ -37,6 +100,7 @@ function newestMtime(path) {
 function fingerprint() {
   const hash = createHash('sha256');
   for (const input of inputs) hash.update(`${input}:${newestMtime(join(root, input))}\n`);
+  if (hostsOtherBuild) return hash.digest('hex');
   const configPath = process.env.SITE_CONFIG ?? join(root, 'site.config.json');
   hash.update(existsSync(configPath) ? readFileSync(configPath) : 'no-config');
   for (const [name, value] of Object.entries(process.env).sort()) {
@@ -45,15 +109,28 @@ function fingerprint() {
   return hash.digest('hex');
 }
 
+// A hosted app's /login is our own site's sign-in page: build our site once if it never was.
+if (hostsOtherBuild && !existsSync(join(ownSiteDist, 'login.html'))) {
+  console.log('Building our own site once, for its sign-in page (/login)…');
+  try {
+    execSync('npm run build -w site', { cwd: root, stdio: 'inherit' });
+  } catch {
+    fail('The site build failed (see above). Fix the reported problem and run `npm start` again.');
+  }
+}
+
 const current = fingerprint();
 const previous = existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : '';
 if (outputs.some((file) => !existsSync(file)) || previous !== current) {
-  console.log('Building the site and the server (first start, or sources/config changed)…');
+  console.log(
+    hostsOtherBuild
+      ? 'Building the server (first start, or sources changed)…'
+      : 'Building the site and the server (first start, or sources/config changed)…',
+  );
   try {
-    execSync('npm run build', { cwd: root, stdio: 'inherit' });
+    execSync(buildCommand, { cwd: root, stdio: 'inherit' });
   } catch {
-    console.error('The build failed (see above). Fix the reported problem and run `npm start` again.');
-    process.exit(1);
+    fail('The build failed (see above). Fix the reported problem and run `npm start` again.');
   }
   mkdirSync(dirname(stampFile), { recursive: true });
   writeFileSync(stampFile, current);

@@ -44,3 +44,23 @@ export function readBootJson(html: string): Record<string, unknown> {
   if (!match?.[1]) throw new Error('no #app-boot script in the page');
   return JSON.parse(match[1]) as Record<string, unknown>;
 }
+
+/** FAKE_APP_INDEX is the index.html of the fake hosted-app build (a Base44 template's, built by Vite). */
+export const FAKE_APP_INDEX =
+  '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><link rel="manifest" href="/manifest.json" />' +
+  '<title>Base44 APP</title><script type="module" crossorigin src="/assets/index-Dq3k9LmZ.js"></script>' +
+  '<link rel="stylesheet" crossorigin href="/assets/index-C4lPq8sT.css"></head><body><div id="root"></div></body></html>';
+
+/**
+ * createFakeAppDist writes a minimal build of another app (as `vite build` leaves a Base44 app's `dist/`:
+ * index.html without our page contract, hashed assets, a public file, no manifest.json).
+ */
+export async function createFakeAppDist(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'queen-fake-app-dist-'));
+  await mkdir(join(root, 'assets'));
+  await writeFile(join(root, 'index.html'), FAKE_APP_INDEX);
+  await writeFile(join(root, 'assets/index-Dq3k9LmZ.js'), 'console.log("hosted app");\n');
+  await writeFile(join(root, 'assets/index-C4lPq8sT.css'), 'body{margin:0}\n');
+  await writeFile(join(root, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  return root;
+}

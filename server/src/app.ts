@@ -1,3 +1,4 @@
+import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { InvalidInputError } from './lib/errors';
 import { DEFAULT_FRAME_ANCESTORS } from './lib/content-security-policy';
@@ -43,6 +44,10 @@ export interface AppDeps {
   /** frameAncestors is the CSP frame-ancestors list of the site's pages (FRAME_ANCESTORS). */
   frameAncestors?: string;
   bundle: SiteBundle;
+  /** ownSite is our own site build when SITE_DIST holds another app's (for `/login`); else null. */
+  ownSite?: SiteBundle | null;
+  /** appName is the hosted app's name (its project's). */
+  appName?: string;
   apps: AppsService;
   /** access is the app-access rules the socket handshakes also use (default: built on apps and accounts). */
   access?: AppAccess;
@@ -65,7 +70,15 @@ export interface AppDeps {
   isEntity: (entity: string) => boolean;
   /** maxRoomsPerSocket caps the realtime rooms one socket may join. */
   maxRoomsPerSocket?: number;
+  /**
+   * corsOrigins are the front ends served elsewhere that may call the API with credentials and be sent
+   * back to after sign-in or sign-out (CORS_ORIGINS; default none).
+   */
+  corsOrigins?: readonly string[];
 }
+
+/** CORS_MAX_AGE_S is how long a browser may reuse a preflight answer (10 minutes, Chromium's cap is 2 h). */
+const CORS_MAX_AGE_S = 600;
 
 /** buildApp wires routes, parsers, error handling and socket.io into a Fastify instance, without listening. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -78,6 +91,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBodyParsers(app);
   refuseUnsafeStrings(app);
   app.setErrorHandler(handleError);
+  const corsOrigins = deps.corsOrigins ?? [];
+  if (corsOrigins.length > 0) {
+    const listed = new Set(corsOrigins);
+    // A listed origin gets itself back with credentials; any other gets no CORS header at all.
+    await app.register(fastifyCors, {
+      origin: (origin, callback) =>
+        callback(null, origin !== undefined && listed.has(origin) ? origin : false),
+      credentials: true,
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      maxAge: CORS_MAX_AGE_S,
+    });
+  }
 
   const { accessTokens } = deps.accounts;
   // One caller guard: every route and the socket handshake resolve app, caller and visibility through it.
@@ -102,7 +127,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHealthRoutes(app, deps.isShuttingDown);
   // One file per URL prefix (server/README.md, "Where things live").
   registerPublicSettingsRoutes(app, { apps: deps.apps, guard });
-  registerAuthRoutes(app, { ...deps.accounts, guard, publicUrl: deps.publicUrl });
+  registerAuthRoutes(app, {
+    ...deps.accounts,
+    guard,
+    publicUrl: deps.publicUrl,
+    returnOrigins: corsOrigins,
+  });
   registerUsersRoutes(app, { guard, users: deps.accounts.users, publicUrl: deps.publicUrl });
   registerAdminRoutes(app, { apps: deps.apps, users: deps.accounts.users, guard, hub: realtime.hub });
   registerEntitiesRoutes(app, { guard, entities: deps.entities, users: deps.accounts.users });
@@ -114,6 +144,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMediaRoutes(app, deps.images);
   await registerSiteRoutes(app, {
     bundle: deps.bundle,
+    ownSite: deps.ownSite ?? null,
+    returnOrigins: corsOrigins,
+    ...(deps.appName !== undefined ? { appName: deps.appName } : {}),
     appId: deps.appId,
     frameAncestors: deps.frameAncestors ?? DEFAULT_FRAME_ANCESTORS,
     apps: deps.apps,

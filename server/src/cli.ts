@@ -11,6 +11,7 @@ import { formatIssues } from './lib/validation';
 import { buildAccountsPart, openPlatformDatabase } from './platform/platform';
 import { pruneFilesCommand } from './platform/files-prune-command';
 import { loadSettings } from './platform/settings';
+import { loadProject, projectDirFrom } from './services/entities/project-loader';
 import { AdminCreateUserSchema, AdminUpdateUserSchema, AppSettingsSchema } from './schemas/auth';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
@@ -151,7 +152,9 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const { config } = loadSettings(process.env, REPO_ROOT);
+  // The app id follows the server's choice: APP_ID, else the project's `.app.jsonc`, else the site config.
+  const project = await loadProject(projectDirFrom(process.env, REPO_ROOT));
+  const { config } = loadSettings(process.env, REPO_ROOT, project.appId);
   const secrets = await loadSecrets(config.DATA_DIR, {
     jwtSecret: config.JWT_SECRET,
     serviceToken: config.SERVICE_TOKEN,

@@ -17,10 +17,10 @@ import { loadProject, projectDirFrom } from './services/entities/project-loader'
 // Both src/main.ts and the bundle in dist/main.js sit two levels below the repository root.
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
-function readSettings(): Settings {
+function readSettings(projectAppId: string | undefined): Settings {
   const bootLogger = createLogger(process.env.LOG_LEVEL === 'silent' ? 'silent' : 'info');
   try {
-    const settings = loadSettings(process.env, REPO_ROOT);
+    const settings = loadSettings(process.env, REPO_ROOT, projectAppId);
     for (const warning of settings.warnings) bootLogger.warn(warning);
     return settings;
   } catch (error) {
@@ -33,9 +33,9 @@ function readSettings(): Settings {
 }
 
 async function main(): Promise<void> {
-  const { config, site } = readSettings();
   // An invalid app project (base44/ or PROJECT_DIR) stops start-up with the file and the problem.
   const project = await loadProject(projectDirFrom(process.env, REPO_ROOT));
+  const { config, site } = readSettings(project.appId);
   const logger = createLogger(config.LOG_LEVEL);
   await mkdir(config.DATA_DIR, { recursive: true });
 

@@ -5,6 +5,7 @@ import { AppLogsEnvShape } from './app-logs-env';
 import { AuthEnvShape } from './auth-env';
 import { blankAsUndefined, milliseconds } from './env-values';
 import { FilesEnvShape, fileStorageKind } from './files-env';
+import { HostingEnvShape } from './hosting-env';
 import { LimitsEnvShape } from './limits-env';
 
 const port = z.coerce
@@ -113,6 +114,7 @@ export const ServerEnvSchema = z.object({
   ...LimitsEnvShape,
   ...AppLogsEnvShape,
   ...FilesEnvShape,
+  ...HostingEnvShape,
 });
 
 export type ServerEnv = z.infer<typeof ServerEnvSchema>;
@@ -121,6 +123,8 @@ export type ServerEnv = z.infer<typeof ServerEnvSchema>;
 export interface ServerConfig extends Omit<ServerEnv, 'APP_ID' | 'SITE_DIST'> {
   APP_ID: string;
   SITE_DIST: string;
+  /** OWN_SITE_DIST is our own site's build (`site/dist`), whose `/login` serves whatever SITE_DIST holds. */
+  OWN_SITE_DIST: string;
 }
 
 export class ServerEnvError extends Error {
@@ -146,5 +150,6 @@ export function parseServerEnv(env: NodeJS.ProcessEnv, repoRoot: string, default
     DATA_DIR: isAbsolute(parsed.DATA_DIR) ? parsed.DATA_DIR : resolve(parsed.DATA_DIR),
     APP_ID: parsed.APP_ID ?? defaultAppId,
     SITE_DIST: parsed.SITE_DIST ? resolve(parsed.SITE_DIST) : resolve(repoRoot, 'site/dist'),
+    OWN_SITE_DIST: resolve(repoRoot, 'site/dist'),
   };
 }

@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, readFile } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import { BOOT_MARKER } from '../../../site/src/page-contract/page-contract';
 import {
   BUILD_INFO_FILE,
   BuildInfoSchema,
@@ -9,9 +10,26 @@ import {
 
 export type { BuildInfo } from '../../../site/src/page-contract/build-info';
 
+// The pages and build metadata are rendered from memory, never sent raw, nor their precompressed copies.
+const PRIVATE_FILE = /(\.html|^build-info\.json)(\.gz|\.br)?$/i;
+
+/** isPrivateSiteFile says a path of the build folder is internal: pages, build metadata and their copies. */
+export function isPrivateSiteFile(pathName: string): boolean {
+  return PRIVATE_FILE.test(posix.basename(posix.normalize(pathName)));
+}
+
+/**
+ * SiteKind is what SITE_DIST holds: our own prerendered site (`site`, its pages carry the boot marker) or
+ * any other app's build, such as a Base44 app's Vite `dist/` (`app`: a single-page app served as built).
+ */
+export type SiteKind = 'site' | 'app';
+
 /** SiteBundle is the built site's HTML held in memory; `index` is null when the site was not built. */
 export interface SiteBundle {
   root: string;
+  kind: SiteKind;
+  /** hasManifest says the build ships its own `/manifest.json` (else one is generated for an app). */
+  hasManifest: boolean;
   index: string | null;
   notFound: string | null;
   /** login is the prerendered sign-in page (`/login`); null when the build has none. */
@@ -31,12 +49,20 @@ export async function loadSiteBundle(root: string): Promise<SiteBundle> {
       return null;
     }
   };
-  const [index, notFound, login, buildInfoText] = await Promise.all([
+  const [index, notFound, login, buildInfoText, hasManifest] = await Promise.all([
     readText(BUILT_PAGES.home),
     readText(BUILT_PAGES.notFound),
     readText(BUILT_PAGES.login),
     readText(BUILD_INFO_FILE),
+    access(join(root, 'manifest.json')).then(
+      () => true,
+      () => false,
+    ),
   ]);
+  if (index !== null && !index.includes(BOOT_MARKER)) {
+    // Another app's build: served as it was built, with nothing of our site's page contract expected.
+    return { root, kind: 'app', hasManifest, index, notFound: null, login: null, buildInfo: null, problems };
+  }
   if (index === null)
     problems.push(`${join(root, BUILT_PAGES.home)} is missing: run \`npm run build\` first`);
   if (index !== null && notFound === null) problems.push(`${join(root, BUILT_PAGES.notFound)} is missing`);
@@ -57,5 +83,5 @@ export async function loadSiteBundle(root: string): Promise<SiteBundle> {
   } else if (index !== null) {
     problems.push(`${BUILD_INFO_FILE} is missing: the hero image will not be inlined`);
   }
-  return { root, index, notFound, login, buildInfo, problems };
+  return { root, kind: 'site', hasManifest, index, notFound, login, buildInfo, problems };
 }

@@ -2,6 +2,7 @@ import {
   BOOT_MARKER,
   bootScript,
   HERO_URL_PLACEHOLDER,
+  NEUTRAL_LOOK,
   PATH_PLACEHOLDER,
   type BootData,
 } from '../../../site/src/page-contract/page-contract';
@@ -37,4 +38,21 @@ export function renderNotFoundPage(html: string, data: BootData, requestedPath: 
 /** renderLoginPage fills the sign-in page's boot marker (the app id it signs in to). */
 export function renderLoginPage(html: string, data: BootData): string {
   return html.replace(BOOT_MARKER, () => bootScript(data));
+}
+
+// This site's icons and manifest are not served for a hosted app (its own are at other paths, if any).
+const SITE_ICON_LINK = /<link\b[^>]*\brel="(?:icon|apple-touch-icon|manifest)"[^>]*>/gi;
+
+/**
+ * renderHostedLoginPage is our sign-in page for a hosted app: the boot data names the app (the page shows
+ * that name), the title says it, `<html data-look="neutral">` drops this site's brand colours, and this
+ * site's icon and manifest links go.
+ */
+export function renderHostedLoginPage(html: string, data: BootData, appName: string): string {
+  const title = `<title>Sign in · ${escapeHtml(appName)}</title>`;
+  return html
+    .replace(SITE_ICON_LINK, '')
+    .replace(/<html\b/i, () => `<html data-look="${NEUTRAL_LOOK}"`)
+    .replace(/<title>[^<]*<\/title>/i, () => title)
+    .replace(BOOT_MARKER, () => bootScript({ ...data, hostedAppName: appName }));
 }

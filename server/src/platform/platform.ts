@@ -253,6 +253,11 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
 
   const bundle = await loadSiteBundle(config.SITE_DIST);
   reportSiteBundle(bundle, config, input.site, logger);
+  // Hosting another app's build, `/login` is still our own site's sign-in page.
+  const ownSite =
+    bundle.kind === 'app' && config.OWN_SITE_DIST !== config.SITE_DIST
+      ? await loadSiteBundle(config.OWN_SITE_DIST)
+      : null;
 
   const app = await buildApp({
     logger,
@@ -260,6 +265,8 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     publicUrl: config.PUBLIC_URL,
     frameAncestors: config.FRAME_ANCESTORS,
     bundle,
+    ownSite,
+    appName: project.name,
     apps,
     access,
     analytics,
@@ -278,6 +285,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     trustProxy: config.TRUST_PROXY,
     isEntity: (entity) => entity === USER_ENTITY || project.entities.has(entity),
     maxRoomsPerSocket: config.REALTIME_MAX_ROOMS_PER_SOCKET,
+    corsOrigins: config.CORS_ORIGINS,
   });
   app.addHook('onClose', async () => limiterRedis?.close());
   // Buffered page views are written once requests have drained, before the database closes.

@@ -26,9 +26,12 @@ export interface Settings {
   warnings: string[];
 }
 
-/** loadSettings reads `site.config.json` and the environment; it throws a message naming what to fix. */
-export function loadSettings(env: NodeJS.ProcessEnv, repoRoot: string): Settings {
+/**
+ * loadSettings reads `site.config.json` and the environment; it throws a message naming what to fix.
+ * The app id is APP_ID, else the project's `.app.jsonc` id (projectAppId), else the site config's.
+ */
+export function loadSettings(env: NodeJS.ProcessEnv, repoRoot: string, projectAppId?: string): Settings {
   const site = loadSiteConfig(join(repoRoot, 'site.config.json'));
-  const config = parseServerEnv(env, repoRoot, site.appId);
+  const config = parseServerEnv(env, repoRoot, projectAppId ?? site.appId);
   return { config, site, warnings: siteConfigWarnings(site) };
 }

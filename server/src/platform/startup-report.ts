@@ -92,6 +92,11 @@ export function reportSiteBundle(
     logger.error(`The site is not built (${config.SITE_DIST} has no index.html): run \`npm run build\`.`);
   }
   for (const problem of bundle.problems) if (bundle.index !== null) logger.warn(problem);
+  if (bundle.kind === 'app') {
+    // Another app's build: our site's page contract and config do not apply to it.
+    logger.info({ siteDist: config.SITE_DIST }, 'serving a hosted app build (single-page app)');
+    return;
+  }
   if (!site) return;
   // The page is prerendered from the site config: if it changed since the build, what is served is stale.
   const configHash = siteConfigHash(site);

@@ -26,6 +26,8 @@ export interface AuthRoutesDeps {
   users: UsersService;
   guard: CallerGuard;
   publicUrl: string | undefined;
+  /** returnOrigins are other origins (CORS_ORIGINS) sign-out may send the browser back to. */
+  returnOrigins?: readonly string[];
 }
 
 /** requestOrigin is the caller's IP (for throttling) and, when asked, the origin mailed links point to. */
@@ -87,7 +89,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
     const query = LogoutQuerySchema.safeParse(request.query);
     const fromUrl = query.success ? query.data.from_url : undefined;
     const own = ownOriginOf(request, deps.publicUrl);
-    const origins = own ? [own] : [];
+    // Never built from request headers: our own origin as proven, and the operator's list.
+    const origins = [...(own ? [own] : []), ...(deps.returnOrigins ?? [])];
     return reply.header('cache-control', 'no-store').redirect(safeRedirectTarget(fromUrl, origins), 302);
   });
 }

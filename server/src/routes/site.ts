@@ -1,22 +1,36 @@
-import { posix, relative, sep } from 'node:path';
+import { relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createCompressionMemo, negotiateEncoding } from '../lib/compression';
 import {
   contentSecurityPolicy,
   DEFAULT_FRAME_ANCESTORS,
   inlineScriptHashes,
 } from '../lib/content-security-policy';
-import type { SiteBundle } from '../lib/site-bundle';
-import { renderHomePage, renderLoginPage, renderNotFoundPage, type BootData } from '../lib/site-page';
+import { isPrivateSiteFile, type SiteBundle } from '../lib/site-bundle';
+import { createHtmlSender, sendUnbuilt } from '../lib/site-html';
+import {
+  renderHomePage,
+  renderHostedLoginPage,
+  renderLoginPage,
+  renderNotFoundPage,
+  type BootData,
+} from '../lib/site-page';
 import { requestedPathLabel } from '../../../site/src/page-contract/page-contract';
 import type { AppsService } from '../services/apps/apps-service';
 import type { ImageService } from '../services/images/image-service';
+import { registerHostedAppFiles } from './site-hosted-app';
 
 /** SiteDeps is what serving the built site needs. */
 export interface SiteDeps {
+  /** bundle is what SITE_DIST holds: our own site, or another app's build (served as a hosted app). */
   bundle: SiteBundle;
+  /** ownSite is our own site build, whose sign-in page `/login` serves a hosted app (default: bundle). */
+  ownSite?: SiteBundle | null;
   appId: string;
+  /** appName is the hosted app's name (its project's), shown on `/login` and in a generated manifest. */
+  appName?: string;
+  /** returnOrigins are other origins the sign-in page may return to (CORS_ORIGINS), in its boot data. */
+  returnOrigins?: readonly string[];
   /** frameAncestors is who may frame the site's pages (CSP source list); default DEFAULT_FRAME_ANCESTORS. */
   frameAncestors?: string;
   apps: AppsService;
@@ -24,35 +38,24 @@ export interface SiteDeps {
 }
 
 const HOME_PATH = /^\/home\/?$/i;
-// The pages and build metadata are rendered from memory, never sent raw, nor their precompressed copies.
-const PRIVATE_FILE = /(\.html|^build-info\.json)(\.gz|\.br)?$/i;
-
-/** isPrivateSiteFile says a path of the build folder is internal: pages, build metadata and their copies. */
-export function isPrivateSiteFile(pathName: string): boolean {
-  return PRIVATE_FILE.test(posix.basename(posix.normalize(pathName)));
-}
-
-const HTML_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-cache',
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'strict-origin-when-cross-origin',
-  vary: 'Accept-Encoding',
-};
 
 /**
  * registerSiteRoutes serves the prerendered pages with the boot data filled in, the build's other files
- * through @fastify/static, and a JSON 404 for unknown `/api/*` routes.
+ * through @fastify/static, and a JSON 404 for unknown `/api/*` routes. When SITE_DIST holds another app's
+ * build, that app is served instead (site-hosted-app.ts), with our own sign-in page at `/login`.
  */
 export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): Promise<void> {
   const { bundle } = deps;
-  const compress = createCompressionMemo(32);
+  const hosted = bundle.kind === 'app';
+  const loginSite = hosted ? (deps.ownSite ?? null) : bundle;
+  const loginHtml = loginSite?.login ?? null;
+  const frameAncestors = deps.frameAncestors ?? DEFAULT_FRAME_ANCESTORS;
+  const sendHtml = createHtmlSender();
   // The pages' inline scripts are fixed at build time: hash them once.
-  const scriptHashes = inlineScriptHashes([bundle.index, bundle.notFound, bundle.login]);
-  const pagePolicy = contentSecurityPolicy({
-    scriptHashes,
-    frameAncestors: deps.frameAncestors ?? DEFAULT_FRAME_ANCESTORS,
-  });
+  const scriptHashes = inlineScriptHashes(
+    hosted ? [loginHtml] : [bundle.index, bundle.notFound, bundle.login],
+  );
+  const pagePolicy = contentSecurityPolicy({ scriptHashes, frameAncestors });
   // The sign-in page is never framed (no clickjacking of its form).
   const loginPolicy = contentSecurityPolicy({ scriptHashes, frameAncestors: "'none'" });
 
@@ -71,35 +74,38 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
     };
   }
 
-  function sendHtml(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    html: string,
-    headers: Record<string, string> = {},
-  ) {
-    reply.code(status).headers({ ...HTML_HEADERS, 'content-security-policy': pagePolicy, ...headers });
-    const encoding = negotiateEncoding(request.headers['accept-encoding']);
-    if (encoding === 'identity') return reply.send(html);
-    return reply.header('content-encoding', encoding).send(compress(html, encoding));
-  }
+  const sendPage = (request: FastifyRequest, reply: FastifyReply, status: number, html: string) =>
+    sendHtml(request, reply, status, html, { 'content-security-policy': pagePolicy });
 
   async function sendHome(request: FastifyRequest, reply: FastifyReply) {
     if (bundle.index === null) return sendUnbuilt(reply);
-    return sendHtml(request, reply, 200, renderHomePage(bundle.index, await bootData(), bundle.buildInfo));
+    return sendPage(request, reply, 200, renderHomePage(bundle.index, await bootData(), bundle.buildInfo));
   }
 
   async function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
     if (bundle.index === null) return sendUnbuilt(reply);
     const label = requestedPathLabel(request.url);
     if (bundle.notFound === null) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
-    return sendHtml(request, reply, 404, renderNotFoundPage(bundle.notFound, await bootData(), label));
+    return sendPage(request, reply, 404, renderNotFoundPage(bundle.notFound, await bootData(), label));
   }
 
   async function sendLogin(request: FastifyRequest, reply: FastifyReply) {
     if (bundle.index === null) return sendUnbuilt(reply);
-    if (bundle.login === null) return sendNotFound(request, reply);
-    const page = renderLoginPage(bundle.login, await bootData({ withHero: false }));
+    if (loginHtml === null) {
+      if (!hosted) return sendNotFound(request, reply);
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The sign-in page is not built: run `npm run build -w site`, then restart the server.');
+    }
+    const returnOrigins = deps.returnOrigins ?? [];
+    const data = {
+      ...(await bootData({ withHero: false })),
+      ...(returnOrigins.length > 0 ? { returnOrigins: [...returnOrigins] } : {}),
+    };
+    const page = hosted
+      ? renderHostedLoginPage(loginHtml, data, deps.appName ?? deps.appId)
+      : renderLoginPage(loginHtml, data);
     // The page's URL may hold a single-use reset or invite token: never pass it on as a Referer.
     return sendHtml(request, reply, 200, page, {
       'referrer-policy': 'no-referrer',
@@ -107,9 +113,23 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
     });
   }
 
-  app.get('/', sendHome);
   // The SDK's redirectToLogin() lands here (`/login?from_url=…`); GET also answers HEAD.
   app.get('/login', sendLogin);
+
+  if (hosted && bundle.index !== null) {
+    await registerHostedAppFiles(app, {
+      root: bundle.root,
+      index: bundle.index,
+      hasManifest: bundle.hasManifest,
+      appName: deps.appName ?? deps.appId,
+      ownAssetsRoot: loginHtml !== null && loginSite ? loginSite.root : null,
+      frameAncestors,
+      sendHtml,
+    });
+    return;
+  }
+
+  app.get('/', sendHome);
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '/';
@@ -140,11 +160,4 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
       );
     },
   });
-}
-
-function sendUnbuilt(reply: FastifyReply) {
-  return reply
-    .code(503)
-    .type('text/plain; charset=utf-8')
-    .send('The site has not been built: run `npm run build`, then restart the server.');
 }

@@ -129,8 +129,11 @@ function profileChanges(roleAllowed: boolean) {
     }));
 }
 
-/** UpdateMeSchema is the body of `PUT entities/User/me`: full_name and custom fields, nothing the server owns. */
-export const UpdateMeSchema = profileChanges(false);
+/**
+ * UpdateMeSchema is the body of `PUT entities/User/me`: full_name and custom fields, nothing the server owns.
+ * `role` parses (real onboarding pages send the caller's current role back); the service refuses a change.
+ */
+export const UpdateMeSchema = profileChanges(true);
 
 /**
  * UpdateUserSchema is the body of `PUT entities/User/:id`: as UpdateMeSchema plus `role` (whether the

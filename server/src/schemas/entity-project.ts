@@ -85,13 +85,21 @@ export const EntityFileSchema = z.looseObject({
 });
 export type EntityFile = z.infer<typeof EntityFileSchema>;
 
-/** ProjectConfigSchema is `config.jsonc`. */
+/** ProjectConfigSchema is `config.jsonc` (optional: without it the name comes from the app's folder). */
 export const ProjectConfigSchema = z.looseObject({
-  name: z.string().min(1, 'is required'),
+  name: z.string().min(1, 'must not be empty').optional(),
   description: z.string().optional(),
   entitiesDir: z.string().min(1).default('entities'),
   seedDir: z.string().min(1).default('seed'),
 });
+
+/** AppIdFileSchema is `.app.jsonc`, where base44's CLI keeps the app's id (the server's APP_ID by default). */
+export const AppIdFileSchema = z.looseObject({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, "_" or "-"'),
+});
+
+/** PackageNameSchema reads the `name` of the app's `package.json` (the project's name without config.jsonc). */
+export const PackageNameSchema = z.looseObject({ name: z.string().min(1).max(214) });
 
 /** SeedFileSchema is one `seed/<entity>.jsonc` file: records, optionally with an id and a creator email. */
 export const SeedFileSchema = z.array(

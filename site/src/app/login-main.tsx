@@ -16,11 +16,16 @@ reportGlobalErrors();
 const container = document.getElementById('root');
 if (!container) throw new Error('login.html has no #root element');
 const params = readLoginParams(window.location.search);
-const api = createAuthApi(readBootData(document).appId ?? siteConfig.appId);
-const page = <LoginPage params={params} api={api} />;
+const boot = readBootData(document);
+const api = createAuthApi(boot.appId ?? siteConfig.appId);
+// Hosting another app, the server names it in the boot data: the page shows that name, not this site's.
+const page = (
+  <LoginPage params={params} api={api} brand={boot.hostedAppName} returnOrigins={boot.returnOrigins} />
+);
 
-// The HTML was prerendered as the sign-in step; a mailed link opens another step, rendered afresh.
-if (initialView(params).step === 'sign-in') {
+// The HTML was prerendered as this site's sign-in step; a mailed link opens another step, and a hosted
+// app's page shows another name, so both are rendered afresh.
+if (initialView(params).step === 'sign-in' && boot.hostedAppName === undefined) {
   hydrateRoot(container, page);
 } else {
   container.textContent = '';

@@ -36,6 +36,16 @@ describe('boot data', () => {
     expect(parseBootData(text)).toEqual(data);
   });
 
+  it('reads back a hosted app’s name, and only a non-empty string', () => {
+    const text = (value: unknown) =>
+      /<script id="app-boot" type="application\/json">(.*)<\/script>/.exec(
+        bootScript({ ...data, hostedAppName: value as string }),
+      )?.[1];
+    expect(parseBootData(text('Camp Planner'))).toEqual({ ...data, hostedAppName: 'Camp Planner' });
+    expect(parseBootData(text(''))).toEqual(data);
+    expect(parseBootData(text(42))).toEqual(data);
+  });
+
   it.each([undefined, null, '', 'not json', 'null', '42', '{"appId":7,"publicSettings":{"id":1}}'])(
     'reads %j as unknown',
     (text) => expect(parseBootData(text)).toEqual(NO_BOOT_DATA),

@@ -31,7 +31,20 @@ export interface BootData {
   appId: string | null;
   publicSettings: PublicSettings | null;
   heroImageUrl: string | null;
+  /**
+   * hostedAppName is set on the sign-in page when the server hosts another app than this site (SITE_DIST
+   * holds that app's build): the page then shows that app's name in a neutral look (`data-look="neutral"`).
+   */
+  hostedAppName?: string;
+  /**
+   * returnOrigins are the other origins (the server's CORS_ORIGINS: front ends served elsewhere) the
+   * sign-in page may send the browser back to with its token; set on the sign-in page only.
+   */
+  returnOrigins?: string[];
 }
+
+/** NEUTRAL_LOOK is the `<html data-look>` value of a hosted app's sign-in page (login.css styles it). */
+export const NEUTRAL_LOOK = 'neutral';
 
 /** NO_BOOT_DATA is what a page without (or with a malformed) boot script knows. */
 export const NO_BOOT_DATA: BootData = { appId: null, publicSettings: null, heroImageUrl: null };
@@ -67,6 +80,12 @@ export function parseBootData(text: string | null | undefined): BootData {
           ? { id: settings.id, public_settings: settings.public_settings }
           : null,
       heroImageUrl: typeof raw.heroImageUrl === 'string' ? raw.heroImageUrl : null,
+      ...(typeof raw.hostedAppName === 'string' && raw.hostedAppName
+        ? { hostedAppName: raw.hostedAppName }
+        : {}),
+      ...(Array.isArray(raw.returnOrigins) && raw.returnOrigins.length > 0
+        ? { returnOrigins: raw.returnOrigins.filter((origin) => typeof origin === 'string') }
+        : {}),
     };
   } catch {
     return NO_BOOT_DATA;

@@ -30,6 +30,8 @@ export interface SeedSet {
 /** Project is the loaded app project: its name, entities (by name, the built-in User included) and seeds. */
 export interface Project {
   name: string;
+  /** appId is the id in `.app.jsonc`, the server's APP_ID when the environment does not set one. */
+  appId?: string;
   dir: string;
   entities: Map<string, EntityDef>;
   seeds: SeedSet[];

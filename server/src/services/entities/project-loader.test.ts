@@ -53,23 +53,17 @@ describe('loadProject and the built-in User', () => {
     }
   });
 
-  it.each([
-    'email',
-    'full_name',
-    'role',
-    'id',
-    'created_date',
-    'updated_date',
-    'created_by',
-    'password_hash',
-  ])('refuses a user.jsonc that redeclares %s, naming the file', async (field) => {
-    const dir = await project({
-      'entities/user.jsonc': { name: 'User', properties: { [field]: { type: 'string' } } },
-    });
-    await expect(loadProject(dir)).rejects.toThrow(
-      new RegExp(`user\\.jsonc: the built-in User entity already has "${field}"`),
-    );
-  });
+  it.each(['email', 'full_name', 'id', 'created_date', 'updated_date', 'created_by', 'password_hash'])(
+    'refuses a user.jsonc that redeclares %s, naming the file',
+    async (field) => {
+      const dir = await project({
+        'entities/user.jsonc': { name: 'User', properties: { [field]: { type: 'string' } } },
+      });
+      await expect(loadProject(dir)).rejects.toThrow(
+        new RegExp(`user\\.jsonc: the built-in User entity already has "${field}"`),
+      );
+    },
+  );
 
   it('refuses rules, invalid fields and User seeds', async () => {
     await expect(

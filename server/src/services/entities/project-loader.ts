@@ -1,11 +1,17 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
-import { EntityFileSchema, ProjectConfigSchema, SeedFileSchema } from '../../schemas/entity-project';
+import {
+  AppIdFileSchema,
+  EntityFileSchema,
+  PackageNameSchema,
+  ProjectConfigSchema,
+  SeedFileSchema,
+} from '../../schemas/entity-project';
 import type { EntityDef, Project, SeedSet } from './entity-def';
 import { validateRecord } from './record-validator';
-import { builtInUserEntity, RESERVED_USER_FIELDS, USER_ENTITY } from './user-entity';
+import { builtInUserEntity, RESERVED_USER_FIELDS, USER_ENTITY, UserRoleSchema } from './user-entity';
 
 // The loader's result types live in entity-def.ts (shared with user-entity.ts without an import cycle).
 export type { EntityDef, Project, SeedSet };
@@ -21,11 +27,15 @@ export function projectDirFrom(env: NodeJS.ProcessEnv, repoRoot: string): string
   return dir ? resolve(dir) : join(repoRoot, 'base44');
 }
 
-async function readJsonc(file: string, shown: string): Promise<unknown> {
+/** MISSING marks an optional project file that is not there (any other read failure stays an error). */
+const MISSING = Symbol('missing');
+
+async function readJsonc(file: string, shown: string, optional = false): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
-  } catch {
+  } catch (error) {
+    if (optional && (error as NodeJS.ErrnoException).code === 'ENOENT') return MISSING;
     throw new ProjectError(`${shown}: cannot be read`);
   }
   const errors: ParseError[] = [];
@@ -52,11 +62,13 @@ async function jsoncFiles(dir: string): Promise<string[]> {
 }
 
 /**
- * userExtension turns `user.jsonc` into the built-in User with its custom fields. It may only add fields:
- * redeclaring a built-in, stamp or secret field, or stating rules (the User's rules are built in), is refused.
+ * userExtension turns `user.jsonc` into the built-in User with its custom fields. It may add fields and
+ * declare the app's `role` enum (as real apps do); redeclaring another built-in, stamp or secret field, or
+ * stating rules (the User's rules are built in), is refused.
  */
 function userExtension(parsed: z.infer<typeof EntityFileSchema>, shown: string): EntityDef {
-  const reserved = Object.keys(parsed.properties).find((field) => RESERVED_USER_FIELDS.has(field));
+  const { role: roleDeclaration, ...properties } = parsed.properties;
+  const reserved = Object.keys(properties).find((field) => RESERVED_USER_FIELDS.has(field));
   if (reserved) {
     throw new ProjectError(
       `${shown}: the built-in User entity already has "${reserved}"; user.jsonc may only add custom fields`,
@@ -65,20 +77,39 @@ function userExtension(parsed: z.infer<typeof EntityFileSchema>, shown: string):
   if (parsed.rls !== undefined) {
     throw new ProjectError(`${shown}: the built-in User entity's rules are fixed; remove "rls"`);
   }
-  return builtInUserEntity({ properties: parsed.properties, required: parsed.required ?? [] });
+  const role = roleDeclaration === undefined ? undefined : check(UserRoleSchema, roleDeclaration, shown);
+  const required = (parsed.required ?? []).filter((field) => field !== 'role');
+  return builtInUserEntity({ properties, required }, role);
+}
+
+/**
+ * projectIdentity is the app's name and id: the name from `config.jsonc`, else the app's `package.json`
+ * (next to `base44/`), else the app's folder; the id from `.app.jsonc` when there is one.
+ */
+async function projectIdentity(dir: string, configName: string | undefined, shown: (file: string) => string) {
+  const appFile = join(dir, '.app.jsonc');
+  const appJson = await readJsonc(appFile, shown(appFile), true);
+  const appId = appJson === MISSING ? undefined : check(AppIdFileSchema, appJson, shown(appFile)).id;
+  if (configName) return { name: configName, appId };
+  const packageFile = join(dirname(dir), 'package.json');
+  const packageJson = await readJsonc(packageFile, shown(packageFile), true);
+  const fromPackage = PackageNameSchema.safeParse(packageJson);
+  const folder = basename(basename(dir) === 'base44' ? dirname(dir) : dir);
+  return { name: fromPackage.success ? fromPackage.data.name : folder, appId };
 }
 
 const seedKey = (name: string) => name.toLowerCase().replace(/[-_]/g, '');
 
-/** loadProject reads and validates `config.jsonc`, `entities/*.jsonc` and `seed/*.jsonc` under dir. */
+/**
+ * loadProject reads and validates `config.jsonc` (optional), `.app.jsonc` (optional), `entities/*.jsonc`
+ * and `seed/*.jsonc` under dir.
+ */
 export async function loadProject(dir: string): Promise<Project> {
   const shown = (file: string) => relative(process.cwd(), file) || file;
   const configFile = join(dir, 'config.jsonc');
-  const config = check(
-    ProjectConfigSchema,
-    await readJsonc(configFile, shown(configFile)),
-    shown(configFile),
-  );
+  const configJson = await readJsonc(configFile, shown(configFile), true);
+  const config = check(ProjectConfigSchema, configJson === MISSING ? {} : configJson, shown(configFile));
+  const identity = await projectIdentity(dir, config.name, shown);
 
   const entities = new Map<string, EntityDef>();
   const entitiesDir = join(dir, config.entitiesDir);
@@ -120,5 +151,5 @@ export async function loadProject(dir: string): Promise<Project> {
     });
     seeds.push({ entity: entity.name, file: shown(file), records });
   }
-  return { name: config.name, dir, entities, seeds };
+  return { name: identity.name, ...(identity.appId ? { appId: identity.appId } : {}), dir, entities, seeds };
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { EntityRls } from '../../rules/rule-schema';
 import type { PropertySchema } from '../../schemas/entity-project';
 import type { EntityDef, UserCustomFields } from './entity-def';
@@ -72,11 +73,43 @@ const USER_RULES: EntityRls = {
   read: { $or: [{ user_condition: { role: 'admin' } }, { id: '{{user.id}}' }] },
 };
 
-/** builtInUserEntity returns the User entity: the built-in public fields plus the project's custom ones. */
-export function builtInUserEntity(custom: UserCustomFields = { properties: {}, required: [] }): EntityDef {
+const roleName = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_-]{0,31}$/, 'must be a role name: a letter, then letters, digits, "_" or "-"');
+
+/**
+ * UserRoleSchema is the `role` a project's `user.jsonc` may declare (real apps do: `admin|leader|pastor|user`,
+ * `admin|student`): a string enum, with a default among them. Unknown keys (a description) are kept.
+ */
+export const UserRoleSchema = z
+  .looseObject({
+    type: z.literal('string', { error: 'must be "string"' }).optional(),
+    enum: z.array(roleName).min(1, 'must list at least one role'),
+    default: roleName.optional(),
+  })
+  .refine((role) => role.default === undefined || role.enum.includes(role.default), {
+    message: 'the default role must be one of the enum',
+    path: ['default'],
+  });
+export type UserRoleDeclaration = z.infer<typeof UserRoleSchema>;
+
+/**
+ * builtInUserEntity returns the User entity: the built-in public fields plus the project's custom ones, and
+ * the project's `role` declaration in place of the built-in one when it states one. Stored roles stay
+ * `admin` and `user` (the users table's own check): a declaration names the app's roles, it does not yet
+ * let the server store others.
+ */
+export function builtInUserEntity(
+  custom: UserCustomFields = { properties: {}, required: [] },
+  role?: UserRoleDeclaration,
+): EntityDef {
   return {
     name: USER_ENTITY,
-    properties: { ...custom.properties, ...BUILT_IN_USER_FIELDS },
+    properties: {
+      ...custom.properties,
+      ...BUILT_IN_USER_FIELDS,
+      ...(role ? { role: { ...role, type: 'string' } } : {}),
+    },
     required: [],
     rls: USER_RULES,
     custom,

@@ -31,13 +31,18 @@ export function createUsersService(
   return {
     /**
      * updateMe merges full_name and custom fields into the user (the route has already refused other keys),
-     * the same write as the User entity's update, announced to realtime subscribers alike.
+     * the same write as the User entity's update, announced to realtime subscribers alike. A `role` equal
+     * to the caller's current one is accepted and ignored (real onboarding pages send it back); any other
+     * role is refused, as updateMe never changes a role.
      */
     async updateMe(
       user: UserRow,
-      changes: { full_name?: string | undefined; custom: Record<string, unknown> },
+      changes: { full_name?: string | undefined; role?: string | undefined; custom: Record<string, unknown> },
     ) {
-      const { full_name, custom } = changes;
+      const { full_name, role, custom } = changes;
+      if (role !== undefined && role !== user.role) {
+        throw new InvalidInputError('role: cannot be changed here');
+      }
       return writes.updateMe(user, { full_name, role: undefined, custom });
     },
 

@@ -187,4 +187,25 @@ describe('LoginPage', () => {
     expect(heading()).toBe('Check your email');
     expect(api.resendCode).toHaveBeenCalledWith('new@example.com');
   });
+
+  it('names a hosted app instead of this site when given its brand, and still returns with the token', async () => {
+    const api = fakeApi();
+    renderUi(
+      <LoginPage
+        api={api}
+        navigate={navigate}
+        brand="Camp Planner"
+        params={{ fromUrl: `${ORIGIN}/trips`, resetToken: null, inviteToken: null }}
+      />,
+    );
+    expect(screen.getByRole('link', { name: 'Camp Planner' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to Camp Planner' })).toBeTruthy();
+    expect(screen.queryByText('QUEEN SOLANA')).toBeNull();
+    expect(screen.getByText('Welcome back to Camp Planner.')).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/Royal Court|kingdom/);
+    type('Email', 'camper@example.com');
+    type('Password', 'secret');
+    await submit();
+    expect(navigate).toHaveBeenCalledWith(`${ORIGIN}/trips?access_token=jwt-signed-in`);
+  });
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useHydratedMarker } from '../../lib/use-hydrated-marker';
 import type { AuthApi } from './api/auth-api';
 import { AuthCard } from './components/auth-card';
@@ -9,6 +9,7 @@ import { SignUpForm } from './components/sign-up-form';
 import { VerifyCodeForm } from './components/verify-code-form';
 import { withoutMailedTokens, type LoginParams } from './lib/login-params';
 import { initialView, type LoginView, type StepProps } from './lib/login-view';
+import { LoginCopyContext, loginCopy } from './lib/login-copy';
 import { returnUrlWithToken } from './lib/return-url';
 
 interface LoginPageProps {
@@ -16,6 +17,10 @@ interface LoginPageProps {
   api: AuthApi;
   /** navigate leaves the page (default: a full navigation, so the app boots with the token). */
   navigate?: (url: string) => void;
+  /** brand is the hosted app's name, shown instead of this site's (absent: this site's own page). */
+  brand?: string | undefined;
+  /** returnOrigins are other origins `from_url` may return to (the server's CORS_ORIGINS). */
+  returnOrigins?: readonly string[] | undefined;
 }
 
 const leave = (url: string) => window.location.assign(url);
@@ -24,7 +29,7 @@ const leave = (url: string) => window.location.assign(url);
  * LoginPage is the platform's sign-in page: sign in, sign up with a mailed code, reset a password and
  * accept an invite. It returns to the same-origin `from_url` with `access_token` appended.
  */
-export function LoginPage({ params, api, navigate = leave }: LoginPageProps) {
+export function LoginPage({ params, api, navigate = leave, brand, returnOrigins }: LoginPageProps) {
   useHydratedMarker();
   const [view, setView] = useState<LoginView>(() => initialView(params));
   const [moved, setMoved] = useState(false);
@@ -46,21 +51,25 @@ export function LoginPage({ params, api, navigate = leave }: LoginPageProps) {
     setView(next);
   }, []);
   const finish = useCallback(
-    (token: string) => navigate(returnUrlWithToken(params.fromUrl, window.location.origin, token)),
-    [navigate, params.fromUrl],
+    (token: string) =>
+      navigate(returnUrlWithToken(params.fromUrl, window.location.origin, token, returnOrigins)),
+    [navigate, params.fromUrl, returnOrigins],
   );
 
   const step: StepProps = { api, go, finish, focusOnShow: moved };
+  const copy = useMemo(() => loginCopy(brand), [brand]);
   return (
-    <AuthCard>
-      {view.step === 'sign-in' && <SignInForm {...step} email={view.email} notice={view.notice} />}
-      {view.step === 'sign-up' && <SignUpForm {...step} email={view.email} />}
-      {view.step === 'verify' && (
-        <VerifyCodeForm {...step} email={view.email} password={view.password} notice={view.notice} />
-      )}
-      {view.step === 'forgot' && <ForgotPasswordForm {...step} email={view.email} />}
-      {view.step === 'reset' && <SetPasswordForm {...step} token={view.token} invite={false} />}
-      {view.step === 'invite' && <SetPasswordForm {...step} token={view.token} invite />}
-    </AuthCard>
+    <LoginCopyContext.Provider value={copy}>
+      <AuthCard brand={brand}>
+        {view.step === 'sign-in' && <SignInForm {...step} email={view.email} notice={view.notice} />}
+        {view.step === 'sign-up' && <SignUpForm {...step} email={view.email} />}
+        {view.step === 'verify' && (
+          <VerifyCodeForm {...step} email={view.email} password={view.password} notice={view.notice} />
+        )}
+        {view.step === 'forgot' && <ForgotPasswordForm {...step} email={view.email} />}
+        {view.step === 'reset' && <SetPasswordForm {...step} token={view.token} invite={false} />}
+        {view.step === 'invite' && <SetPasswordForm {...step} token={view.token} invite />}
+      </AuthCard>
+    </LoginCopyContext.Provider>
   );
 }

@@ -1,7 +1,10 @@
 import type { ReactNode } from 'react';
 
-/** AuthCard is the sign-in page's frame: the brand above one card on the royal backdrop. */
-export function AuthCard({ children }: { children: ReactNode }) {
+/**
+ * AuthCard is the sign-in page's frame: the brand above one card on the royal backdrop. A hosted app's
+ * page passes its name as brand (the server gives it a neutral look through `data-look`, see login.css).
+ */
+export function AuthCard({ children, brand }: { children: ReactNode; brand?: string | undefined }) {
   return (
     <main className="relative flex min-h-screen flex-col items-center justify-center overflow-hidden bg-royal-950 px-4 py-10 text-white">
       <div
@@ -13,14 +16,14 @@ export function AuthCard({ children }: { children: ReactNode }) {
           href="/"
           className="mx-auto mb-8 block w-fit rounded font-display text-3xl font-bold tracking-wide text-gold-gradient"
         >
-          QUEEN SOLANA
+          {brand ?? 'QUEEN SOLANA'}
         </a>
         <div className="rounded-2xl border border-gold-300/30 bg-royal-900/90 p-6 shadow-2xl shadow-black/40 sm:p-8">
           {children}
         </div>
         <p className="mt-6 text-center text-sm text-white/70">
           <a href="/" className="underline underline-offset-4 hover:text-gold-200">
-            Back to the kingdom
+            {brand ? `Back to ${brand}` : 'Back to the kingdom'}
           </a>
         </p>
       </div>

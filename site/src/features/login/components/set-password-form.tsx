@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { useLoginCopy } from '../lib/login-copy';
 import type { StepProps } from '../lib/login-view';
 import { LEAVING, useSubmit } from '../lib/use-submit';
 import { SubmitButton, TextButton } from './buttons';
@@ -17,6 +18,7 @@ const MISMATCH = 'The two passwords do not match.';
 
 /** SetPasswordForm spends a mailed reset or invite link to choose a password. */
 export function SetPasswordForm({ api, go, finish, focusOnShow, token, invite }: SetPasswordFormProps) {
+  const copy = useLoginCopy();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -47,7 +49,7 @@ export function SetPasswordForm({ api, go, finish, focusOnShow, token, invite }:
       >
         <p>
           {invite
-            ? 'You have been invited to the Royal Court. Set a password for the invited email address to join.'
+            ? `${copy.invited} Set a password for the invited email address to join.`
             : 'Pick a new password for your account. The link works once.'}
         </p>
       </ViewHeading>

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { authErrorReason } from '../lib/error-message';
+import { useLoginCopy } from '../lib/login-copy';
 import type { StepProps } from '../lib/login-view';
 import { LEAVING, useSubmit } from '../lib/use-submit';
 import { SubmitButton, TextButton } from './buttons';
@@ -21,6 +22,7 @@ export function SignInForm({
   email: initialEmail = '',
   notice,
 }: SignInFormProps) {
+  const copy = useLoginCopy();
   const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState('');
 
@@ -48,7 +50,7 @@ export function SignInForm({
   return (
     <>
       <ViewHeading title="Sign in" focusOnShow={focusOnShow}>
-        <p>Welcome back to the Royal Court.</p>
+        <p>{copy.welcomeBack}</p>
       </ViewHeading>
       <FormNotice message={notice ?? null} />
       <form onSubmit={submit}>
@@ -75,7 +77,7 @@ export function SignInForm({
         </SubmitButton>
       </form>
       <p className="mt-6 text-center text-sm text-white/80">
-        New to the kingdom?{' '}
+        {copy.newHere}{' '}
         <TextButton onClick={() => go({ step: 'sign-up', email })}>Create an account</TextButton>
       </p>
     </>

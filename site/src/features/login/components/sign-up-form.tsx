@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { useLoginCopy } from '../lib/login-copy';
 import type { StepProps } from '../lib/login-view';
 import { useSubmit } from '../lib/use-submit';
 import { SubmitButton, TextButton } from './buttons';
@@ -13,6 +14,7 @@ export function SignUpForm({
   focusOnShow,
   email: initialEmail = '',
 }: StepProps & { email?: string }) {
+  const copy = useLoginCopy();
   const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState('');
 
@@ -26,7 +28,7 @@ export function SignUpForm({
   return (
     <>
       <ViewHeading title="Create your account" focusOnShow={focusOnShow}>
-        <p>Join the Royal Court. We will email you a code to confirm it is you.</p>
+        <p>{copy.join} We will email you a code to confirm it is you.</p>
       </ViewHeading>
       <form onSubmit={submit}>
         <EmailField value={email} onChange={(event) => setEmail(event.target.value)} />

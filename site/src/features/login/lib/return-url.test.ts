@@ -50,3 +50,25 @@ describe('returnUrlWithToken', () => {
     );
   });
 });
+
+describe('returning to an origin the server lists (CORS_ORIGINS)', () => {
+  const listed = ['http://localhost:4173', 'https://camp.example'];
+
+  it('returns to a listed origin with the token', () => {
+    expect(returnUrlWithToken('http://localhost:4173/trips?x=1', ORIGIN, 't', listed)).toBe(
+      'http://localhost:4173/trips?x=1&access_token=t',
+    );
+    expect(safeReturnTarget('https://camp.example/login', ORIGIN, listed).href).toBe(
+      'https://camp.example/login',
+    );
+  });
+
+  it.each([
+    'http://localhost:4174/',
+    'https://camp.example.evil.test/',
+    'http://camp.example/',
+    'javascript:alert(1)',
+  ])('still never carries the token to the unlisted %s', (fromUrl) => {
+    expect(returnUrlWithToken(fromUrl, ORIGIN, 't', listed)).toBe('https://queen.example/?access_token=t');
+  });
+});
