@@ -1,9 +1,18 @@
 // The one seam between the server and its SQL engine: PGlite (embedded, one connection) or a `pg` pool
 // (DATABASE_URL). Every statement written against it must be valid PostgreSQL with `$n` parameters.
 
+/** QueryOptions tunes how an engine runs one statement. */
+export interface QueryOptions {
+  /**
+   * reuse keeps the statement prepared on its connection (parsed and planned once, then only bound): for
+   * hot statements whose text has a bounded number of shapes, every value in a parameter.
+   */
+  reuse?: boolean;
+}
+
 /** Queryable runs one SQL statement with positional parameters. */
 export interface Queryable {
-  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<{ rows: T[] }>;
 }
 
 /** Database is a Queryable that can also run a transaction and be closed. */

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { describeDatabaseUrl } from '../lib/connection-url';
 import { DatabaseUnavailableError } from '../lib/errors';
-import type { Database, Queryable } from './database';
+import type { Database, Queryable, QueryOptions } from './database';
+import { createStatementNames } from './statement-names';
 
 /** PostgresOptions tunes the pool behind DATABASE_URL. */
 export interface PostgresOptions {
@@ -31,11 +32,17 @@ const types = {
 // SQLSTATE query_canceled: statement_timeout stopped the statement (or an operator cancelled it).
 const QUERY_CANCELED = '57014';
 
+// node-postgres prepares a named statement once per connection and then only binds it.
+const statementName = createStatementNames();
+
 function queryable(target: pg.Pool | pg.PoolClient): Queryable {
   return {
-    async query<T>(sql: string, params: unknown[] = []) {
+    async query<T>(sql: string, params: unknown[] = [], options: QueryOptions = {}) {
       try {
-        const result = await target.query(sql, params);
+        const name = options.reuse ? statementName(sql) : undefined;
+        const result = await target.query(
+          name ? { name, text: sql, values: params } : { text: sql, values: params },
+        );
         return { rows: result.rows as T[] };
       } catch (error) {
         if ((error as { code?: unknown }).code !== QUERY_CANCELED) throw error;

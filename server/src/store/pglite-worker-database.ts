@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { DatabaseUnavailableError } from '../lib/errors';
-import type { Database, Queryable } from './database';
+import type { Database, Queryable, QueryOptions } from './database';
 import {
   deserializeError,
   type PgliteWorkerData,
@@ -181,12 +181,13 @@ export async function openPgliteWorkerDatabase(
 
   function queryable(target: () => Engine | null, tx?: number): Queryable {
     return {
-      async query<T>(sql: string, params: unknown[] = []) {
+      async query<T>(sql: string, params: unknown[] = [], options: QueryOptions = {}) {
         const rows = await call(target(), {
           type: 'query',
           sql,
           params,
           ...(tx === undefined ? {} : { tx }),
+          ...(options.reuse ? { reuse: true } : {}),
         });
         return { rows: rows as T[] };
       },

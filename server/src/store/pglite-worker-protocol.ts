@@ -14,7 +14,7 @@ export interface PgliteWorkerData {
 /** WorkerRequest is one call to the worker; `id` pairs it with its reply. */
 export type WorkerRequest =
   /** query runs one statement, inside transaction `tx` when given. */
-  | { type: 'query'; id: number; sql: string; params: unknown[]; tx?: number }
+  | { type: 'query'; id: number; sql: string; params: unknown[]; tx?: number; reuse?: boolean }
   /** begin opens a transaction (held until its `end`); the reply's rows are empty, its id names it. */
   | { type: 'begin'; id: number }
   /** end commits (or rolls back) transaction `tx`. */

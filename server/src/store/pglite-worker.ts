@@ -5,7 +5,8 @@
 import { mkdir } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import { extendedQuery } from './pglite-extended-query';
+import { extendedQuery, type PreparedStatements } from './pglite-extended-query';
+import { createStatementNames } from './statement-names';
 import {
   serializeError,
   type PgliteWorkerData,
@@ -71,15 +72,21 @@ async function end(id: number, commit: boolean): Promise<void> {
   });
 }
 
+// Statements this engine has prepared (QueryOptions.reuse); a restarted worker starts with none.
+const statementName = createStatementNames();
+const prepared: PreparedStatements = new Set();
+
 async function handle(pglite: PGlite, request: WorkerRequest): Promise<unknown[]> {
   switch (request.type) {
     case 'query': {
       const { sql, params, tx } = request;
+      const name = request.reuse ? statementName(sql) : undefined;
+      const named = name ? { name, prepared } : undefined;
       if (tx === undefined)
-        return (await inTurn(() => timed(() => extendedQuery(pglite, sql, params, true)))).rows;
+        return (await inTurn(() => timed(() => extendedQuery(pglite, sql, params, true, named)))).rows;
       if (!transactions.has(tx)) throw new Error(`No open transaction ${tx}`);
       // The transaction holds the connection (its turn), so its statements go straight to the engine.
-      return (await timed(() => extendedQuery(pglite, sql, params, false))).rows;
+      return (await timed(() => extendedQuery(pglite, sql, params, false, named))).rows;
     }
     case 'begin':
       await begin(pglite, request.id);
