@@ -82,7 +82,15 @@ describe.each(engines)('users.role after migration 11 on %s', (_name, open) => {
     });
 
   it('stores declared role names and changes one to another', async () => {
-    for (const role of ['leader', 'pastor', 'student', 'user', 'admin', 'Team_Lead-2', `r${'x'.repeat(31)}`]) {
+    for (const role of [
+      'leader',
+      'pastor',
+      'student',
+      'user',
+      'admin',
+      'Team_Lead-2',
+      `r${'x'.repeat(31)}`,
+    ]) {
       expect((await insert(role)).role).toBe(role);
     }
     const student = await insert('student');
@@ -100,7 +108,9 @@ describe.each(engines)('users.role after migration 11 on %s', (_name, open) => {
     // Back to the state before migration 11 (its check and its record), with users stored under it.
     await engine.db.query(`DELETE FROM users WHERE role NOT IN ('admin', 'user')`);
     await engine.db.query('ALTER TABLE users DROP CONSTRAINT users_role_check');
-    await engine.db.query(`ALTER TABLE users ADD CONSTRAINT users_role_check CHECK (role IN ('admin', 'user'))`);
+    await engine.db.query(
+      `ALTER TABLE users ADD CONSTRAINT users_role_check CHECK (role IN ('admin', 'user'))`,
+    );
     await engine.db.query('DELETE FROM schema_migrations WHERE version = 11');
     const before = [await insert('admin'), await insert('user')];
     await expect(insert('leader')).rejects.toThrow(/users_role_check/);
