@@ -47,8 +47,12 @@ function rolesApp(roles: string[], fallback: string) {
 }
 
 function client(app: FastifyInstance) {
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, headers = {}, payload?: unknown) =>
-    app.inject({ method, url: `${api}/${url}`, headers, ...(payload === undefined ? {} : { payload }) });
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH',
+    url: string,
+    headers: Record<string, string> = {},
+    payload?: Record<string, unknown>,
+  ) => app.inject({ method, url: `${api}/${url}`, headers, ...(payload === undefined ? {} : { payload }) });
   const tokenFor = async (id: string) => {
     const minted = await call('GET', `auth/sso/accesstoken/${id}`, service);
     expect(minted.statusCode).toBe(200);
