@@ -11,14 +11,16 @@ import { formatIssues } from './lib/validation';
 import { buildAccountsPart, openPlatformDatabase } from './platform/platform';
 import { pruneFilesCommand } from './platform/files-prune-command';
 import { loadSettings } from './platform/settings';
-import { loadProject, projectDirFrom } from './services/entities/project-loader';
+import { loadProject, projectDirFrom, type EntityDef } from './services/entities/project-loader';
+import { USER_ENTITY } from './services/entities/user-entity';
 import { AdminCreateUserSchema, AdminUpdateUserSchema, AppSettingsSchema } from './schemas/auth';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
 const USAGE = `Usage: npm run cli -- <command> [options]
-  create-user --email <e> --password <p> [--role admin|user] [--name <full name>]
-  set-role --email <e> --role admin|user
+  create-user --email <e> --password <p> [--role <role>] [--name <full name>]
+  set-role --email <e> --role <role>
+    (roles: admin, and those the project's User.jsonc declares, else user; the default is the declared one)
   disable-user --email <e>
   enable-user --email <e>
   app-settings [--visibility public_without_login|public_with_login|private_with_login] [--self-signup on|off]
@@ -47,7 +49,7 @@ function toRequest(command: string, values: Record<string, string | undefined>):
         body: pick(AdminCreateUserSchema, {
           email: values.email,
           password: values.password,
-          role: values.role ?? 'user',
+          ...(values.role ? { role: values.role } : {}),
           ...(values.name ? { full_name: values.name } : {}),
         }),
       };
@@ -107,7 +109,12 @@ async function viaServer(url: string, appId: string, serviceToken: string, reque
   return body;
 }
 
-async function direct(config: ServerConfig, secrets: ServerSecrets, request: AdminRequest) {
+async function direct(
+  config: ServerConfig,
+  secrets: ServerSecrets,
+  userEntity: EntityDef | undefined,
+  request: AdminRequest,
+) {
   // With DATABASE_URL this is the shared PostgreSQL, which any number of processes may open.
   const { db } = await openPlatformDatabase(config);
   try {
@@ -116,6 +123,8 @@ async function direct(config: ServerConfig, secrets: ServerSecrets, request: Adm
       db,
       secrets,
       log: pino({ level: 'warn' }),
+      // The project's User entity: its declared roles and default, as the server has them.
+      userEntity,
     });
     if (request.path === 'settings') {
       const input = AppSettingsSchema.parse(request.body);
@@ -175,7 +184,7 @@ async function main(): Promise<void> {
   const url = await liveServerUrl(config.DATA_DIR);
   const result = url
     ? await viaServer(url, config.APP_ID, secrets.serviceToken, request)
-    : await direct(config, secrets, request);
+    : await direct(config, secrets, project.entities.get(USER_ENTITY), request);
   console.log(JSON.stringify({ ok: true, via: url ? `server at ${url}` : 'database', result }, null, 2));
 }
 

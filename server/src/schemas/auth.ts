@@ -66,10 +66,14 @@ export const ChangePasswordSchema = z.object(
   body,
 );
 
-/** RoleSchema is a user's role. */
-export const RoleSchema = z.enum(['user', 'admin'], {
-  error: (issue) => (issue.input === undefined ? 'is required' : 'must be "user" or "admin"'),
-});
+/**
+ * RoleSchema is how any role is spelled, declared in `User.jsonc` or given to a user (the users table checks
+ * the same pattern, migration 11). Whether the app has the role is the users service's decision.
+ */
+export const RoleSchema = requiredString().regex(
+  /^[A-Za-z][A-Za-z0-9_-]{0,31}$/,
+  'must be a role name: a letter, then letters, digits, "_" or "-" (at most 32 characters)',
+);
 
 /** InviteUserSchema is the body of both invite-user routes. */
 export const InviteUserSchema = z.object({ user_email: email, role: RoleSchema }, body);
@@ -118,13 +122,18 @@ function profileChanges(roleAllowed: boolean) {
           message: 'must be a string of at most 200 characters',
         });
       }
-      if ('role' in value && !RoleSchema.safeParse(value.role).success) {
-        context.addIssue({ code: 'custom', path: ['role'], message: 'must be "user" or "admin"' });
+      const role = 'role' in value ? RoleSchema.safeParse(value.role) : undefined;
+      if (role && !role.success) {
+        context.addIssue({
+          code: 'custom',
+          path: ['role'],
+          message: role.error.issues[0]?.message ?? 'invalid',
+        });
       }
     })
     .transform(({ full_name, role, ...custom }) => ({
       full_name: full_name as string | undefined,
-      role: role as 'user' | 'admin' | undefined,
+      role: role as string | undefined,
       custom,
     }));
 }
@@ -149,7 +158,8 @@ export const AdminCreateUserSchema = z.object(
   {
     email,
     password,
-    role: RoleSchema.default('user'),
+    // Absent: the app's default role (declared in User.jsonc, else `user`).
+    role: RoleSchema.optional(),
     full_name: z.string({ error: 'must be a string' }).max(200).optional(),
   },
   body,

@@ -202,6 +202,18 @@ const MIGRATIONS: Migration[] = [
       'ALTER TABLE file_chunks ALTER COLUMN data SET STORAGE EXTERNAL',
     ],
   },
+  {
+    version: 11,
+    name: 'users role: any role name',
+    // An app's User.jsonc may declare its own roles (`admin|leader|pastor|user`, `admin|student`): the users
+    // service checks a role against the project's declaration, the table only bounds its spelling (the same
+    // pattern as RoleSchema in schemas/auth.ts). `users_role_check` is the name PostgreSQL gave migration
+    // 4's column check.
+    statements: [
+      'ALTER TABLE users DROP CONSTRAINT users_role_check',
+      `ALTER TABLE users ADD CONSTRAINT users_role_check CHECK (role ~ '^[A-Za-z][A-Za-z0-9_-]{0,31}$')`,
+    ],
+  },
 ];
 
 /**

@@ -6,7 +6,8 @@ export interface UserRow {
   app_id: string;
   email: string;
   full_name: string;
-  role: 'admin' | 'user';
+  /** role is `admin` (the operator), `user`, or another role the project's User.jsonc declares. */
+  role: string;
   is_verified: boolean;
   disabled: boolean;
   approved: boolean;
@@ -24,7 +25,7 @@ export interface NewUser {
   appId: string;
   email: string;
   fullName: string;
-  role: 'admin' | 'user';
+  role: string;
   isVerified: boolean;
   approved: boolean;
   passwordHash: string | null;
@@ -33,7 +34,7 @@ export interface NewUser {
 /** UserChanges lists the columns a single update may set; undefined leaves a column as it is. */
 export interface UserChanges {
   fullName?: string | undefined;
-  role?: 'admin' | 'user' | undefined;
+  role?: string | undefined;
   isVerified?: boolean | undefined;
   disabled?: boolean | undefined;
   approved?: boolean | undefined;

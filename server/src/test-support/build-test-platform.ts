@@ -33,14 +33,23 @@ export interface TestPlatform extends Platform {
   dispose(): Promise<void>;
 }
 
-/** buildTestPlatform builds a platform on a fresh database; env overrides the server settings. */
-export async function buildTestPlatform(env: NodeJS.ProcessEnv = {}): Promise<TestPlatform> {
+/**
+ * buildTestPlatform builds a platform on a fresh database; env overrides the server settings, and
+ * project.entities adds entity files (by file name, e.g. `User.jsonc`) beside Todo.
+ */
+export async function buildTestPlatform(
+  env: NodeJS.ProcessEnv = {},
+  project: { entities?: Record<string, object> } = {},
+): Promise<TestPlatform> {
   const folder = await mkdtemp(join(tmpdir(), 'queen-route-tests-'));
   try {
     const projectDir = join(folder, 'project');
     await mkdir(join(projectDir, 'entities'), { recursive: true });
     await writeFile(join(projectDir, 'config.jsonc'), JSON.stringify({ name: 'Route tests' }));
     await writeFile(join(projectDir, 'entities', 'todo.jsonc'), JSON.stringify(TODO_ENTITY));
+    for (const [file, entity] of Object.entries(project.entities ?? {})) {
+      await writeFile(join(projectDir, 'entities', file), JSON.stringify(entity));
+    }
     const config = parseServerEnv(
       {
         DATA_DIR: join(folder, 'data'),

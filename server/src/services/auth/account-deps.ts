@@ -1,6 +1,7 @@
 import type { AuthCodesStore } from '../../store/auth-codes-store';
 import type { UsersStore, UserRow } from '../../store/users-store';
 import type { AppsService } from '../apps/apps-service';
+import type { AppRoles } from '../users/app-roles';
 import type { Mailer } from '../mail/mailer';
 import type { PasswordHasher } from './password-hasher';
 import type { AuthThrottle } from './auth-throttle';
@@ -17,6 +18,8 @@ export interface AccountDeps {
   users: UsersStore;
   codes: AuthCodesStore;
   apps: AppsService;
+  /** roles are the app's roles (User.jsonc's declaration, else admin and user) and new users' default. */
+  roles: AppRoles;
   accessTokens: AccessTokens;
   hasher: PasswordHasher;
   mailer: Mailer;

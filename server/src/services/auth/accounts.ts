@@ -8,6 +8,7 @@ import type { AppsService } from '../apps/apps-service';
 import type { EntityEvents } from '../entities/entity-events';
 import type { EntityDef } from '../entities/project-loader';
 import type { Mailer } from '../mail/mailer';
+import { appRolesOf } from '../users/app-roles';
 import { createUserWrites } from '../users/user-writes';
 import { createUsersService } from '../users/users-service';
 import type { AccountLog } from './account-deps';
@@ -38,7 +39,10 @@ export async function createAccounts(input: {
   apps: AppsService;
   mailer: Mailer;
   log: AccountLog;
-  /** userEntity and events make user writes validate custom fields and reach realtime subscribers. */
+  /**
+   * userEntity and events make user writes validate custom fields and the declared roles, and reach realtime
+   * subscribers. Without it the roles are `admin` and `user`.
+   */
   userEntity?: EntityDef | undefined;
   events?: EntityEvents | undefined;
   /** limiter counts sign-in attempts (the platform passes the one shared through Redis); default in process. */
@@ -58,10 +62,12 @@ export async function createAccounts(input: {
     identities,
   });
   const limiter = input.limiter ?? createRateLimiter();
+  const roles = appRolesOf(input.userEntity);
   const deps = {
     ...input.stores,
     users,
     apps: input.apps,
+    roles,
     accessTokens,
     hasher: await createPasswordHasher(),
     mailer: input.mailer,
@@ -76,6 +82,7 @@ export async function createAccounts(input: {
   };
   const userWrites = createUserWrites({
     users,
+    roles,
     entity: input.userEntity,
     events: input.events,
   });

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AuthCodesStore, OtpRow } from '../../store/auth-codes-store';
 import type { UserRow, UsersStore } from '../../store/users-store';
 import type { AppsService } from '../apps/apps-service';
+import { appRolesOf } from '../users/app-roles';
 import type { Mailer } from '../mail/mailer';
 import type { AccountDeps } from './account-deps';
 import type { PasswordHasher } from './password-hasher';
@@ -53,6 +54,7 @@ function setUp(existing: UserRow | null, pending: OtpRow | null = null) {
     users: users as unknown as UsersStore,
     codes: codes as unknown as AuthCodesStore,
     apps: { requireApp: vi.fn(async () => undefined) } as unknown as AppsService,
+    roles: appRolesOf(undefined),
     accessTokens: {} as AccessTokens,
     hasher,
     mailer: mailer as unknown as Mailer,

@@ -113,7 +113,7 @@ export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = 
         appId,
         email: input.email,
         fullName: defaultFullName(input.email),
-        role: 'user',
+        role: deps.roles.defaultRole,
         isVerified: false,
         approved: false,
         passwordHash,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EntityRls } from '../../rules/rule-schema';
+import { RoleSchema } from '../../schemas/auth';
 import type { PropertySchema } from '../../schemas/entity-project';
 import type { EntityDef, UserCustomFields } from './entity-def';
 
@@ -73,10 +74,6 @@ const USER_RULES: EntityRls = {
   read: { $or: [{ user_condition: { role: 'admin' } }, { id: '{{user.id}}' }] },
 };
 
-const roleName = z
-  .string()
-  .regex(/^[A-Za-z][A-Za-z0-9_-]{0,31}$/, 'must be a role name: a letter, then letters, digits, "_" or "-"');
-
 /**
  * UserRoleSchema is the `role` a project's `user.jsonc` may declare (real apps do: `admin|leader|pastor|user`,
  * `admin|student`): a string enum, with a default among them. Unknown keys (a description) are kept.
@@ -84,8 +81,8 @@ const roleName = z
 export const UserRoleSchema = z
   .looseObject({
     type: z.literal('string', { error: 'must be "string"' }).optional(),
-    enum: z.array(roleName).min(1, 'must list at least one role'),
-    default: roleName.optional(),
+    enum: z.array(RoleSchema).min(1, 'must list at least one role'),
+    default: RoleSchema.optional(),
   })
   .refine((role) => role.default === undefined || role.enum.includes(role.default), {
     message: 'the default role must be one of the enum',
@@ -95,9 +92,8 @@ export type UserRoleDeclaration = z.infer<typeof UserRoleSchema>;
 
 /**
  * builtInUserEntity returns the User entity: the built-in public fields plus the project's custom ones, and
- * the project's `role` declaration in place of the built-in one when it states one. Stored roles stay
- * `admin` and `user` (the users table's own check): a declaration names the app's roles, it does not yet
- * let the server store others.
+ * the project's `role` declaration in place of the built-in one when it states one (the roles users may
+ * hold and new users' default: services/users/app-roles.ts).
  */
 export function builtInUserEntity(
   custom: UserCustomFields = { properties: {}, required: [] },

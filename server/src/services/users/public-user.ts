@@ -5,7 +5,7 @@ export interface PublicUser {
   id: string;
   email: string;
   full_name: string;
-  role: 'admin' | 'user';
+  role: string;
   is_verified: boolean;
   disabled: boolean;
   app_id: string;

@@ -9,14 +9,16 @@ import { refuseDeniedWrites } from '../entities/field-rules';
 import type { EntityDef } from '../entities/project-loader';
 import { prepareRecord } from '../entities/record-validator';
 import { customFieldsProblem, SIGN_IN_FOR_USERS, USER_ENTITY } from '../entities/user-entity';
+import { ADMIN_ROLE, type AppRoles } from './app-roles';
 import { toPublicUser, type PublicUser } from './public-user';
 
 // Writes to users as the built-in User entity (PUT/DELETE entities/User/:id) and as updateMe, in one
 // place so both validate custom fields alike and both announce the change to realtime subscribers.
 
-/** UserWritesDeps is the users table plus, when the server runs a project, its User entity and events. */
+/** UserWritesDeps is the users table and the app's roles plus, when the server runs a project, its User entity and events. */
 export interface UserWritesDeps {
   users: UsersStore;
+  roles: AppRoles;
   entity?: EntityDef | undefined;
   events?: EntityEvents | undefined;
 }
@@ -24,7 +26,7 @@ export interface UserWritesDeps {
 const notFound = (id: string) => new NotFoundError(`Entity ${USER_ENTITY} with ID ${id} not found`);
 
 const isPrivileged = (caller: Caller) =>
-  caller.kind === 'service' || (caller.kind === 'user' && caller.user.role === 'admin');
+  caller.kind === 'service' || (caller.kind === 'user' && caller.user.role === ADMIN_ROLE);
 
 /** createUserWrites returns the profile update shared with updateMe and the User entity's update/delete. */
 export function createUserWrites(deps: UserWritesDeps) {
@@ -61,7 +63,14 @@ export function createUserWrites(deps: UserWritesDeps) {
   }
 
   async function refuseDemotingLastAdmin(caller: Caller, target: UserRow, role: string | undefined) {
-    if (caller.kind === 'service' || role !== 'user' || target.role !== 'admin') return;
+    if (
+      caller.kind === 'service' ||
+      role === undefined ||
+      role === ADMIN_ROLE ||
+      target.role !== ADMIN_ROLE
+    ) {
+      return;
+    }
     if ((await deps.users.countAdmins(target.app_id)) <= 1) {
       throw new ForbiddenError("The app's only admin cannot be demoted: make another user admin first");
     }
@@ -69,7 +78,8 @@ export function createUserWrites(deps: UserWritesDeps) {
 
   /**
    * saveProfile validates and writes full_name, role and custom fields into target as caller, announces
-   * the update (the event carries the whole public user) and returns what caller may read of it.
+   * the update (the event carries the whole public user) and returns what caller may read of it. Whether
+   * caller may set the role, and whether the app has it, was decided before.
    */
   async function saveProfile(target: UserRow, changes: ProfileChanges, caller: Caller): Promise<PublicUser> {
     const updated = await deps.users.update(target.app_id, target.id, {
@@ -105,7 +115,8 @@ export function createUserWrites(deps: UserWritesDeps) {
 
     /**
      * update merges a profile body into a user: anyone into themself, admins and the service role into
-     * anyone; only they may set `role` (403 naming it). Users the caller may not read are not found.
+     * anyone; only they may set `role` (403 naming it), and only to one of the app's roles (400 naming it).
+     * Users the caller may not read are not found.
      */
     async update(appId: string, caller: Caller, id: string, body: unknown): Promise<PublicUser> {
       if (caller.kind === 'anonymous') throw new UnauthorizedError(SIGN_IN_FOR_USERS);
@@ -114,6 +125,7 @@ export function createUserWrites(deps: UserWritesDeps) {
       if (changes.role !== undefined && !isPrivileged(caller)) {
         throw new ForbiddenError("You're not allowed to modify the following fields: role");
       }
+      if (changes.role !== undefined) deps.roles.requireRole(changes.role);
       await refuseDemotingLastAdmin(caller, target, changes.role);
       return saveProfile(target, changes, caller);
     },
@@ -127,7 +139,7 @@ export function createUserWrites(deps: UserWritesDeps) {
       if (!isPrivileged(caller)) throw new ForbiddenError('Only admins may delete users');
       const removed = await deps.users.remove(appId, id, caller.kind !== 'service');
       if (!removed) {
-        if (target.role !== 'admin') throw notFound(id);
+        if (target.role !== ADMIN_ROLE) throw notFound(id);
         throw new ForbiddenError("The app's only admin cannot be deleted: make another user admin first");
       }
       announce(removed, 'delete');

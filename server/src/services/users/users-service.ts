@@ -6,9 +6,6 @@ import type { SignInService } from '../auth/sign-in-service';
 import type { PublicUser } from './public-user';
 import type { UserWrites } from './user-writes';
 
-/** Role is a user's role in the app. */
-export type Role = 'admin' | 'user';
-
 /** createUsersService returns the signed-in user's profile, invitations, SSO tokens and operator actions. */
 export function createUsersService(
   deps: AccountDeps,
@@ -46,8 +43,12 @@ export function createUsersService(
       return writes.updateMe(user, { full_name, role: undefined, custom });
     },
 
-    /** invite creates (or re-approves) the user with role and mails a link to set a password. */
-    async invite(appId: string, input: { user_email: string; role: Role }, origin: string) {
+    /**
+     * invite creates (or re-approves) the user with role (one of the app's roles, else 400 naming it) and
+     * mails a link to set a password.
+     */
+    async invite(appId: string, input: { user_email: string; role: string }, origin: string) {
+      deps.roles.requireRole(input.role);
       await deps.apps.requireApp(appId);
       const existing = await deps.users.findByEmail(appId, input.user_email);
       const user = existing
@@ -87,11 +88,15 @@ export function createUsersService(
       return signer.mintIdToken({ userId: user.id, appId, email: user.email });
     },
 
-    /** createUser adds a verified, approved user with a password (the operator CLI and admin API). */
+    /**
+     * createUser adds a verified, approved user with a password (the operator CLI and admin API), with role
+     * (one of the app's roles) or else the app's default role.
+     */
     async createUser(
       appId: string,
-      input: { email: string; password: string; role: Role; full_name?: string | undefined },
+      input: { email: string; password: string; role?: string | undefined; full_name?: string | undefined },
     ): Promise<PublicUser> {
+      const role = deps.roles.requireRole(input.role ?? deps.roles.defaultRole);
       await deps.apps.requireApp(appId);
       if (await deps.users.findByEmail(appId, input.email)) {
         throw new InvalidInputError(`email: a user with email ${input.email} already exists`);
@@ -101,7 +106,7 @@ export function createUsersService(
         appId,
         email: input.email,
         fullName: input.full_name ?? defaultFullName(input.email),
-        role: input.role,
+        role,
         isVerified: true,
         approved: true,
         passwordHash: await deps.hasher.hash(input.password),
@@ -109,12 +114,16 @@ export function createUsersService(
       return writes.announce(user, 'create');
     },
 
-    /** updateByEmail sets a user's role and/or disabled flag; a role change also approves the user. */
+    /**
+     * updateByEmail sets a user's role (one of the app's roles) and/or disabled flag; a role change also
+     * approves the user.
+     */
     async updateByEmail(
       appId: string,
       email: string,
-      changes: { role?: Role | undefined; disabled?: boolean | undefined },
+      changes: { role?: string | undefined; disabled?: boolean | undefined },
     ): Promise<PublicUser> {
+      if (changes.role !== undefined) deps.roles.requireRole(changes.role);
       const user = await requireByEmail(appId, email);
       const updated = await deps.users.update(appId, user.id, {
         role: changes.role,

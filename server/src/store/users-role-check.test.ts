@@ -1,0 +1,122 @@
+// Migration 11 on PGlite and (with DATABASE_URL, as CI sets it) PostgreSQL: the users table stores any
+// declared role name (the service decides which the app has), still bounds its spelling, and an existing
+// database under migration 4's `admin|user` check is upgraded with its rows kept.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from './database';
+import { runMigrations } from './migrations';
+import { openPgliteDatabase } from './pglite-database';
+import { openPostgresDatabase } from './pg-database';
+import { createUsersStore, type UsersStore } from './users-store';
+
+interface Engine {
+  db: Database;
+  close(): Promise<void>;
+}
+
+async function openPglite(): Promise<Engine> {
+  const folder = await mkdtemp(join(tmpdir(), 'roles-pglite-'));
+  const db = await openPgliteDatabase(folder);
+  return {
+    db,
+    async close() {
+      await db.close();
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+async function openPostgres(adminUrl: string): Promise<Engine> {
+  const name = `roles_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openPostgresDatabase(url.toString(), { maxConnections: 2 });
+  return {
+    db,
+    async close() {
+      await db.close();
+      await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
+      await admin.end();
+    },
+  };
+}
+
+const engines: [string, () => Promise<Engine>][] = [['PGlite', openPglite]];
+const adminUrl = process.env.DATABASE_URL;
+if (adminUrl) engines.push(['PostgreSQL', () => openPostgres(adminUrl)]);
+
+const APP = 'roles-app';
+
+describe.each(engines)('users.role after migration 11 on %s', (_name, open) => {
+  let engine: Engine;
+  let users: UsersStore;
+
+  beforeAll(async () => {
+    engine = await open();
+    await runMigrations(engine.db);
+    await engine.db.query('INSERT INTO apps (id) VALUES ($1)', [APP]);
+    users = createUsersStore(engine.db);
+  });
+
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  const insert = (role: string) =>
+    users.insert({
+      id: randomUUID(),
+      appId: APP,
+      email: `${randomUUID()}@example.test`,
+      fullName: 'Someone',
+      role,
+      isVerified: true,
+      approved: true,
+      passwordHash: null,
+    });
+
+  it('stores declared role names and changes one to another', async () => {
+    for (const role of [
+      'leader',
+      'pastor',
+      'student',
+      'user',
+      'admin',
+      'Team_Lead-2',
+      `r${'x'.repeat(31)}`,
+    ]) {
+      expect((await insert(role)).role).toBe(role);
+    }
+    const student = await insert('student');
+    const leader = await users.update(APP, student.id, { role: 'leader' });
+    expect(leader).toMatchObject({ role: 'leader', token_version: student.token_version + 1 });
+  });
+
+  it('still refuses what is not a role name', async () => {
+    for (const role of ['', 'has space', '1st', 'drop;table', `r${'x'.repeat(32)}`, 'rôle']) {
+      await expect(insert(role), JSON.stringify(role)).rejects.toThrow(/users_role_check/);
+    }
+  });
+
+  it('upgrades a database that had migration 4’s admin|user check, keeping its users', async () => {
+    // Back to the state before migration 11 (its check and its record), with users stored under it.
+    await engine.db.query(`DELETE FROM users WHERE role NOT IN ('admin', 'user')`);
+    await engine.db.query('ALTER TABLE users DROP CONSTRAINT users_role_check');
+    await engine.db.query(
+      `ALTER TABLE users ADD CONSTRAINT users_role_check CHECK (role IN ('admin', 'user'))`,
+    );
+    await engine.db.query('DELETE FROM schema_migrations WHERE version = 11');
+    const before = [await insert('admin'), await insert('user')];
+    await expect(insert('leader')).rejects.toThrow(/users_role_check/);
+
+    expect(await runMigrations(engine.db)).toEqual(['11 users role: any role name']);
+    for (const user of before) expect((await users.findById(APP, user.id))?.role).toBe(user.role);
+    expect((await insert('leader')).role).toBe('leader');
+  });
+});
