@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
+import { openScratchPostgres } from '../test-support/scratch-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable } from './database';
 import { createEntityRecordsStore } from './entity-records-store';
 import { runMigrations } from './migrations';
-import { openPostgresDatabase } from './pg-database';
 import { createStatisticsKeeper, MIN_NEW_ROWS } from './statistics-keeper';
 import { createUsersStore } from './users-store';
 
@@ -37,23 +36,7 @@ async function openPglite(): Promise<Engine> {
   return { db: pgliteDatabase(pglite), close: () => pglite.close() };
 }
 
-async function openPostgres(adminUrl: string): Promise<Engine> {
-  const name = `perf_plans_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = await openPostgresDatabase(url.toString(), { maxConnections: 2 });
-  return {
-    db,
-    async close() {
-      await db.close();
-      await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
-      await admin.end();
-    },
-  };
-}
+const openPostgres = (adminUrl: string): Promise<Engine> => openScratchPostgres(adminUrl, 'perf_plans');
 
 /** recording returns db with every statement it runs kept in `sent`, to EXPLAIN them afterwards. */
 function recording(db: Database) {

@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { openScratchPostgres } from '../test-support/scratch-postgres';
 import { describe, expect, it } from 'vitest';
 import type { Database } from './database';
-import { openPostgresDatabase } from './pg-database';
 import { openPgliteWorkerDatabase } from './pglite-worker-database';
 import { createStatementNames } from './statement-names';
 
@@ -26,23 +24,8 @@ async function openWorker(): Promise<{ db: Database; close(): Promise<void> }> {
   };
 }
 
-async function openPostgres(adminUrl: string): Promise<{ db: Database; close(): Promise<void> }> {
-  const name = `prepared_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = await openPostgresDatabase(url.toString(), { maxConnections: 2 });
-  return {
-    db,
-    async close() {
-      await db.close();
-      await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
-      await admin.end();
-    },
-  };
-}
+const openPostgres = (adminUrl: string): Promise<{ db: Database; close(): Promise<void> }> =>
+  openScratchPostgres(adminUrl, 'prepared');
 
 const engines: [string, () => Promise<{ db: Database; close(): Promise<void> }>][] = [
   ['PGlite (worker)', openWorker],

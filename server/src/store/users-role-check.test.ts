@@ -1,16 +1,15 @@
 // Migration 11 on PGlite and (with DATABASE_URL, as CI sets it) PostgreSQL: the users table stores any
 // declared role name (the service decides which the app has), still bounds its spelling, and an existing
 // database under migration 4's `admin|user` check is upgraded with its rows kept.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { openScratchPostgres } from '../test-support/scratch-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from './database';
 import { runMigrations } from './migrations';
 import { openPgliteDatabase } from './pglite-database';
-import { openPostgresDatabase } from './pg-database';
 import { createUsersStore, type UsersStore } from './users-store';
 
 interface Engine {
@@ -30,23 +29,7 @@ async function openPglite(): Promise<Engine> {
   };
 }
 
-async function openPostgres(adminUrl: string): Promise<Engine> {
-  const name = `roles_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = await openPostgresDatabase(url.toString(), { maxConnections: 2 });
-  return {
-    db,
-    async close() {
-      await db.close();
-      await admin.query(`DROP DATABASE IF EXISTS "${name}"`);
-      await admin.end();
-    },
-  };
-}
+const openPostgres = (adminUrl: string): Promise<Engine> => openScratchPostgres(adminUrl, 'roles');
 
 const engines: [string, () => Promise<Engine>][] = [['PGlite', openPglite]];
 const adminUrl = process.env.DATABASE_URL;

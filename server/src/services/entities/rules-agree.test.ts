@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../rules/caller';
 import { matchesRule, readPath } from '../../rules/evaluate-rule';
@@ -10,7 +8,7 @@ import type { PropertySchema } from '../../schemas/entity-project';
 import type { Database, Queryable } from '../../store/database';
 import { createEntityRecordsStore, type EntityRecordsStore } from '../../store/entity-records-store';
 import { runMigrations } from '../../store/migrations';
-import { openPostgresDatabase } from '../../store/pg-database';
+import { openScratchPostgres, type ScratchPostgres } from '../../test-support/scratch-postgres';
 import { visibleTo } from '../delivery/entity-delivery';
 import { createEntitiesService } from './entities-service';
 import type { EntityDef, Project } from './entity-def';
@@ -262,32 +260,21 @@ describe('the SQL and JS rule evaluations agree', () => {
   });
 
   describe('on PostgreSQL', () => {
-    const name = `rules_agree_${process.pid}_${randomBytes(3).toString('hex')}`;
-    let admin: pg.Client | undefined;
+    let scratch: ScratchPostgres | undefined;
     let db: Database | undefined;
     let store: EntityRecordsStore | undefined;
     let unreachable = '';
     beforeAll(async () => {
       try {
-        admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 3000 });
-        await admin.connect();
-        await admin.query(`CREATE DATABASE ${name}`);
+        scratch = await openScratchPostgres(POSTGRES_ADMIN_URL, 'rules_agree');
       } catch (error) {
         unreachable = `PostgreSQL at ${POSTGRES_ADMIN_URL} is unreachable (${(error as Error).message})`;
-        await admin?.end().catch(() => {});
-        admin = undefined;
         return;
       }
-      const url = new URL(POSTGRES_ADMIN_URL);
-      url.pathname = `/${name}`;
-      db = await openPostgresDatabase(url.toString(), { maxConnections: 2 });
+      db = scratch.db;
       store = await prepare(db);
     }, 60_000);
-    afterAll(async () => {
-      await db?.close();
-      await admin?.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin?.end();
-    });
+    afterAll(() => scratch?.close());
 
     it('for random records, rules and callers', async (context) => {
       if (!store || !db) {
