@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isPrivateSiteFile } from '../lib/site-bundle';
 import type { HtmlSender } from '../lib/site-html';
 import { appManifest } from '../lib/site-manifest';
+import { answerUnknownRoute } from './unknown-route';
 
 // Serving another app's build (SITE_DIST holding, say, a Base44 app's Vite `dist/`): its files as built,
 // `index.html` for every page the app routes itself (single-page-app fallback), a real 404 for a missing
@@ -64,12 +65,8 @@ export async function registerHostedAppFiles(app: FastifyInstance, files: Hosted
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '/';
-    if (path === '/api' || path.startsWith('/api/')) {
-      return reply.code(404).send({ message: `No API route for ${request.method} ${path}` });
-    }
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return reply.code(404).send({ message: `No route for ${request.method} ${path}` });
-    }
+    const unknown = answerUnknownRoute(request, reply, path);
+    if (unknown) return unknown;
     if (isNavigation(request, path) || path === '/index.html') return sendIndex(request, reply);
     const lent = /^\/assets\/([^/]+)$/.exec(path)?.[1];
     if (files.ownAssetsRoot && lent && ownAssets.has(lent)) {

@@ -19,6 +19,7 @@ import { requestedPathLabel } from '../../../site/src/page-contract/page-contrac
 import type { AppsService } from '../services/apps/apps-service';
 import type { ImageService } from '../services/images/image-service';
 import { registerHostedAppFiles } from './site-hosted-app';
+import { answerUnknownRoute } from './unknown-route';
 
 /** SiteDeps is what serving the built site needs. */
 export interface SiteDeps {
@@ -133,12 +134,8 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '/';
-    if (path === '/api' || path.startsWith('/api/')) {
-      return reply.code(404).send({ message: `No API route for ${request.method} ${path}` });
-    }
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return reply.code(404).send({ message: `No route for ${request.method} ${path}` });
-    }
+    const unknown = answerUnknownRoute(request, reply, path);
+    if (unknown) return unknown;
     if (HOME_PATH.test(path)) return sendHome(request, reply);
     return sendNotFound(request, reply);
   });
