@@ -95,6 +95,18 @@ function lockHash(name: RealAppName): string {
   return createHash('sha256').update(lock).digest('hex').slice(0, 16);
 }
 
+/** sourceHash fingerprints the fixture's files (not node_modules or dist): their paths and contents. */
+async function sourceHash(source: string): Promise<string> {
+  const hash = createHash('sha256');
+  const files = (await readdir(source, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((file) => !/[/\\](node_modules|dist)[/\\]/.test(file.slice(source.length)))
+    .sort();
+  for (const file of files) hash.update(file.slice(source.length)).update(readFileSync(file));
+  return hash.digest('hex').slice(0, 16);
+}
+
 /** removeStaleInstalls deletes this app's folders of earlier package-lock.json versions. */
 async function removeStaleInstalls(name: RealAppName, keep: string): Promise<void> {
   const entries = await readdir(CACHE_DIR).catch(() => [] as string[]);
@@ -144,9 +156,16 @@ export async function prepareRealApp(name: RealAppName): Promise<PreparedApp> {
   }
 
   const appId = appIdOf(name);
-  const started = Date.now();
-  await run(name, dir, ['run', 'build', '--silent'], { VITE_BASE44_APP_ID: appId }, BUILD_TIMEOUT_MS);
-  log(name, `built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  // A build is kept while the fixture's files and the app id are the same (the stamp is written last).
+  const stamp = join(dir, 'dist/.queen-build');
+  const wanted = `${await sourceHash(source)} ${appId}`;
+  const built = existsSync(stamp) ? readFileSync(stamp, 'utf8') : '';
+  if (built !== wanted) {
+    const started = Date.now();
+    await run(name, dir, ['run', 'build', '--silent'], { VITE_BASE44_APP_ID: appId }, BUILD_TIMEOUT_MS);
+    await writeFile(stamp, wanted);
+    log(name, `built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
   return { name, appId, dir };
 }
 
