@@ -66,6 +66,8 @@ test('sign in, visit every page, upload a private document; page views are logge
     `/api/apps/${app.appId}/integration-endpoints/Core/UploadPrivateFile 200`,
   );
   await page.waitForLoadState('networkidle');
+  // The README's picture of a fixture app served by us: `REAL_APPS_SCREENSHOT=../docs/… npx playwright test …`.
+  if (process.env.REAL_APPS_SCREENSHOT) await page.screenshot({ path: process.env.REAL_APPS_SCREENSHOT });
 
   await expect
     .poll(async () => {
