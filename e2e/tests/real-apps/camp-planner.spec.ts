@@ -1,6 +1,6 @@
 // camp-planner (late-2025 template: the SDK's serverUrl, given here by `?server_url=` so one build serves
 // any port; no appBaseUrl): a private app whose NavigationTracker logs each page with appLogs.logUserInApp,
-// whose documents are UploadPrivateFile uploads, and whose pages list trips, gear and documents.
+// whose documents are UploadPrivateFile uploads shown through CreateFileSignedUrl, and whose pages list trips, gear and documents.
 import { expect, test } from '@playwright/test';
 import { PASSWORD, uniqueEmail } from '../../support/auth-helpers';
 import {
@@ -54,6 +54,8 @@ test('sign in, visit every page, upload a private document; page views are logge
   await page
     .locator('input#file')
     .setInputFiles({ name: 'permit.pdf', mimeType: 'application/pdf', buffer: PDF });
+  // Its card then asks for a signed URL (CreateFileSignedUrl) to show the file.
+  const signing = page.waitForResponse((response) => response.url().endsWith('/Core/CreateFileSignedUrl'));
   await page.getByRole('dialog').getByRole('button', { name: 'Upload Document' }).click();
   await expect(page.getByRole('dialog')).toBeHidden();
   const documents = await serviceApi<Array<{ name: string; file_url: string }>>(
@@ -65,6 +67,12 @@ test('sign in, visit every page, upload a private document; page views are logge
   expect(watch.calls.map((call) => `${call.path} ${call.status}`)).toContain(
     `/api/apps/${app.appId}/integration-endpoints/Core/UploadPrivateFile 200`,
   );
+  const signed = await signing;
+  expect(signed.status()).toBe(200);
+  const { signed_url: signedUrl } = (await signed.json()) as { signed_url: string };
+  const file = await fetch(new URL(signedUrl, server.url));
+  expect(file.status).toBe(200);
+  expect(Buffer.from(await file.arrayBuffer()).equals(PDF)).toBe(true);
   await page.waitForLoadState('networkidle');
   // The README's picture of a fixture app served by us: `REAL_APPS_SCREENSHOT=../docs/… npx playwright test …`.
   if (process.env.REAL_APPS_SCREENSHOT) await page.screenshot({ path: process.env.REAL_APPS_SCREENSHOT });
