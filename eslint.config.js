@@ -89,6 +89,7 @@ export default tseslint.config(
       'data/**',
       'e2e/test-results/**',
       'e2e/playwright-report/**',
+      'e2e/.cache/**',
       'bench/results/**',
       'bench/.tmp/**',
     ],

@@ -31,5 +31,8 @@ export default defineConfig({
       ? [{ name: 'security-postgres', testDir: './tests/security', metadata: { database: 'postgres' } }]
       : []),
     { name: 'site', testDir: './tests/site' },
+    // The three real Base44 apps of ../shared/fixtures/real-apps, installed (cached in .cache/), built,
+    // served and driven in Chromium (tests/real-apps/README.md). A cold run installs them first.
+    { name: 'real-apps', testDir: './tests/real-apps', timeout: 90_000 },
   ],
 });

@@ -16,6 +16,7 @@ import { registerFilesRoutes } from './routes/files';
 import { registerHealthRoutes } from './routes/health';
 import { registerIntegrationsRoutes } from './routes/integrations';
 import { registerMediaRoutes } from './routes/media';
+import { registerNotYetRoutes } from './routes/not-yet';
 import { registerPublicSettingsRoutes } from './routes/public-settings';
 import { registerSiteRoutes } from './routes/site';
 import { registerUsersRoutes } from './routes/users';
@@ -141,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const budget = createIntegrationBudget(deps.limiter, deps.integrationLimits);
   registerIntegrationsRoutes(app, { guard, budget, images: deps.images, publicUrl: deps.publicUrl });
   await registerFilesRoutes(app, { guard, budget, files: deps.files, publicUrl: deps.publicUrl });
+  registerNotYetRoutes(app);
   registerMediaRoutes(app, deps.images);
   await registerSiteRoutes(app, {
     bundle: deps.bundle,

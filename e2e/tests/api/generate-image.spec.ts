@@ -155,12 +155,12 @@ test('an oversized body is 413', async () => {
   expect(response.status).toBe(413);
 });
 
-test('another Core integration is 404 saying it is not available', async () => {
+test('another Core integration is 501 saying it is not available yet', async () => {
   const error = (await client()
     .integrations.Core.InvokeLLM({ prompt: 'hi' })
     .catch((caught: unknown) => caught)) as Base44Error;
-  expect(error.status).toBe(404);
-  expect(error.message).toContain('not available on this server');
+  expect(error.status).toBe(501);
+  expect(error.message).toContain('Core.InvokeLLM is not available on this server yet');
 });
 
 test('GenerateImage for an unknown app is 404', async () => {

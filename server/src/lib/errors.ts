@@ -73,3 +73,12 @@ export class DatabaseUnavailableError extends Error {
 export class NotConfiguredError extends Error {
   override name = 'NotConfiguredError';
 }
+
+/**
+ * NotImplementedError says the request belongs to a capability this server does not have yet (LLM calls,
+ * e-mail, extraction, functions, agents); it becomes a 501 whose message names that capability, so an app
+ * fails with a clear reason rather than a 404.
+ */
+export class NotImplementedError extends Error {
+  override name = 'NotImplementedError';
+}

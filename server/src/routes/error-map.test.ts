@@ -16,6 +16,9 @@ const samples: Record<string, Error> = {
   TooManyRequestsError: new domainErrors.TooManyRequestsError('Slow down', 7),
   DatabaseUnavailableError: new domainErrors.DatabaseUnavailableError(),
   NotConfiguredError: new domainErrors.NotConfiguredError('Set PUBLIC_URL'),
+  NotImplementedError: new domainErrors.NotImplementedError(
+    'Core.InvokeLLM is not available on this server yet',
+  ),
   RecordValidationError: new entityErrors.RecordValidationError('Error in field title: Field required'),
   ImportRefusedError: new entityErrors.ImportRefusedError(
     [{ row: 2, field: 'title', message: 'Required' }],
@@ -32,6 +35,7 @@ const expectedStatus: Record<string, number> = {
   TooManyRequestsError: 429,
   DatabaseUnavailableError: 503,
   NotConfiguredError: 503,
+  NotImplementedError: 501,
   RecordValidationError: 422,
   ImportRefusedError: 422,
 };

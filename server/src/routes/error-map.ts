@@ -8,6 +8,7 @@ import {
   InvalidInputError,
   NotConfiguredError,
   NotFoundError,
+  NotImplementedError,
   TooManyRequestsError,
   UnauthorizedError,
   UpstreamError,
@@ -51,6 +52,7 @@ export function errorAnswer(error: unknown, bodyLimit: number): ErrorAnswer {
     return answer;
   }
   if (error instanceof NotFoundError) return { status: 404, body: { message: error.message } };
+  if (error instanceof NotImplementedError) return withReason(501, error.message, 'not_implemented');
   if (error instanceof UpstreamError) return { status: 502, body: { message: error.message } };
   if (error instanceof NotConfiguredError) {
     return {

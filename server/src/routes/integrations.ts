@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { InvalidInputError, NotFoundError, UpstreamError } from '../lib/errors';
+import { InvalidInputError, NotImplementedError, UpstreamError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
 import { GenerateImageSchema, IntegrationParamsSchema } from '../schemas/integrations';
 import type { ImageService } from '../services/images/image-service';
@@ -36,7 +36,10 @@ function requireNamedParameters(endpoint: string, body: unknown): object {
   return body;
 }
 
-/** registerIntegrationsRoutes adds `Core/<Name>` integrations; only GenerateImage exists so far. */
+/**
+ * registerIntegrationsRoutes adds `Core/<Name>` integrations: GenerateImage here, the file ones in files.ts;
+ * any other Core name answers 501 naming it.
+ */
 export function registerIntegrationsRoutes(app: FastifyInstance, deps: IntegrationsDeps): void {
   app.post('/api/apps/:appId/integration-endpoints/Core/:name', async (request, reply) => {
     const { appId, name } = parseInput(IntegrationParamsSchema, request.params);
@@ -46,7 +49,8 @@ export function registerIntegrationsRoutes(app: FastifyInstance, deps: Integrati
     const caller = await deps.guard.dataCaller(request, appId, { badTokenAsAnonymous: true });
     await deps.budget.perCaller(appId, caller);
     if (name !== 'GenerateImage') {
-      throw new NotFoundError(`Integration Core.${name} is not available on this server`);
+      // InvokeLLM, SendEmail, extraction…: capabilities of later issues, said as such (never a bare 404).
+      throw new NotImplementedError(`Integration Core.${name} is not available on this server yet`);
     }
     const body = requireNamedParameters(name, request.body);
     const { prompt } = parseInput(GenerateImageSchema, body);

@@ -1,0 +1,215 @@
+// The real Base44 apps of `../shared/fixtures/real-apps/` (test data, never edited): each is copied to a
+// scratch folder under e2e/.cache (git-ignored), installed with `npm ci` once per package-lock.json, built
+// with its app id and served by a real server process. The browser side (what counts as a failure) is in
+// real-apps-browser.ts.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { AUTH_ENV, PASSWORD, SERVICE_TOKEN } from './auth-helpers';
+import { REPO_ROOT, startServer, type RunningServer } from './server-process';
+
+/** REAL_APPS_DIR holds the fixture apps, next to the repository (or REAL_APPS_DIR). */
+export const REAL_APPS_DIR = process.env.REAL_APPS_DIR ?? resolve(REPO_ROOT, '../shared/fixtures/real-apps');
+
+/** CACHE_DIR keeps each app's installed copy between runs, one folder per package-lock.json. */
+const CACHE_DIR = resolve(import.meta.dirname, '../.cache/real-apps');
+
+const INSTALL_TIMEOUT_MS = 10 * 60_000;
+const BUILD_TIMEOUT_MS = 3 * 60_000;
+// Marks a finished `npm ci`: a folder without it (an interrupted install) is installed again.
+const INSTALLED_MARK = 'node_modules/.queen-installed';
+
+export type RealAppName = 'wellness' | 'camp-planner' | 'safereturn';
+
+/** PreparedApp is a fixture app installed and built in its scratch folder. */
+export interface PreparedApp {
+  name: RealAppName;
+  appId: string;
+  /** dir is the scratch copy: `dist/` and `base44/` are served from it. */
+  dir: string;
+}
+
+/** appIdOf is the app's `.app.jsonc` id, else a fixed one (wellness has no `.app.jsonc`). */
+function appIdOf(name: RealAppName): string {
+  const file = join(REAL_APPS_DIR, name, 'base44/.app.jsonc');
+  if (!existsSync(file)) return `real-app-${name}`;
+  return (JSON.parse(readFileSync(file, 'utf8')) as { id: string }).id;
+}
+
+function log(name: string, line: string): void {
+  process.stdout.write(`[real-apps:${name}] ${line}\n`);
+}
+
+/**
+ * run executes `npm args` in dir, printing its output (npm's per-package `http` lines only as a count every
+ * 10 s, so a cold install shows progress without flooding the log); it rejects with the last output on a
+ * non-zero exit or after timeoutMs.
+ */
+function run(
+  name: string,
+  dir: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<void> {
+  return new Promise((resolveRun, reject) => {
+    const started = Date.now();
+    const child = spawn('npm', args, {
+      cwd: dir,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let tail = '';
+    let fetched = 0;
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString();
+      tail = (tail + text).slice(-4000);
+      for (const line of text.split('\n')) {
+        if (line.startsWith('npm http ')) fetched += 1;
+        else if (line.trim()) log(name, line.trimEnd());
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    const progress = setInterval(() => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      log(name, `npm ${args[0]}: ${seconds} s, ${fetched} package requests so far`);
+    }, 10_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      clearInterval(progress);
+      if (code === 0) return resolveRun();
+      const why = signal ? `was stopped (${signal}, limit ${timeoutMs / 1000} s)` : `exited with ${code}`;
+      reject(new Error(`\`npm ${args.join(' ')}\` in ${dir} ${why}. Last output:\n${tail}`));
+    });
+  });
+}
+
+/** lockHash names an install: the same package-lock.json reuses the same node_modules. */
+function lockHash(name: RealAppName): string {
+  const lock = readFileSync(join(REAL_APPS_DIR, name, 'package-lock.json'));
+  return createHash('sha256').update(lock).digest('hex').slice(0, 16);
+}
+
+/** sourceHash fingerprints the fixture's files (not node_modules or dist): their paths and contents. */
+async function sourceHash(source: string): Promise<string> {
+  const hash = createHash('sha256');
+  const files = (await readdir(source, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((file) => !/[/\\](node_modules|dist)[/\\]/.test(file.slice(source.length)))
+    .sort();
+  for (const file of files) hash.update(file.slice(source.length)).update(readFileSync(file));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** removeStaleInstalls deletes this app's folders of earlier package-lock.json versions. */
+async function removeStaleInstalls(name: RealAppName, keep: string): Promise<void> {
+  const entries = await readdir(CACHE_DIR).catch(() => [] as string[]);
+  for (const entry of entries) {
+    if (entry.startsWith(`${name}-`) && entry !== keep) {
+      await rm(join(CACHE_DIR, entry), { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * prepareRealApp copies the fixture's files (not its node_modules or dist) into its scratch folder,
+ * runs `npm ci` when this package-lock.json was never installed there, and builds it with its app id.
+ * camp-planner gets no VITE_BASE44_BACKEND_URL: tests give it `?server_url=`, so one build serves any port.
+ */
+export async function prepareRealApp(name: RealAppName): Promise<PreparedApp> {
+  const source = join(REAL_APPS_DIR, name);
+  if (!existsSync(join(source, 'package.json'))) {
+    throw new Error(
+      `The fixture app ${name} is missing: expected it in ${source} (set REAL_APPS_DIR to the folder holding ` +
+        'wellness/, camp-planner/ and safereturn/).',
+    );
+  }
+  const folder = `${name}-${lockHash(name)}`;
+  const dir = join(CACHE_DIR, folder);
+  await mkdir(dir, { recursive: true });
+  await removeStaleInstalls(name, folder);
+  await cp(source, dir, {
+    recursive: true,
+    filter: (from) => !/[/\\](node_modules|dist)([/\\]|$)/.test(from.slice(source.length)),
+  });
+
+  if (!existsSync(join(dir, INSTALLED_MARK))) {
+    log(name, `installing (npm ci, first run for this package-lock.json) in ${dir}`);
+    const started = Date.now();
+    try {
+      await run(name, dir, ['ci', '--no-audit', '--no-fund', '--loglevel=http'], {}, INSTALL_TIMEOUT_MS);
+    } catch (error) {
+      throw new Error(
+        `Installing the fixture app ${name} failed. The real-apps tests need the npm registry ` +
+          '(`npm config get registry`) once per package-lock.json; check it is reachable, then run the tests ' +
+          `again (a broken install is redone; \`rm -rf ${CACHE_DIR}\` starts over).\n${(error as Error).message}`,
+      );
+    }
+    await writeFile(join(dir, INSTALLED_MARK), new Date().toISOString());
+    log(name, `installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+
+  const appId = appIdOf(name);
+  // A build is kept while the fixture's files and the app id are the same (the stamp is written last).
+  const stamp = join(dir, 'dist/.queen-build');
+  const wanted = `${await sourceHash(source)} ${appId}`;
+  const built = existsSync(stamp) ? readFileSync(stamp, 'utf8') : '';
+  if (built !== wanted) {
+    const started = Date.now();
+    await run(name, dir, ['run', 'build', '--silent'], { VITE_BASE44_APP_ID: appId }, BUILD_TIMEOUT_MS);
+    await writeFile(stamp, wanted);
+    log(name, `built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  return { name, appId, dir };
+}
+
+/** startRealAppServer serves a prepared app: its build, its `base44/` project and its app id. */
+export function startRealAppServer(
+  app: PreparedApp,
+  env: Record<string, string> = {},
+): Promise<RunningServer> {
+  return startServer({
+    env: {
+      ...AUTH_ENV,
+      SITE_DIST: join(app.dir, 'dist'),
+      PROJECT_DIR: join(app.dir, 'base44'),
+      APP_ID: app.appId,
+      ...env,
+    },
+  });
+}
+
+/** serviceApi sends a JSON request with the service-role token to path (e.g. `/api/app-logs/{app}`). */
+export async function serviceApi<T = unknown>(
+  server: RunningServer,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<T> {
+  const response = await fetch(`${server.url}${path}`, {
+    method: init.method ?? 'GET',
+    headers: { authorization: `Bearer ${SERVICE_TOKEN}`, 'content-type': 'application/json' },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${text}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+/** createAppUser adds a verified user to the hosted app through the operator API. */
+export async function createAppUser(
+  server: RunningServer,
+  app: PreparedApp,
+  email: string,
+  role: 'admin' | 'user' = 'user',
+): Promise<void> {
+  await serviceApi(server, `/api/apps/${app.appId}/admin/users`, {
+    method: 'POST',
+    body: { email, password: PASSWORD, role },
+  });
+}

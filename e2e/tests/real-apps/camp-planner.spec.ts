@@ -1,0 +1,87 @@
+// camp-planner (late-2025 template: the SDK's serverUrl, given here by `?server_url=` so one build serves
+// any port; no appBaseUrl): a private app whose NavigationTracker logs each page with appLogs.logUserInApp,
+// whose documents are UploadPrivateFile uploads shown through CreateFileSignedUrl, and whose pages list trips, gear and documents.
+import { expect, test } from '@playwright/test';
+import { PASSWORD, uniqueEmail } from '../../support/auth-helpers';
+import {
+  createAppUser,
+  prepareRealApp,
+  serviceApi,
+  startRealAppServer,
+  type PreparedApp,
+} from '../../support/real-apps';
+import { expectOnlySignInRefusals, signInThroughLogin, watchBrowser } from '../../support/real-apps-browser';
+import type { RunningServer } from '../../support/server-process';
+
+let app: PreparedApp;
+let server: RunningServer;
+
+test.beforeAll(async () => {
+  test.setTimeout(15 * 60_000); // a cold run installs the app first
+  app = await prepareRealApp('camp-planner');
+  server = await startRealAppServer(app, { APP_VISIBILITY: 'private_with_login' });
+});
+
+test.afterAll(async () => {
+  expect(await server?.stop()).toBe(0);
+});
+
+// The smallest valid PDF: the app accepts .pdf, .jpg, .png, .gif, .webp.
+const PDF = Buffer.from(
+  '%PDF-1.1\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n' +
+    'trailer<</Root 1 0 R>>\n%%EOF\n',
+);
+
+test('sign in, visit every page, upload a private document; page views are logged', async ({ page }) => {
+  const watch = watchBrowser(page, server);
+  const email = uniqueEmail('camp');
+  await createAppUser(server, app, email);
+
+  await page.goto(`${server.url}/?server_url=${encodeURIComponent(server.url)}`);
+  await signInThroughLogin(page, server, email, PASSWORD);
+  expectOnlySignInRefusals(watch.takeCalls());
+
+  for (const pageName of ['CampingTrips', 'Shed', 'Profile', 'Documents']) {
+    await page.goto(`${server.url}/${pageName}`);
+    await page.waitForLoadState('networkidle');
+  }
+
+  // Documents: "+" → Upload Document → a PDF → stored privately, its record keeps the file_uri.
+  // The app's own language switcher (fixed, top right) covers the "+" button: open it from the keyboard.
+  await page.locator('button:has(svg.lucide-plus)').first().focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('menuitem', { name: 'Upload Document' }).click();
+  await page
+    .locator('input#file')
+    .setInputFiles({ name: 'permit.pdf', mimeType: 'application/pdf', buffer: PDF });
+  // Its card then asks for a signed URL (CreateFileSignedUrl) to show the file.
+  const signing = page.waitForResponse((response) => response.url().endsWith('/Core/CreateFileSignedUrl'));
+  await page.getByRole('dialog').getByRole('button', { name: 'Upload Document' }).click();
+  await expect(page.getByRole('dialog')).toBeHidden();
+  const documents = await serviceApi<Array<{ name: string; file_url: string }>>(
+    server,
+    `/api/apps/${app.appId}/entities/Document`,
+  );
+  expect(documents).toMatchObject([{ name: 'permit.pdf' }]);
+  expect(documents[0]?.file_url).toMatch(/./);
+  expect(watch.calls.map((call) => `${call.path} ${call.status}`)).toContain(
+    `/api/apps/${app.appId}/integration-endpoints/Core/UploadPrivateFile 200`,
+  );
+  const signed = await signing;
+  expect(signed.status()).toBe(200);
+  const { signed_url: signedUrl } = (await signed.json()) as { signed_url: string };
+  const file = await fetch(new URL(signedUrl, server.url));
+  expect(file.status).toBe(200);
+  expect(Buffer.from(await file.arrayBuffer()).equals(PDF)).toBe(true);
+  await page.waitForLoadState('networkidle');
+  // The README's picture of a fixture app served by us: `REAL_APPS_SCREENSHOT=../docs/… npx playwright test …`.
+  if (process.env.REAL_APPS_SCREENSHOT) await page.screenshot({ path: process.env.REAL_APPS_SCREENSHOT });
+
+  await expect
+    .poll(async () => {
+      const logs = await serviceApi<{ items: Array<{ page: string }> }>(server, `/api/app-logs/${app.appId}`);
+      return [...new Set(logs.items.map((item) => item.page))].sort();
+    })
+    .toEqual(['CampingTrips', 'Documents', 'Profile', 'Shed']);
+  await watch.expectClean();
+});

@@ -1,0 +1,85 @@
+// safereturn (2026 template, same origin): the app's own email/password pages (register → OTP from the mail
+// → verify → setToken; log in), the dashboard's TripPlan list, the profile's updateMe with custom User
+// fields, and the family portal whose anonymous function call (a later issue) must answer 501.
+import { expect, test } from '@playwright/test';
+import { PASSWORD, uniqueEmail } from '../../support/auth-helpers';
+import { otpFrom, waitForMail } from '../../support/outbox';
+import { prepareRealApp, serviceApi, startRealAppServer, type PreparedApp } from '../../support/real-apps';
+import { watchBrowser } from '../../support/real-apps-browser';
+import type { RunningServer } from '../../support/server-process';
+
+let app: PreparedApp;
+let server: RunningServer;
+
+test.beforeAll(async () => {
+  test.setTimeout(15 * 60_000); // a cold run installs the app first
+  app = await prepareRealApp('safereturn');
+  server = await startRealAppServer(app, { APP_SELF_SIGNUP: 'true' });
+});
+
+test.afterAll(async () => {
+  expect(await server?.stop()).toBe(0);
+});
+
+test('register with the emailed code, open dashboard and profile, save the profile, log in again', async ({
+  page,
+  browser,
+}) => {
+  const watch = watchBrowser(page, server);
+  const email = uniqueEmail('safereturn');
+
+  // The app's own sign-up page (a client route; the server answers index.html).
+  await page.goto(`${server.url}/register`);
+  await page.locator('#email').fill(email);
+  await page.locator('#password').fill(PASSWORD);
+  await page.locator('#confirm').fill(PASSWORD);
+  await page.locator('button[type="submit"]').click();
+  const code = otpFrom(await waitForMail(server.dataDir, email));
+  await page.locator('input[autocomplete="one-time-code"]').fill(code);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.waitForURL(`${server.url}/`);
+  // Anonymous, the layout's auth.me() got 401 (caught by the app): the only refusals before sign-in.
+  const anonymous = watch.takeCalls().filter((call) => call.status >= 400);
+  for (const call of anonymous) expect(`${call.path} ${call.status}`).toMatch(/\/entities\/User\/me 401$/);
+
+  await page.goto(`${server.url}/dashboard`);
+  await expect(page.locator('a[href="/new-plan"]').first()).toBeVisible();
+  await page.goto(`${server.url}/profile`);
+  await page.getByPlaceholder('Jane Doe').fill('Jane Walker');
+  await page.getByPlaceholder('(555) 123-4567').fill('555 0100');
+  await page.getByRole('button', { name: 'Save Profile' }).click();
+  await expect(page.getByRole('button', { name: 'Save Profile' })).toBeEnabled();
+  await expect
+    .poll(async () => {
+      const users = await serviceApi<Array<{ email: string; saved_primary_name?: string }>>(
+        server,
+        `/api/apps/${app.appId}/entities/User?q=${encodeURIComponent(JSON.stringify({ email }))}`,
+      );
+      return users[0]?.saved_primary_name;
+    })
+    .toBe('Jane Walker');
+
+  // The family portal calls the backend function getTripPublic anonymously: 501 until functions exist.
+  await page.goto(`${server.url}/family?id=000000000000000000000000`);
+  await expect
+    .poll(() => watch.laterCalls().map((call) => call.path))
+    .toContain(`/api/apps/${app.appId}/functions/getTripPublic`);
+  await watch.expectClean();
+
+  // Log in again through the app's own login page, in a fresh browser context.
+  const context = await browser.newContext();
+  const second = await context.newPage();
+  const secondWatch = watchBrowser(second, server);
+  await second.goto(`${server.url}/register`);
+  await second.getByRole('link', { name: 'Log in' }).click();
+  await second.locator('#email').fill(email);
+  await second.locator('#password').fill(PASSWORD);
+  await second.locator('button[type="submit"]').click();
+  await second.waitForURL(`${server.url}/`);
+  await expect.poll(() => second.evaluate(() => localStorage.getItem('base44_access_token'))).toBeTruthy();
+  secondWatch.takeCalls();
+  await second.goto(`${server.url}/dashboard`);
+  await expect(second.locator('a[href="/new-plan"]').first()).toBeVisible();
+  await secondWatch.expectClean();
+  await context.close();
+});

@@ -1,0 +1,79 @@
+// wellness (2026 template, same origin, @base44/vite-plugin 1.0.10): a signed-in app whose home page calls
+// auth.me and creates the user's UserProgress; check-ins call Core.InvokeLLM (a later issue: 501), the
+// journal creates and updates JournalEntry records, the plugin logs page views to /app-logs without /api.
+import { expect, test } from '@playwright/test';
+import { PASSWORD, uniqueEmail } from '../../support/auth-helpers';
+import {
+  createAppUser,
+  prepareRealApp,
+  serviceApi,
+  startRealAppServer,
+  type PreparedApp,
+} from '../../support/real-apps';
+import { expectOnlySignInRefusals, signInThroughLogin, watchBrowser } from '../../support/real-apps-browser';
+import type { RunningServer } from '../../support/server-process';
+
+let app: PreparedApp;
+let server: RunningServer;
+
+test.beforeAll(async () => {
+  test.setTimeout(15 * 60_000); // a cold run installs the app first
+  app = await prepareRealApp('wellness');
+  // A signed-in app: private, so the app itself sends an anonymous visitor to /login (its AuthContext).
+  server = await startRealAppServer(app, { APP_VISIBILITY: 'private_with_login' });
+});
+
+test.afterAll(async () => {
+  expect(await server?.stop()).toBe(0);
+});
+
+test('sign in, check in, write and edit a journal entry, open the profile', async ({ page }) => {
+  const watch = watchBrowser(page, server);
+  const email = uniqueEmail('wellness');
+  await createAppUser(server, app, email);
+
+  // Anonymous: public settings say auth_required, the app sends the visitor to our /login and is back signed in.
+  await page.goto(`${server.url}/`);
+  await signInThroughLogin(page, server, email, PASSWORD);
+  const anonymous = watch.takeCalls();
+  expectOnlySignInRefusals(anonymous);
+  await page.getByRole('button', { name: 'skip tutorial' }).click();
+
+  // Check-in: the plan comes from Core.InvokeLLM, which this server does not have yet (501; the app logs it).
+  await page.getByRole('button', { name: 'tense' }).click();
+  await page.getByRole('button', { name: 'get my wellness plan →' }).click();
+  await expect(page.getByRole('button', { name: 'get my wellness plan →' })).toBeEnabled();
+  await expect
+    .poll(() => watch.laterCalls().map((call) => call.path))
+    .toEqual([`/api/apps/${app.appId}/integration-endpoints/Core/InvokeLLM`]);
+
+  // Journal: today's page opens ready to write; a new entry, then an edit of it.
+  await page.getByRole('button', { name: 'Journal' }).click();
+  await page.getByPlaceholder('anything else on your mind...').fill('first words');
+  await page.getByRole('button', { name: 'save entry' }).click();
+  await page.getByRole('button', { name: 'edit', exact: true }).click();
+  await page.getByPlaceholder('anything else on your mind...').fill('second words');
+  await page.getByRole('button', { name: 'save entry' }).click();
+  await expect(page.getByRole('button', { name: 'edit', exact: true })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Profile' }).click();
+  await expect(page.getByRole('button', { name: 'Journal' })).toBeVisible();
+
+  const entries = await serviceApi<Array<{ free_write: string; created_by: string }>>(
+    server,
+    `/api/apps/${app.appId}/entities/JournalEntry`,
+  );
+  expect(entries).toMatchObject([{ free_write: 'second words', created_by: email }]);
+  const progress = await serviceApi<Array<{ tutorial_completed: boolean }>>(
+    server,
+    `/api/apps/${app.appId}/entities/UserProgress`,
+  );
+  expect(progress).toMatchObject([{ tutorial_completed: true }]);
+  // The vite plugin's page-view beacon (no token) is answered 204; a private app stores only signed-in
+  // views, so it is not stored here (camp-planner's SDK calls are).
+  const beacons = [...anonymous, ...watch.calls].filter((call) =>
+    call.path.startsWith(`/app-logs/${app.appId}/log-user-in-app/`),
+  );
+  expect(beacons.map((call) => call.status)).toContain(204);
+  await watch.expectClean();
+});

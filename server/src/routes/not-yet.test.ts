@@ -1,0 +1,61 @@
+// Calls that belong to later issues (LLM, e-mail, functions, agents) answer 501 JSON naming the missing
+// capability, in-process; the real-apps e2e project checks the same from a browser.
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestPlatform,
+  TEST_APP_ID,
+  TEST_SERVICE_TOKEN,
+  type TestPlatform,
+} from '../test-support/build-test-platform';
+
+let platform: TestPlatform;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  platform = await buildTestPlatform();
+  app = platform.app;
+});
+
+afterAll(async () => {
+  await platform?.dispose();
+});
+
+async function call(method: 'GET' | 'POST', url: string) {
+  const response = await app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${TEST_SERVICE_TOKEN}`, 'content-type': 'application/json' },
+    ...(method === 'POST' ? { payload: { prompt: 'hi' } } : {}),
+  });
+  return { status: response.statusCode, type: response.headers['content-type'], body: response.json() };
+}
+
+describe('capabilities of later issues', () => {
+  it.each([
+    ['POST', `/api/apps/${TEST_APP_ID}/integration-endpoints/Core/InvokeLLM`, 'Core.InvokeLLM'],
+    ['POST', `/api/apps/${TEST_APP_ID}/integration-endpoints/Core/SendEmail`, 'Core.SendEmail'],
+    [
+      'POST',
+      `/api/apps/${TEST_APP_ID}/integration-endpoints/Core/ExtractDataFromUploadedFile`,
+      'Core.ExtractDataFromUploadedFile',
+    ],
+    ['POST', `/api/apps/${TEST_APP_ID}/functions/exportExpenses`, 'function exportExpenses'],
+    ['GET', '/api/functions/stream/x?y=1', 'function stream'],
+    ['GET', `/api/apps/${TEST_APP_ID}/agents/conversations`, 'Agents'],
+    ['POST', `/api/apps/${TEST_APP_ID}/agents/conversations/v2/c1/messages`, 'Agents'],
+  ] as const)('%s %s answers 501 naming %s', async (method, url, capability) => {
+    const answer = await call(method, url);
+    expect(answer.status).toBe(501);
+    expect(answer.type).toMatch(/application\/json/);
+    expect(answer.body).toEqual({
+      message: expect.stringContaining(capability),
+      extra_data: { reason: 'not_implemented' },
+    });
+    expect(answer.body.message).toContain('not available on this server yet');
+  });
+
+  it('leaves other unknown API paths a plain 404', async () => {
+    expect((await call('GET', '/api/apps/x/nothing')).status).toBe(404);
+  });
+});
