@@ -5,6 +5,7 @@ import type { Database, Queryable, QueryOptions } from './database';
 import { compileFilter, compileSort, SqlParams, sortValueSql, type Filter } from './entity-filter-sql';
 import { aggregateSql, type AggregatePlan } from './entity-aggregate-sql';
 import { groupInserts } from './insert-groups';
+import { groupStatements } from './statement-groups';
 import { createStatisticsKeeper, type StatisticsKeeper } from './statistics-keeper';
 
 /** PagePosition is where a cursor page resumes: the last row's sort value (or its absence) and id. */
@@ -62,6 +63,8 @@ const T_COLUMNS = COLUMNS.split(', ')
  * varies only with the entity's rules (values are parameters), so their shapes are few.
  */
 const HOT: QueryOptions = { reuse: true };
+/** READ_GROUP_MAX bounds how many waiting reads by id share one statement. */
+const READ_GROUP_MAX = 100;
 /** CREATE_GROUP_MAX bounds how many waiting creates share one statement and commit. */
 const CREATE_GROUP_MAX = 100;
 const NOW = "date_trunc('milliseconds', now())";
@@ -84,17 +87,26 @@ const from = (selection: Selection) => (selection.source === 'users' ? USERS_AS_
  */
 const LISTED = "created_date > '-infinity'";
 
+/** SOME_IDS asks `where` for a by-id clause over several ids (reads grouped by readOne). */
+const SOME_IDS = Symbol('some ids');
+
 /**
  * where returns the WHERE clause of a selection. `oneId` is for by-id statements: they leave LISTED out,
  * so the primary key is their only index whatever the planner's statistics say.
  */
-function where(selection: Selection, params: SqlParams, oneId?: string): string {
+function where(selection: Selection, params: SqlParams, oneId?: string | typeof SOME_IDS): string {
   const app = params.add(selection.appId);
   const entity = params.add(selection.entity);
   const rule = compileFilter(selection.rule, params);
   const query =
     selection.query === undefined ? 'true' : compileFilter(selection.query, params, selection.visibility);
-  const rows = oneId === undefined ? LISTED : `id = ${params.add(oneId)}`;
+  // SOME_IDS leaves the ids to the last parameter, which the caller adds: a text[] of the ids read together.
+  const rows =
+    oneId === undefined
+      ? LISTED
+      : oneId === SOME_IDS
+        ? `id = ANY($${params.values.length + 1}::text[])`
+        : `id = ${params.add(oneId)}`;
   return `app_id = ${app} AND entity = ${entity} AND ${rows} AND ${rule} AND ${query}`;
 }
 
@@ -152,6 +164,18 @@ export function createEntityRecordsStore(
   }
   // Creates waiting behind one another share a commit; one statement in flight per entity at a time, as
   // PGlite has one connection anyway and a PostgreSQL commit then carries a whole batch.
+  // Reads by id of one selection (same statement, same rule values) share one statement under load.
+  const readOne = groupStatements<{ sql: string; params: unknown[]; id: string }, EntityRecordRow | null>(
+    async (reads) => {
+      const [first] = reads;
+      if (!first) return [];
+      const ids = reads.map((read) => read.id);
+      const rows = await run<EntityRecordRow>(db, first.sql, [...first.params, ids], HOT);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.map((id) => byId.get(id) ?? null);
+    },
+    { maxInFlight: 1, maxItems: READ_GROUP_MAX },
+  );
   const insertOne = groupInserts(
     (appId: string, entity: string, records: NewEntityRecord[]) => insert(db, appId, entity, records),
     { maxInFlight: 1, maxRecords: CREATE_GROUP_MAX },
@@ -316,16 +340,14 @@ export function createEntityRecordsStore(
       return imported;
     },
 
-    /** findOne returns the record with id if the selection's rule admits it. */
+    /**
+     * findOne returns the record with id if the selection's rule admits it. Reads of one selection that
+     * arrive while one is running are answered together by one statement (`id = ANY(…)`).
+     */
     async findOne(selection: Selection, id: string): Promise<EntityRecordRow | null> {
       const params = new SqlParams();
-      const rows = await run<EntityRecordRow>(
-        db,
-        `SELECT ${COLUMNS} FROM ${from(selection)} WHERE ${where(selection, params, id)}`,
-        params.values,
-        HOT,
-      );
-      return rows[0] ?? null;
+      const sql = `SELECT ${COLUMNS} FROM ${from(selection)} WHERE ${where(selection, params, SOME_IDS)}`;
+      return readOne(`${sql}\u0000${JSON.stringify(params.values)}`, { sql, params: params.values, id });
     },
 
     /**
