@@ -162,8 +162,6 @@ export function createEntityRecordsStore(
     const order = new Map(records.map((record, index) => [record.id, index]));
     return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   }
-  // Creates waiting behind one another share a commit; one statement in flight per entity at a time, as
-  // PGlite has one connection anyway and a PostgreSQL commit then carries a whole batch.
   // Reads by id of one selection (same statement, same rule values) share one statement under load.
   const readOne = groupStatements<{ sql: string; params: unknown[]; id: string }, EntityRecordRow | null>(
     async (reads) => {
@@ -176,6 +174,8 @@ export function createEntityRecordsStore(
     },
     { maxInFlight: 1, maxItems: READ_GROUP_MAX },
   );
+  // Creates waiting behind one another share a commit; one statement in flight per entity at a time, as
+  // PGlite has one connection anyway and a PostgreSQL commit then carries a whole batch.
   const insertOne = groupInserts(
     (appId: string, entity: string, records: NewEntityRecord[]) => insert(db, appId, entity, records),
     { maxInFlight: 1, maxRecords: CREATE_GROUP_MAX },
