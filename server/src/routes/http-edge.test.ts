@@ -1,31 +1,16 @@
 // The HTTP edge of the whole platform, in-process (app.inject): unknown routes, validation answers and the
 // error shape (shared/spec/platform-protocol.md §3). The e2e suite checks the same through a real process.
-import type { FastifyInstance, InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestPlatform,
-  TEST_APP_ID,
-  TEST_SERVICE_TOKEN,
-  type TestPlatform,
-} from '../test-support/build-test-platform';
+import type { InjectOptions } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { TEST_APP_ID, TEST_SERVICE_TOKEN, useTestPlatform } from '../test-support/build-test-platform';
 
-let platform: TestPlatform;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  platform = await buildTestPlatform();
-  app = platform.app;
-});
-
-afterAll(async () => {
-  await platform?.dispose();
-});
+const built = useTestPlatform();
 
 const api = `/api/apps/${TEST_APP_ID}`;
 const service = { authorization: `Bearer ${TEST_SERVICE_TOKEN}` };
 
 async function send(options: InjectOptions) {
-  const response = await app.inject(options);
+  const response = await built.app.inject(options);
   return {
     status: response.statusCode,
     headers: response.headers,
@@ -184,7 +169,9 @@ describe('errors in the protocol shape', () => {
 
   it('serves the auth prefix from one place: SSO needs the service role, logout redirects on site', async () => {
     expect((await send({ url: `${api}/auth/sso/accesstoken/someone` })).status).toBe(401);
-    const logout = await app.inject({ url: '/api/apps/auth/logout?from_url=https%3A%2F%2Fevil.example%2F' });
+    const logout = await built.app.inject({
+      url: '/api/apps/auth/logout?from_url=https%3A%2F%2Fevil.example%2F',
+    });
     expect(logout.statusCode).toBe(302);
     expect(logout.headers.location).toBe('/');
   });

@@ -1,28 +1,12 @@
 // Calls that belong to later issues (LLM, e-mail, functions, agents) answer 501 JSON naming the missing
 // capability, in-process; the real-apps e2e project checks the same from a browser.
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestPlatform,
-  TEST_APP_ID,
-  TEST_SERVICE_TOKEN,
-  type TestPlatform,
-} from '../test-support/build-test-platform';
+import { describe, expect, it } from 'vitest';
+import { TEST_APP_ID, TEST_SERVICE_TOKEN, useTestPlatform } from '../test-support/build-test-platform';
 
-let platform: TestPlatform;
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  platform = await buildTestPlatform();
-  app = platform.app;
-});
-
-afterAll(async () => {
-  await platform?.dispose();
-});
+const built = useTestPlatform();
 
 async function call(method: 'GET' | 'POST', url: string) {
-  const response = await app.inject({
+  const response = await built.app.inject({
     method,
     url,
     headers: { authorization: `Bearer ${TEST_SERVICE_TOKEN}`, 'content-type': 'application/json' },

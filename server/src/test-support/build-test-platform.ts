@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pino } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { parseServerEnv } from '../config/server-env';
 import { buildPlatform, type Platform } from '../platform/platform';
 import { loadProject } from '../services/entities/project-loader';
@@ -83,4 +84,30 @@ export async function buildTestPlatform(
     await rm(folder, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * useTestPlatform builds the platform before a test file's tests and disposes of it after them: read
+ * `.app` / `.platform` inside the tests.
+ */
+export function useTestPlatform(...args: Parameters<typeof buildTestPlatform>) {
+  let platform: TestPlatform | undefined;
+  beforeAll(async () => {
+    platform = await buildTestPlatform(...args);
+  });
+  afterAll(async () => {
+    await platform?.dispose();
+  });
+  const built = () => {
+    if (!platform) throw new Error('the test platform is built in beforeAll');
+    return platform;
+  };
+  return {
+    get platform() {
+      return built();
+    },
+    get app() {
+      return built().app;
+    },
+  };
 }
