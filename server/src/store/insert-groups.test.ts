@@ -89,6 +89,22 @@ describe('groupInserts', () => {
     expect(calls).toEqual([['a'], ['b', 'bad', 'c'], ['b'], ['bad'], ['c']]);
   });
 
+  it('writes each record alone after a value error the store has turned into an input error', async () => {
+    const inputError = () => Object.assign(new Error('Invalid input'), { cause: sqlError('22021') });
+    const { insert, calls, releaseAll } = scriptedInsert((ids) =>
+      ids.includes('bad') ? inputError() : null,
+    );
+    const insertOne = groupInserts(insert, { maxInFlight: 1, maxRecords: 100 });
+    const first = insertOne('app', 'Todo', { id: 'a' });
+    const grouped = ['b', 'bad'].map((id) => insertOne('app', 'Todo', { id }).catch((e: Error) => e));
+    await releaseAll();
+    await first;
+    const answers = await Promise.all(grouped);
+    expect(answers[0]).toEqual([{ id: 'b' }]);
+    expect(answers[1]).toBeInstanceOf(Error);
+    expect(calls).toEqual([['a'], ['b', 'bad'], ['b'], ['bad']]);
+  });
+
   it('fails the whole group at once when the database itself fails', async () => {
     const { insert, calls, releaseAll } = scriptedInsert((ids) =>
       ids.length > 1 ? sqlError('08006') : null,

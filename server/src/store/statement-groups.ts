@@ -26,10 +26,12 @@ interface Group<Item, Result> {
 
 /**
  * A failure that concerns the whole database (lost connection, deadline, restart: SQLSTATE classes 08, 53,
- * 57, or no SQLSTATE at all) is everyone's; another one may come from one item's values.
+ * 57, or no SQLSTATE at all, here or in its cause) is everyone's; another one may come from one item's
+ * values.
  */
 export function failsEveryone(error: unknown): boolean {
-  const state = sqlState(error);
+  // The store turns a data exception into an InvalidInputError whose cause holds the SQLSTATE.
+  const state = sqlState(error) ?? sqlState((error as { cause?: unknown } | null)?.cause);
   return state === null || /^(08|53|57)/.test(state);
 }
 
