@@ -6,6 +6,7 @@ import { AuthEnvShape } from './auth-env';
 import { blankAsUndefined, milliseconds } from './env-values';
 import { FilesEnvShape, fileStorageKind } from './files-env';
 import { HostingEnvShape } from './hosting-env';
+import { OutboundEnvShape } from './outbound-env';
 import { LimitsEnvShape } from './limits-env';
 
 const port = z.coerce
@@ -115,6 +116,7 @@ export const ServerEnvSchema = z.object({
   ...AppLogsEnvShape,
   ...FilesEnvShape,
   ...HostingEnvShape,
+  ...OutboundEnvShape,
 });
 
 export type ServerEnv = z.infer<typeof ServerEnvSchema>;

@@ -82,3 +82,19 @@ export class NotConfiguredError extends Error {
 export class NotImplementedError extends Error {
   override name = 'NotImplementedError';
 }
+
+/** OutboundRefusedError is a caller-chosen URL the outbound guard will not fetch (private address, bad scheme). */
+export class OutboundRefusedError extends Error {
+  override name = 'OutboundRefusedError';
+}
+
+/** OutboundLimitError is an outbound answer over its size cap or past its deadline. */
+export class OutboundLimitError extends Error {
+  override name = 'OutboundLimitError';
+  constructor(
+    message: string,
+    readonly reason: 'size' | 'timeout',
+  ) {
+    super(message);
+  }
+}

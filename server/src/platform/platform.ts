@@ -7,6 +7,7 @@ import type { SiteConfig } from '../../../site/src/config/site-config-schema';
 import { buildApp } from '../app';
 import { reportSiteBundle } from './startup-report';
 import type { ServerConfig } from '../config/server-env';
+import { createPublicFetch, type PublicFetch } from '../lib/public-fetch';
 import { createRateLimitRedis } from '../lib/rate-limit-redis';
 import { loadSecrets, type ServerSecrets } from '../lib/secrets-file';
 import { loadSiteBundle, type SiteBundle } from '../lib/site-bundle';
@@ -20,6 +21,7 @@ import { startEntityDelivery } from '../services/delivery/entity-delivery';
 import { cacheAcrossInstances } from '../services/entities/cached-records-store';
 import { createEntitiesService } from '../services/entities/entities-service';
 import { createEntityEvents, type EntityEvents } from '../services/entities/entity-events';
+import { createFileReader, type FileReader } from '../services/files/file-reader';
 import { createFileService } from '../services/files/file-service';
 import { openFileStorage } from '../services/files/open-file-storage';
 import type { EntityDef, Project } from '../services/entities/project-loader';
@@ -154,6 +156,8 @@ export interface Platform {
   seeded: Record<string, number>;
   /** readCache says whether entity reads are cached on this instance. */
   readCache: boolean;
+  /** outbound is the guarded fetch for caller-chosen URLs and the file reader built on it (integrations). */
+  outbound: { fetchPublic: PublicFetch; readFileUrl: FileReader };
   /** close stops the app (sockets first) and then the database. */
   close(): Promise<void>;
 }
@@ -220,6 +224,8 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     signingSecret: secrets.jwtSecret,
     signedUrlMaxSeconds: config.FILE_SIGNED_URL_MAX_S,
   });
+  const fetchPublic = createPublicFetch({ allowedPrivateHosts: config.OUTBOUND_PRIVATE_HOSTS });
+  const readFileUrl = createFileReader({ files, fetchPublic });
   const recordsStore = createEntityRecordsStore(db);
   const readCache = readCacheOn(config);
   const entities = createEntitiesService({
@@ -304,6 +310,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     bundle,
     seeded,
     readCache,
+    outbound: { fetchPublic, readFileUrl },
     async close() {
       // A request still running at close (a query until its deadline) ends on a keep-alive connection
       // that the client keeps open: close connections as they become idle, or they hold the close open.

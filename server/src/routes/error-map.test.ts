@@ -19,6 +19,8 @@ const samples: Record<string, Error> = {
   NotImplementedError: new domainErrors.NotImplementedError(
     'Core.InvokeLLM is not available on this server yet',
   ),
+  OutboundRefusedError: new domainErrors.OutboundRefusedError('Refused to fetch 10.0.0.1'),
+  OutboundLimitError: new domainErrors.OutboundLimitError('No answer within 5000 ms', 'timeout'),
   RecordValidationError: new entityErrors.RecordValidationError('Error in field title: Field required'),
   ImportRefusedError: new entityErrors.ImportRefusedError(
     [{ row: 2, field: 'title', message: 'Required' }],
@@ -36,6 +38,8 @@ const expectedStatus: Record<string, number> = {
   DatabaseUnavailableError: 503,
   NotConfiguredError: 503,
   NotImplementedError: 501,
+  OutboundRefusedError: 400,
+  OutboundLimitError: 504,
   RecordValidationError: 422,
   ImportRefusedError: 422,
 };

@@ -9,6 +9,8 @@ import {
   NotConfiguredError,
   NotFoundError,
   NotImplementedError,
+  OutboundLimitError,
+  OutboundRefusedError,
   TooManyRequestsError,
   UnauthorizedError,
   UpstreamError,
@@ -52,6 +54,13 @@ export function errorAnswer(error: unknown, bodyLimit: number): ErrorAnswer {
     return answer;
   }
   if (error instanceof NotFoundError) return { status: 404, body: { message: error.message } };
+  // A URL the caller chose that the outbound guard refused, or whose answer broke a limit.
+  if (error instanceof OutboundRefusedError) return withReason(400, error.message, 'outbound_refused');
+  if (error instanceof OutboundLimitError) {
+    return error.reason === 'timeout'
+      ? { status: 504, body: { message: error.message } }
+      : withReason(400, error.message, 'outbound_too_large');
+  }
   if (error instanceof NotImplementedError) return withReason(501, error.message, 'not_implemented');
   if (error instanceof UpstreamError) return { status: 502, body: { message: error.message } };
   if (error instanceof NotConfiguredError) {

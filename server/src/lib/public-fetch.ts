@@ -1,0 +1,177 @@
+// Outbound HTTP for URLs a caller chose (file URLs to read, custom integration upstreams): only public
+// http(s) addresses, checked at connect time so a DNS answer cannot swap in a private address after the
+// check (rebinding), with a size cap read as the body streams and one deadline for the whole exchange.
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { OutboundLimitError, OutboundRefusedError } from './errors';
+
+export { OutboundLimitError, OutboundRefusedError };
+
+export interface PublicRequest {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: Buffer | string;
+  /** maxBytes caps the answer's body; more is OutboundLimitError('size'). */
+  maxBytes: number;
+  /** timeoutMs bounds the whole exchange, redirects included. */
+  timeoutMs: number;
+  /** maxRedirects followed for GET/HEAD (each hop checked again); default 3, 0 returns the 3xx. */
+  maxRedirects?: number;
+}
+
+export interface PublicResponse {
+  status: number;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+  /** url is where the answer came from, after redirects. */
+  url: string;
+}
+
+export interface PublicFetchOptions {
+  /**
+   * allowedPrivateHosts are `host:port` pairs an operator trusts although they are private (an internal
+   * service, a test double); empty in production by default.
+   */
+  allowedPrivateHosts?: readonly string[];
+}
+
+/** isPublicAddress tells whether an IP literal is a public unicast address (no loopback, private, link-local…). */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  }
+  return parsed.range() === 'unicast';
+}
+
+function refuse(host: string): OutboundRefusedError {
+  return new OutboundRefusedError(
+    `Refused to fetch ${host}: only public internet addresses may be fetched (not private, loopback or link-local ones)`,
+  );
+}
+
+/** guardedLookup resolves like dns.lookup and fails when any answer is not a public address. */
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, '', 4);
+    const list = addresses ?? [];
+    if (list.length === 0 || list.some((entry) => !isPublicAddress(entry.address))) {
+      return callback(refuse(hostname), '', 4);
+    }
+    if (options.all) return callback(null, list);
+    const [first] = list;
+    if (first) callback(null, first.address, first.family);
+  });
+};
+
+/** createPublicFetch returns the one guarded fetch the server uses for caller-chosen URLs. */
+export function createPublicFetch(options: PublicFetchOptions = {}) {
+  const trusted = new Set((options.allowedPrivateHosts ?? []).map((host) => host.toLowerCase()));
+
+  function targetOf(raw: string): { url: URL; trustedHost: boolean } {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new OutboundRefusedError(`Not a valid URL: ${raw.slice(0, 200)}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new OutboundRefusedError(`Only http(s) URLs may be fetched, not ${url.protocol}`);
+    }
+    if (url.username || url.password) throw new OutboundRefusedError('URLs with credentials are refused');
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    const trustedHost = trusted.has(`${url.hostname.toLowerCase()}:${port}`);
+    const literal = url.hostname.replace(/^\[|\]$/g, '');
+    // Node skips the lookup function for IP literals, so they are checked here.
+    if (!trustedHost && isIP(literal) && !isPublicAddress(literal)) throw refuse(url.hostname);
+    if (!trustedHost && url.hostname.toLowerCase() === 'localhost') throw refuse(url.hostname);
+    return { url, trustedHost };
+  }
+
+  function once(input: PublicRequest, raw: string, signal: AbortSignal): Promise<PublicResponse> {
+    const { url, trustedHost } = targetOf(raw);
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const requestOptions: RequestOptions = {
+      method: input.method ?? 'GET',
+      headers: input.headers,
+      signal,
+      ...(trustedHost ? {} : { lookup: guardedLookup }),
+    };
+    return new Promise((resolve, reject) => {
+      const outgoing = send(url, requestOptions, (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const declared = Number(response.headers['content-length']);
+        if (Number.isFinite(declared) && declared > input.maxBytes) {
+          response.destroy();
+          return reject(tooLarge(input.maxBytes));
+        }
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > input.maxBytes) {
+            response.destroy();
+            reject(tooLarge(input.maxBytes));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+            url: url.toString(),
+          }),
+        );
+        response.on('error', reject);
+      });
+      outgoing.on('error', reject);
+      outgoing.end(input.body);
+    });
+  }
+
+  /** fetchPublic sends input, following GET/HEAD redirects (each hop guarded), within the limits. */
+  return async function fetchPublic(input: PublicRequest): Promise<PublicResponse> {
+    const signal = AbortSignal.timeout(input.timeoutMs);
+    const method = (input.method ?? 'GET').toUpperCase();
+    const hops = method === 'GET' || method === 'HEAD' ? (input.maxRedirects ?? 3) : 0;
+    let current = input.url;
+    try {
+      for (let hop = 0; ; hop++) {
+        const response = await once(input, current, signal);
+        const location = response.headers.location;
+        if (response.status < 300 || response.status >= 400 || !location || hops === 0) return response;
+        if (hop >= hops)
+          throw new OutboundRefusedError(`Too many redirects fetching ${input.url.slice(0, 200)}`);
+        current = new URL(location, current).toString();
+      }
+    } catch (error) {
+      if (signal.aborted) {
+        throw new OutboundLimitError(
+          `No answer from ${hostOf(input.url)} within ${input.timeoutMs} ms`,
+          'timeout',
+        );
+      }
+      throw error;
+    }
+  };
+}
+
+function tooLarge(maxBytes: number): OutboundLimitError {
+  return new OutboundLimitError(`The answer is larger than ${Math.round(maxBytes / 1024)} KiB`, 'size');
+}
+
+function hostOf(raw: string): string {
+  try {
+    return new URL(raw).host;
+  } catch {
+    return 'the URL';
+  }
+}
+
+export type PublicFetch = ReturnType<typeof createPublicFetch>;
