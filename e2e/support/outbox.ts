@@ -58,8 +58,14 @@ export function otpFrom(mail: Mail): string {
   return code;
 }
 
-/** linkFrom returns the link carrying `param` (reset_token or invite_token) and the token itself. */
-export function linkFrom(mail: Mail, param: 'reset_token' | 'invite_token'): { url: string; token: string } {
+/**
+ * linkFrom returns the link carrying `param` and the token itself: `reset_token` or `invite_token` on our
+ * sign-in page, `token` on a hosted app's own `/reset-password` page.
+ */
+export function linkFrom(
+  mail: Mail,
+  param: 'reset_token' | 'invite_token' | 'token',
+): { url: string; token: string } {
   const url = new RegExp(`https?://\\S+\\?${param}=\\S+`).exec(mail.text)?.[0];
   if (!url) throw new Error(`no ${param} link in mail ${mail.file}`);
   return { url, token: new URL(url).searchParams.get(param) ?? '' };

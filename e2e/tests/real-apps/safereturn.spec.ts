@@ -1,10 +1,16 @@
 // safereturn (2026 template, same origin): the app's own email/password pages (register → OTP from the mail
-// → verify → setToken; log in), the dashboard's TripPlan list, the profile's updateMe with custom User
+// → verify → setToken; log in; forgot → the mailed link to its own /reset-password → log in), the dashboard's TripPlan list, the profile's updateMe with custom User
 // fields, and the family portal whose anonymous function call (a later issue) must answer 501.
 import { expect, test } from '@playwright/test';
 import { PASSWORD, uniqueEmail } from '../../support/auth-helpers';
-import { otpFrom, waitForMail } from '../../support/outbox';
-import { prepareRealApp, serviceApi, startRealAppServer, type PreparedApp } from '../../support/real-apps';
+import { linkFrom, otpFrom, waitForMail } from '../../support/outbox';
+import {
+  createAppUser,
+  prepareRealApp,
+  serviceApi,
+  startRealAppServer,
+  type PreparedApp,
+} from '../../support/real-apps';
 import { watchBrowser } from '../../support/real-apps-browser';
 import type { RunningServer } from '../../support/server-process';
 
@@ -82,4 +88,33 @@ test('register with the emailed code, open dashboard and profile, save the profi
   await expect(second.locator('a[href="/new-plan"]').first()).toBeVisible();
   await secondWatch.expectClean();
   await context.close();
+});
+
+test('reset a forgotten password through the app’s own pages and the link it mails', async ({ page }) => {
+  const email = uniqueEmail('safereturn-reset');
+  await createAppUser(server, app, email);
+  const watch = watchBrowser(page, server);
+  // The app routes /login itself, so a full page load of /login is its page, not ours.
+  await page.goto(`${server.url}/login`);
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await page.locator('#email').fill(email);
+  await page.locator('button[type="submit"]').click();
+  const mail = await waitForMail(server.dataDir, email);
+  // The app has its own /reset-password page: the mailed link goes there with `?token=`.
+  const link = linkFrom(mail, 'token').url;
+  expect(new URL(link).pathname).toBe('/reset-password');
+  await page.goto(link);
+  const newPassword = `${PASSWORD}-renewed`;
+  await page.locator('#password').fill(newPassword);
+  await page.locator('#confirm').fill(newPassword);
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL(`${server.url}/login`);
+  await page.locator('#email').fill(email);
+  await page.locator('#password').fill(newPassword);
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL(`${server.url}/`);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('base44_access_token'))).toBeTruthy();
+  // Anonymous, the layout's auth.me() got 401 (caught by the app): the only refusals.
+  const refused = watch.takeCalls().filter((call) => call.status >= 400);
+  for (const call of refused) expect(`${call.path} ${call.status}`).toMatch(/\/entities\/User\/me 401$/);
 });

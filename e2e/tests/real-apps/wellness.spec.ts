@@ -69,11 +69,20 @@ test('sign in, check in, write and edit a journal entry, open the profile', asyn
     `/api/apps/${app.appId}/entities/UserProgress`,
   );
   expect(progress).toMatchObject([{ tutorial_completed: true }]);
-  // The vite plugin's page-view beacon (no token) is answered 204; a private app stores only signed-in
-  // views, so it is not stored here (camp-planner's SDK calls are).
+  // The vite plugin's page-view beacon carries no token: answered 204 and stored without a user, even on
+  // this private app.
   const beacons = [...anonymous, ...watch.calls].filter((call) =>
     call.path.startsWith(`/app-logs/${app.appId}/log-user-in-app/`),
   );
   expect(beacons.map((call) => call.status)).toContain(204);
+  await expect
+    .poll(async () => {
+      const logs = await serviceApi<{ items: Array<{ user_id: string | null }> }>(
+        server,
+        `/api/app-logs/${app.appId}?limit=50`,
+      );
+      return logs.items.filter((item) => item.user_id === null).length;
+    })
+    .toBeGreaterThan(0);
   await watch.expectClean();
 });

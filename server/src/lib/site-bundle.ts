@@ -1,5 +1,6 @@
 import { access, readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
+import { findAppAuthPages, NO_APP_AUTH_PAGES, type AppAuthPages } from './app-auth-pages';
 import { BOOT_MARKER } from '../../../site/src/page-contract/page-contract';
 import {
   BUILD_INFO_FILE,
@@ -35,6 +36,8 @@ export interface SiteBundle {
   /** login is the prerendered sign-in page (`/login`); null when the build has none. */
   login: string | null;
   buildInfo: BuildInfo | null;
+  /** authPages are the sign-in pages a hosted app routes itself (none for our own site). */
+  authPages: AppAuthPages;
   /** problems lists what is missing or malformed, for the start-up log. */
   problems: string[];
 }
@@ -61,7 +64,18 @@ export async function loadSiteBundle(root: string): Promise<SiteBundle> {
   ]);
   if (index !== null && !index.includes(BOOT_MARKER)) {
     // Another app's build: served as it was built, with nothing of our site's page contract expected.
-    return { root, kind: 'app', hasManifest, index, notFound: null, login: null, buildInfo: null, problems };
+    const authPages = await findAppAuthPages(root);
+    return {
+      root,
+      kind: 'app',
+      hasManifest,
+      index,
+      notFound: null,
+      login: null,
+      buildInfo: null,
+      authPages,
+      problems,
+    };
   }
   if (index === null)
     problems.push(`${join(root, BUILT_PAGES.home)} is missing: run \`npm run build\` first`);
@@ -83,5 +97,15 @@ export async function loadSiteBundle(root: string): Promise<SiteBundle> {
   } else if (index !== null) {
     problems.push(`${BUILD_INFO_FILE} is missing: the hero image will not be inlined`);
   }
-  return { root, kind: 'site', hasManifest, index, notFound, login, buildInfo, problems };
+  return {
+    root,
+    kind: 'site',
+    hasManifest,
+    index,
+    notFound,
+    login,
+    buildInfo,
+    authPages: NO_APP_AUTH_PAGES,
+    problems,
+  };
 }

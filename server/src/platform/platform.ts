@@ -90,6 +90,8 @@ export async function buildAccountsPart(input: {
   limiter?: RateLimiter | undefined;
   /** hub tells other instances which users changed (the CLI has none: cached rows expire within 500 ms). */
   hub?: RealtimeHub | undefined;
+  /** appResetPage: mailed reset and invite links go to the hosted app's own page (the CLI mails none). */
+  appResetPage?: boolean | undefined;
 }): Promise<AccountsPart> {
   const { config, db, log } = input;
   const apps = createAppsService(createAppsStore(db));
@@ -111,6 +113,7 @@ export async function buildAccountsPart(input: {
     events: input.events,
     limiter: input.limiter,
     hub: input.hub,
+    appResetPage: input.appResetPage,
   });
   return { apps, mailer, accounts };
 }
@@ -186,6 +189,8 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   const entityEvents = createEntityEvents((error) =>
     logger.error({ err: error }, 'entity event subscriber failed'),
   );
+  // Read first: the hosted app's own reset page decides where mailed links go.
+  const bundle = await loadSiteBundle(config.SITE_DIST);
   const { apps, mailer, accounts } = await buildAccountsPart({
     config,
     db,
@@ -195,6 +200,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     events: entityEvents,
     limiter,
     hub: realtime.hub,
+    appResetPage: bundle.authPages.resetPassword,
   });
   if (config.APP_VISIBILITY || config.APP_SELF_SIGNUP) {
     await apps.updateSettings(config.APP_ID, {
@@ -257,7 +263,6 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     log: logger,
   });
 
-  const bundle = await loadSiteBundle(config.SITE_DIST);
   reportSiteBundle(bundle, config, input.site, logger);
   // Hosting another app's build, `/login` is still our own site's sign-in page.
   const ownSite =

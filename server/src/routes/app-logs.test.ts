@@ -1,5 +1,5 @@
 // Page logs through the whole platform, in-process: both POST paths with and without tokens, the bounds,
-// the admins' reads and a private app's anonymous beacons. The e2e spec drives the same through the SDK.
+// the admins' reads and a private app's anonymous beacons (stored without a user). The e2e spec drives the same through the SDK.
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -160,7 +160,7 @@ describe('GET app-logs and stats', () => {
 });
 
 describe('a private app', () => {
-  it('stores views of its approved users only; anonymous beacons answer 204 and are not stored', async () => {
+  it("stores its users' views with the user and anonymous beacons without one", async () => {
     const settings = await send({
       method: 'PUT',
       url: `/api/apps/${TEST_APP_ID}/admin/settings`,
@@ -172,10 +172,10 @@ describe('a private app', () => {
     expect((await logPage('PrivateLegacy', {}, '')).status).toBe(204);
     const signedIn = { headers: { authorization: `Bearer ${tokens.user}` } };
     expect((await logPage('PrivateUser', signedIn)).status).toBe(204);
-    const pages = (await items('?limit=3')).map((item) => item.page);
-    expect(pages).toContain('PrivateUser');
-    expect(pages).not.toContain('PrivateAnon');
-    expect(pages).not.toContain('PrivateLegacy');
+    const stored = await items('?limit=3');
+    expect(stored.map((item) => item.page).sort()).toEqual(['PrivateAnon', 'PrivateLegacy', 'PrivateUser']);
+    expect(stored.find((item) => item.page === 'PrivateAnon')?.user_id ?? null).toBeNull();
+    expect(stored.find((item) => item.page === 'PrivateUser')?.user_id).toBeTruthy();
     expect((await logs('', {})).status).toBe(401);
   });
 });

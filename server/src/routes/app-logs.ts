@@ -30,13 +30,10 @@ export function registerAppLogsRoutes(
       const caller = await deps.guard.dataCaller(request, appId, { badTokenAsAnonymous: true });
       if (caller.kind === 'user') userId = caller.user.id;
     } catch (error) {
-      // A private app stores views only from its approved users, but a refused view still answers 204:
-      // the page-view beacon never carries a token (so it would fail on every navigation, sign-in page
-      // included), and the answer reveals nothing a stranger could use.
-      if (error instanceof UnauthorizedError || error instanceof ForbiddenError) {
-        return reply.code(204).send();
-      }
-      throw error;
+      // A private app's views are stored too, without a user: the page-view beacon of
+      // `@base44/vite-plugin` never carries a token, so refusing it would leave such an app with no page
+      // logs at all. Rate limits (admit) and retention bound what a stranger can add.
+      if (!(error instanceof UnauthorizedError || error instanceof ForbiddenError)) throw error;
     }
     deps.appLogs.record(appId, {
       page,

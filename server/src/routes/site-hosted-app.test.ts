@@ -1,6 +1,6 @@
 // SITE_DIST holding another app's build (a Base44 app's Vite `dist/`): its files with their types and
 // caching, the single-page-app fallback, real 404s for missing files, a generated manifest, and our own
-// sign-in page at /login in a neutral look naming the app. In-process: the whole platform, and the site
+// sign-in page at /login in a neutral look naming the app (unless the app routes its own). In-process: the whole platform, and the site
 // routes alone with a fake build of our own site.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -193,6 +193,30 @@ describe('/login for a hosted app', () => {
     expect((await site.inject({ url: '/robots.txt' })).statusCode).toBe(404);
     expect((await site.inject({ url: '/assets/../robots.txt' })).statusCode).toBe(404);
     expect((await site.inject({ url: '/login.html' })).statusCode).toBe(404);
+    await site.close();
+  });
+
+  it('leaves /login to an app that routes it, but opens our mailed set-password links', async () => {
+    const own = await folder({
+      'index.html': '<html><head><!--app-boot--></head><body>QUEEN SOLANA</body></html>',
+      'login.html': OWN_LOGIN,
+    });
+    const routed = await folder({
+      'index.html': APP_INDEX,
+      'assets/index-Bx7kQ2aZ.js': 'const r=[{path:"/login",element:a},{path:"/register",element:b}];',
+    });
+    const bundle = await loadSiteBundle(routed);
+    expect(bundle.authPages).toEqual({ login: true, resetPassword: false });
+    const site = Fastify();
+    await registerSiteRoutes(site, { ...siteServices, bundle, ownSite: await loadSiteBundle(own) });
+    const login = await site.inject({ url: '/login?from_url=%2Ftrips', headers: html });
+    expect(login.statusCode).toBe(200);
+    expect(login.body).toBe(APP_INDEX);
+    expect(login.headers['content-security-policy']).toMatch(/^frame-ancestors /);
+    for (const query of ['reset_token=abc', 'invite_token=abc']) {
+      const ours = await site.inject({ url: `/login?${query}`, headers: html });
+      expect(ours.body, query).toContain('data-look="neutral"');
+    }
     await site.close();
   });
 

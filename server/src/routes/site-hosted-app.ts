@@ -9,7 +9,8 @@ import { answerUnknownRoute } from './unknown-route';
 
 // Serving another app's build (SITE_DIST holding, say, a Base44 app's Vite `dist/`): its files as built,
 // `index.html` for every page the app routes itself (single-page-app fallback), a real 404 for a missing
-// file, a generated `/manifest.json` when the build has none, and our own `/login` (registered by site.ts).
+// file, a generated `/manifest.json` when the build has none, and our own `/login` (registered by site.ts)
+// unless the app routes its own.
 
 /** HostedAppFiles is what serving a hosted app's build needs. */
 export interface HostedAppFiles {
@@ -25,6 +26,12 @@ export interface HostedAppFiles {
   sendHtml: HtmlSender;
 }
 
+/** hostedPageHeaders are the headers of a hosted app's page: only framing is ours to decide. */
+export function hostedPageHeaders(frameAncestors: string): Record<string, string> {
+  // The app's own scripts, styles and images come from wherever it was built to load them.
+  return { 'content-security-policy': `frame-ancestors ${frameAncestors}` };
+}
+
 /**
  * isNavigation says a GET asks for a page (as Vite's own history fallback decides): it accepts HTML and
  * its last path segment has no dot, so `/trips/42` gets the app while `/assets/gone.js` stays a 404.
@@ -36,9 +43,7 @@ export function isNavigation(request: FastifyRequest, path: string): boolean {
 
 /** registerHostedAppFiles serves the hosted app; the caller has registered `/login` and the API. */
 export async function registerHostedAppFiles(app: FastifyInstance, files: HostedAppFiles): Promise<void> {
-  // The app's own scripts, styles and images come from wherever it was built to load them: only framing
-  // is ours to decide.
-  const pageHeaders = { 'content-security-policy': `frame-ancestors ${files.frameAncestors}` };
+  const pageHeaders = hostedPageHeaders(files.frameAncestors);
   const sendIndex = (request: FastifyRequest, reply: FastifyReply) =>
     files.sendHtml(request, reply, 200, files.index, pageHeaders);
 

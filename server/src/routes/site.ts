@@ -18,7 +18,7 @@ import {
 import { requestedPathLabel } from '../../../site/src/page-contract/page-contract';
 import type { AppsService } from '../services/apps/apps-service';
 import type { ImageService } from '../services/images/image-service';
-import { registerHostedAppFiles } from './site-hosted-app';
+import { hostedPageHeaders, registerHostedAppFiles } from './site-hosted-app';
 import { answerUnknownRoute } from './unknown-route';
 
 /** SiteDeps is what serving the built site needs. */
@@ -39,6 +39,12 @@ export interface SiteDeps {
 }
 
 const HOME_PATH = /^\/home\/?$/i;
+
+/** carriesPasswordToken says a `/login` URL is a mailed set-password link (reset or invite). */
+function carriesPasswordToken(request: FastifyRequest): boolean {
+  const query = request.query as Record<string, unknown> | undefined;
+  return typeof query?.reset_token === 'string' || typeof query?.invite_token === 'string';
+}
 
 /**
  * registerSiteRoutes serves the prerendered pages with the boot data filled in, the build's other files
@@ -92,6 +98,11 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
 
   async function sendLogin(request: FastifyRequest, reply: FastifyReply) {
     if (bundle.index === null) return sendUnbuilt(reply);
+    // A hosted app that routes `/login` itself (the 2026 template) keeps its page; ours still opens the
+    // set-password links we mail when the app has no `/reset-password` page of its own.
+    if (hosted && bundle.authPages.login && !carriesPasswordToken(request)) {
+      return sendHtml(request, reply, 200, bundle.index, hostedPageHeaders(frameAncestors));
+    }
     if (loginHtml === null) {
       if (!hosted) return sendNotFound(request, reply);
       return reply

@@ -27,6 +27,11 @@ export interface AccountDeps {
   turnstile: TurnstileVerifier;
   otpTtlSeconds: number;
   log: AccountLog;
+  /**
+   * appResetPage says the hosted app has its own `/reset-password` page (the 2026 template): reset and
+   * invite links go there as `?token=`, else to our sign-in page as `/login?reset_token=` / `?invite_token=`.
+   */
+  appResetPage?: boolean;
 }
 
 /** RequestOrigin is where a call came from: the IP for throttling and the origin for mailed links. */

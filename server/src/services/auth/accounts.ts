@@ -39,6 +39,8 @@ export async function createAccounts(input: {
   apps: AppsService;
   mailer: Mailer;
   log: AccountLog;
+  /** appResetPage: the hosted app has its own `/reset-password` page for mailed links (AccountDeps). */
+  appResetPage?: boolean | undefined;
   /**
    * userEntity and events make user writes validate custom fields and the declared roles, and reach realtime
    * subscribers. Without it the roles are `admin` and `user`.
@@ -79,6 +81,7 @@ export async function createAccounts(input: {
     turnstile: createTurnstileVerifier(config.TURNSTILE_SECRET, config.TURNSTILE_VERIFY_URL),
     otpTtlSeconds: config.OTP_TTL_SECONDS,
     log: input.log,
+    appResetPage: input.appResetPage ?? false,
   };
   const userWrites = createUserWrites({
     users,

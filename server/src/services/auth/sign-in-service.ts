@@ -26,6 +26,8 @@ export function createSignInService(deps: AccountDeps, announce: AnnounceUser = 
       purpose,
       expires_at: new Date(Date.now() + ttl),
     });
+    // The app's own page calls auth/reset-password with the token, which takes invite tokens too.
+    if (deps.appResetPage) return `${origin}/reset-password?token=${encodeURIComponent(token)}`;
     const param = purpose === 'invite' ? 'invite_token' : 'reset_token';
     return `${origin}/login?${param}=${encodeURIComponent(token)}`;
   }
