@@ -32,7 +32,9 @@ const PDF = Buffer.from(
     'trailer<</Root 1 0 R>>\n%%EOF\n',
 );
 
-test('sign in, visit every page, upload a private document; page views are logged', async ({ page }) => {
+test('sign in, visit every page, upload a private document, add gear; page views are logged', async ({
+  page,
+}) => {
   const watch = watchBrowser(page, server);
   const email = uniqueEmail('camp');
   await createAppUser(server, app, email);
@@ -76,6 +78,27 @@ test('sign in, visit every page, upload a private document; page views are logge
   await page.waitForLoadState('networkidle');
   // The README's picture of a fixture app served by us: `REAL_APPS_SCREENSHOT=../docs/… npx playwright test …`.
   if (process.env.REAL_APPS_SCREENSHOT) await page.screenshot({ path: process.env.REAL_APPS_SCREENSHOT });
+
+  // Shed: "+" → add gear by hand (the photo scan is InvokeLLM, a later issue) → an Equipment record of its own.
+  await page.goto(`${server.url}/Shed`);
+  await page.locator('button:has(svg.lucide-plus)').first().focus();
+  await page.keyboard.press('Enter');
+  await page
+    .getByRole('menuitem')
+    .filter({ has: page.locator('svg.lucide-plus') })
+    .click();
+  await page.locator('input#name').fill('Big Red Tent');
+  await page.locator('#notes').fill('four seasons');
+  await page.getByRole('dialog').locator('button[type="submit"]').click();
+  await expect(page.getByRole('dialog')).toBeHidden();
+  await expect(page.getByText('Big Red Tent').first()).toBeVisible();
+  const gear = await serviceApi<Array<{ name: string; type: string; notes: string; created_by: string }>>(
+    server,
+    `/api/apps/${app.appId}/entities/Equipment`,
+  );
+  expect(gear).toMatchObject([
+    { name: 'Big Red Tent', type: 'tents', notes: 'four seasons', created_by: email },
+  ]);
 
   await expect
     .poll(async () => {
