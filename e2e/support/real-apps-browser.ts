@@ -37,16 +37,19 @@ export interface BrowserWatch {
   expectClean(): Promise<void>;
 }
 
-function isOurApi(server: RunningServer, url: string): boolean {
+function isOurApi(origin: string, url: string): boolean {
   const parsed = new URL(url);
   return (
-    parsed.origin === server.url &&
+    parsed.origin === origin &&
     (parsed.pathname.startsWith('/api/') || parsed.pathname.startsWith('/app-logs/'))
   );
 }
 
-/** watchBrowser starts recording the page's errors and its calls to server's API. */
-export function watchBrowser(page: Page, server: RunningServer): BrowserWatch {
+/**
+ * watchBrowser starts recording the page's errors and its calls to server's API, as the app reaches it:
+ * at apiOrigin (default the server's own; a dev server's origin when it proxies `/api`).
+ */
+export function watchBrowser(page: Page, server: RunningServer, apiOrigin = server.url): BrowserWatch {
   const pageErrors: string[] = [];
   const calls: ApiCall[] = [];
   const broken: string[] = [];
@@ -54,7 +57,7 @@ export function watchBrowser(page: Page, server: RunningServer): BrowserWatch {
   page.on('pageerror', (error) => pageErrors.push(`${error.name}: ${error.message}`));
   page.on('response', (response: Response) => {
     const request = response.request();
-    if (!isOurApi(server, request.url())) return;
+    if (!isOurApi(apiOrigin, request.url())) return;
     const url = new URL(request.url());
     const call: ApiCall = {
       method: request.method(),
@@ -73,7 +76,7 @@ export function watchBrowser(page: Page, server: RunningServer): BrowserWatch {
     }
   });
   page.on('requestfailed', (request: Request) => {
-    if (!isOurApi(server, request.url())) return;
+    if (!isOurApi(apiOrigin, request.url())) return;
     const reason = request.failure()?.errorText ?? 'failed';
     if (reason === 'net::ERR_ABORTED') return; // a navigation cancelled it
     broken.push(`${request.method()} ${new URL(request.url()).pathname}: ${reason}`);

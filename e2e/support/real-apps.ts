@@ -213,3 +213,45 @@ export async function createAppUser(
     body: { email, password: PASSWORD, role },
   });
 }
+
+/** ViteDevServer is an app running in Vite's dev server (`npx vite`) in its scratch folder. */
+export interface ViteDevServer {
+  url: string;
+  output(): string;
+  stop(): void;
+}
+
+/**
+ * startViteDevServer runs the app's own `npx vite` on port with env (e.g. the vite plugin's
+ * VITE_BASE44_APP_BASE_URL, which makes it proxy `/api` there) and resolves once it answers.
+ */
+export async function startViteDevServer(
+  app: PreparedApp,
+  port: number,
+  env: Record<string, string>,
+): Promise<ViteDevServer> {
+  const url = `http://127.0.0.1:${port}`;
+  let output = '';
+  // Its own process group: `npx` starts vite as a child, and both stop together.
+  const child = spawn('npx', ['vite', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+    cwd: app.dir,
+    env: { ...process.env, VITE_BASE44_APP_ID: app.appId, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const stop = () => {
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const answer = await fetch(url).catch(() => null);
+    if (answer?.ok) return { url, output: () => output, stop };
+    if (Date.now() > deadline || child.exitCode !== null) {
+      stop();
+      throw new Error(`vite did not start on ${url}:\n${output}`);
+    }
+    await new Promise((wait) => setTimeout(wait, 250));
+  }
+}

@@ -1,6 +1,7 @@
 // wellness (2026 template, same origin, @base44/vite-plugin 1.0.10): a signed-in app whose home page calls
 // auth.me and creates the user's UserProgress; check-ins call Core.InvokeLLM (a later issue: 501), the
 // journal creates and updates JournalEntry records, the plugin logs page views to /app-logs without /api.
+// The same app also runs in Vite's dev server, whose vite-plugin proxy forwards `/api` to us.
 import { expect, test } from '@playwright/test';
 import { PASSWORD, uniqueEmail } from '../../support/auth-helpers';
 import {
@@ -8,19 +9,26 @@ import {
   prepareRealApp,
   serviceApi,
   startRealAppServer,
+  startViteDevServer,
   type PreparedApp,
 } from '../../support/real-apps';
 import { expectOnlySignInRefusals, signInThroughLogin, watchBrowser } from '../../support/real-apps-browser';
-import type { RunningServer } from '../../support/server-process';
+import { freePort, type RunningServer } from '../../support/server-process';
 
 let app: PreparedApp;
 let server: RunningServer;
+let vitePort = 0;
 
 test.beforeAll(async () => {
   test.setTimeout(15 * 60_000); // a cold run installs the app first
   app = await prepareRealApp('wellness');
   // A signed-in app: private, so the app itself sends an anonymous visitor to /login (its AuthContext).
-  server = await startRealAppServer(app, { APP_VISIBILITY: 'private_with_login' });
+  // The dev server's origin is where sign-in returns to in the last test: allowed up front.
+  vitePort = await freePort();
+  server = await startRealAppServer(app, {
+    APP_VISIBILITY: 'private_with_login',
+    CORS_ORIGINS: `http://127.0.0.1:${vitePort}`,
+  });
 });
 
 test.afterAll(async () => {
@@ -85,4 +93,39 @@ test('sign in, check in, write and edit a journal entry, open the profile', asyn
     })
     .toBeGreaterThan(0);
   await watch.expectClean();
+});
+
+test('runs in vite’s dev server through the vite plugin’s /api proxy, signing in on our /login', async ({
+  page,
+}) => {
+  test.setTimeout(180_000); // vite optimises the app's dependencies on its first page load
+  // `VITE_BASE44_APP_BASE_URL=<our server> npx vite`: the app's base URL (for /login) and its proxy target.
+  const vite = await startViteDevServer(app, vitePort, { VITE_BASE44_APP_BASE_URL: server.url });
+  try {
+    expect(vite.output()).toContain(`Proxy enabled: /api -> ${server.url}`);
+    const watch = watchBrowser(page, server, vite.url);
+    const email = uniqueEmail('wellness-dev');
+    await createAppUser(server, app, email);
+
+    await page.goto(vite.url);
+    await signInThroughLogin(page, server, email, PASSWORD);
+    expect(new URL(page.url()).origin).toBe(vite.url);
+    // The tutorial, unless this server's first test completed it already (the app reads UserProgress).
+    const signedIn = page
+      .getByRole('button', { name: 'skip tutorial' })
+      .or(page.getByRole('button', { name: 'tense' }));
+    await expect(signedIn.first()).toBeVisible({ timeout: 60_000 });
+    // The refusals that sent the visitor to /login, then the signed-in app: all through the proxy.
+    const calls = watch.takeCalls().filter((call) => call.path.startsWith('/api/'));
+    expectOnlySignInRefusals(calls);
+    expect(calls.map((call) => `${call.path} ${call.status}`)).toContain(
+      `/api/apps/${app.appId}/entities/User/me 200`,
+    );
+    const skip = page.getByRole('button', { name: 'skip tutorial' });
+    if (await skip.isVisible()) await skip.click();
+    await expect(page.getByRole('button', { name: 'tense' })).toBeVisible();
+    await watch.expectClean();
+  } finally {
+    vite.stop();
+  }
 });
