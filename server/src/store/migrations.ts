@@ -214,6 +214,80 @@ const MIGRATIONS: Migration[] = [
       `ALTER TABLE users ADD CONSTRAINT users_role_check CHECK (role ~ '^[A-Za-z][A-Za-z0-9_-]{0,31}$')`,
     ],
   },
+  {
+    version: 16,
+    name: 'create automation_subscriptions, automation_jobs and automation_schedules',
+    // Entity automations are queued by statement triggers in the transaction of the write itself, so a
+    // committed write always has its jobs (even after a crash before delivery). The triggers are created on
+    // entity_records only while the project declares entity automations (automations-store.ts), so apps
+    // without any pay nothing on their writes.
+    statements: [
+      `CREATE TABLE automation_subscriptions (
+        app_id text NOT NULL,
+        entity text NOT NULL,
+        event text NOT NULL,
+        function_name text NOT NULL,
+        automation_name text NOT NULL,
+        PRIMARY KEY (app_id, entity, event, function_name, automation_name)
+      )`,
+      `CREATE TABLE automation_jobs (
+        id bigserial PRIMARY KEY,
+        app_id text NOT NULL,
+        function_name text NOT NULL,
+        automation_name text NOT NULL,
+        payload jsonb NOT NULL,
+        attempts int NOT NULL DEFAULT 0,
+        run_after timestamptz NOT NULL DEFAULT now(),
+        locked_until timestamptz NULL,
+        failed_at timestamptz NULL,
+        last_error text NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      'CREATE INDEX automation_jobs_due_idx ON automation_jobs (app_id, run_after) WHERE failed_at IS NULL',
+      `CREATE TABLE automation_schedules (
+        app_id text NOT NULL,
+        function_name text NOT NULL,
+        automation_name text NOT NULL,
+        definition text NOT NULL,
+        anchor_at timestamptz NOT NULL DEFAULT now(),
+        next_run_at timestamptz NULL,
+        runs int NOT NULL DEFAULT 0,
+        last_run_at timestamptz NULL,
+        PRIMARY KEY (app_id, function_name, automation_name)
+      )`,
+      `CREATE FUNCTION automation_enqueue_created() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO automation_jobs (app_id, function_name, automation_name, payload)
+        SELECT s.app_id, s.function_name, s.automation_name,
+          jsonb_build_object('type', 'create', 'record', to_jsonb(r), 'old_record', NULL)
+        FROM created_rows r
+        JOIN automation_subscriptions s ON s.app_id = r.app_id AND s.entity = r.entity AND s.event = 'create'
+        ORDER BY r.id;
+        RETURN NULL;
+      END $$`,
+      `CREATE FUNCTION automation_enqueue_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO automation_jobs (app_id, function_name, automation_name, payload)
+        SELECT s.app_id, s.function_name, s.automation_name,
+          jsonb_build_object('type', 'update', 'record', to_jsonb(r), 'old_record', to_jsonb(o))
+        FROM updated_rows r
+        JOIN previous_rows o ON o.app_id = r.app_id AND o.entity = r.entity AND o.id = r.id
+        JOIN automation_subscriptions s ON s.app_id = r.app_id AND s.entity = r.entity AND s.event = 'update'
+        ORDER BY r.id;
+        RETURN NULL;
+      END $$`,
+      `CREATE FUNCTION automation_enqueue_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO automation_jobs (app_id, function_name, automation_name, payload)
+        SELECT s.app_id, s.function_name, s.automation_name,
+          jsonb_build_object('type', 'delete', 'record', to_jsonb(r), 'old_record', NULL)
+        FROM deleted_rows r
+        JOIN automation_subscriptions s ON s.app_id = r.app_id AND s.entity = r.entity AND s.event = 'delete'
+        ORDER BY r.id;
+        RETURN NULL;
+      END $$`,
+    ],
+  },
 ];
 
 /**

@@ -1,0 +1,242 @@
+// Automations on a real database (PGlite, and PostgreSQL when reachable): entity events queued by the
+// database with the write (so a write committed before a crash is still delivered, a rolled-back one never),
+// retried until they succeed, and a due scheduled run taken by exactly one of two runners.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAutomationsStore } from '../../store/automations-store';
+import type { Database } from '../../store/database';
+import { createEntityRecordsStore } from '../../store/entity-records-store';
+import { runMigrations } from '../../store/migrations';
+import { openPgliteDatabase } from '../../store/pglite-database';
+import { openScratchPostgres, type ScratchPostgres } from '../../test-support/scratch-postgres';
+import { AutomationsSchema, type FunctionAutomations } from './automation-config';
+import { createAutomationRunner, type AutomationInvoker, type InvokeResult } from './automation-runner';
+
+const APP = 'automations-app';
+const POSTGRES_ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const OK: InvokeResult = { ok: true, status: 200 };
+
+const onTodo: FunctionAutomations = {
+  functionName: 'onTodo',
+  automations: AutomationsSchema.parse([
+    {
+      name: 'todo changes',
+      type: 'entity',
+      entity_name: 'Todo',
+      event_types: ['create', 'update', 'delete'],
+    },
+  ]),
+};
+
+/** recorder is an invoker that remembers each call and answers with the next scripted result. */
+function recorder(results: InvokeResult[] = []) {
+  const calls: Array<{ name: string; body: Record<string, unknown> }> = [];
+  const invoke: AutomationInvoker = async (name, body) => {
+    calls.push({ name, body: body as Record<string, unknown> });
+    return results.shift() ?? OK;
+  };
+  return { calls, invoke };
+}
+
+async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((wait) => setTimeout(wait, 20));
+  }
+}
+
+function behaves(open: () => Promise<Database | undefined>, why: () => string) {
+  let db: Database | undefined;
+  beforeAll(async () => {
+    db = await open();
+    if (!db) return;
+    await runMigrations(db);
+    await db.query('INSERT INTO apps (id) VALUES ($1) ON CONFLICT DO NOTHING', [APP]);
+  }, 60_000);
+
+  const ready = (context: { skip: (note: string) => void }): Database => {
+    if (!db) context.skip(why());
+    return db as Database;
+  };
+  const runner = (on: Database, invoke: AutomationInvoker, functions = [onTodo]) =>
+    createAutomationRunner({
+      appId: APP,
+      store: createAutomationsStore(on),
+      functions,
+      invoke,
+      log: quiet,
+      pollMs: 50,
+    });
+
+  it('delivers create, update and delete of a record in order, in the Base44 shape', async (context) => {
+    const on = ready(context);
+    const records = createEntityRecordsStore(on);
+    const { calls, invoke } = recorder();
+    const automations = runner(on, invoke);
+    await automations.start();
+    const [row] = await records.insertMany(APP, 'Todo', [
+      { id: 'todo-1', data: { title: 'first' }, created_by: 'ann@example.com', created_by_id: 'u1' },
+    ]);
+    const selection = { appId: APP, entity: 'Todo', rule: true } as const;
+    await records.updateOne(selection, 'todo-1', (current) => ({ ...current.data, title: 'second' }));
+    await records.deleteOne(selection, 'todo-1');
+    await records.insertMany(APP, 'Note', [{ id: 'n1', data: {}, created_by: null, created_by_id: null }]);
+    automations.nudge();
+    await until(() => calls.length === 3);
+    await automations.close();
+    expect(calls.map((call) => call.name)).toEqual(['onTodo', 'onTodo', 'onTodo']);
+    expect(calls[0]?.body).toEqual({
+      event: { type: 'create', entity_name: 'Todo', entity_id: 'todo-1' },
+      data: expect.objectContaining({ id: 'todo-1', title: 'first', created_by: 'ann@example.com' }),
+      old_data: null,
+    });
+    expect(calls[0]?.body.data).toMatchObject({ created_date: row?.created_date && expect.any(String) });
+    expect(calls[1]?.body).toMatchObject({
+      event: { type: 'update' },
+      data: { title: 'second' },
+      old_data: { title: 'first' },
+    });
+    expect(calls[2]?.body).toMatchObject({ event: { type: 'delete', entity_id: 'todo-1' } });
+    expect(await createAutomationsStore(on).countJobs(APP)).toEqual({ pending: 0, failed: 0 });
+  });
+
+  it('keeps a committed write’s job until a runner delivers it, and none for a rolled-back one', async (context) => {
+    const on = ready(context);
+    const { calls, invoke } = recorder();
+    await runner(on, invoke).close(); // no runner polling: as if the server died after the write
+    await createAutomationsStore(on).setSubscriptions(APP, [
+      { entity: 'Todo', event: 'create', functionName: 'onTodo', automationName: 'todo changes' },
+    ]);
+    const records = createEntityRecordsStore(on);
+    await records.insertMany(APP, 'Todo', [
+      { id: 'todo-2', data: {}, created_by: null, created_by_id: null },
+    ]);
+    await on
+      .transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO entity_records (app_id, entity, id, data) VALUES ($1, 'Todo', 'todo-3', '{}')`,
+          [APP],
+        );
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    expect((await createAutomationsStore(on).countJobs(APP)).pending).toBe(1);
+    const restarted = runner(on, invoke);
+    await restarted.start();
+    await until(() => calls.length === 1);
+    await restarted.close();
+    expect(calls[0]?.body).toMatchObject({ event: { entity_id: 'todo-2' } });
+  });
+
+  it('retries a failing call, and gives up after its attempts', async (context) => {
+    const on = ready(context);
+    const { calls, invoke } = recorder([{ ok: false, status: 502, detail: 'crashed' }]);
+    const automations = runner(on, invoke);
+    await automations.start();
+    const records = createEntityRecordsStore(on);
+    await records.insertMany(APP, 'Todo', [
+      { id: 'todo-4', data: {}, created_by: null, created_by_id: null },
+    ]);
+    automations.nudge();
+    // The first try fails; the retry comes a second later and succeeds.
+    await until(() => calls.length === 2, 15_000);
+    await automations.close();
+    expect(await createAutomationsStore(on).countJobs(APP)).toEqual({ pending: 0, failed: 0 });
+
+    const failing: AutomationInvoker = async () => ({ ok: false, status: 500, detail: 'always' });
+    const hopeless = createAutomationRunner({
+      appId: APP,
+      store: createAutomationsStore(on),
+      functions: [onTodo],
+      invoke: failing,
+      log: quiet,
+      pollMs: 50,
+      maxAttempts: 1,
+    });
+    await hopeless.start();
+    await records.insertMany(APP, 'Todo', [
+      { id: 'todo-5', data: {}, created_by: null, created_by_id: null },
+    ]);
+    hopeless.nudge();
+    await until(async () => (await createAutomationsStore(on).countJobs(APP)).failed === 1);
+    await hopeless.close();
+  });
+
+  it('queues nothing once no automation listens (the triggers are gone)', async (context) => {
+    const on = ready(context);
+    await createAutomationsStore(on).setSubscriptions(APP, []);
+    await createEntityRecordsStore(on).insertMany(APP, 'Todo', [
+      { id: 'todo-6', data: {}, created_by: null, created_by_id: null },
+    ]);
+    const { rows } = await on.query<{ n: string }>(
+      "SELECT count(*) AS n FROM pg_trigger WHERE tgname LIKE 'automation_%'",
+    );
+    expect(Number(rows[0]?.n)).toBe(0);
+    expect((await createAutomationsStore(on).countJobs(APP)).pending).toBe(0);
+  });
+
+  it('runs a due scheduled run once, whichever of two runners sees it', async (context) => {
+    const on = ready(context);
+    const nightly: FunctionAutomations = {
+      functionName: 'nightly',
+      automations: AutomationsSchema.parse([
+        {
+          name: 'catch up',
+          type: 'scheduled',
+          schedule_mode: 'one-time',
+          one_time_date: '2026-01-01T00:00:00Z',
+          function_args: { reason: 'missed' },
+        },
+      ]),
+    };
+    const first = recorder();
+    const second = recorder();
+    const a = runner(on, first.invoke, [nightly]);
+    const b = runner(on, second.invoke, [nightly]);
+    await Promise.all([a.start(), b.start()]);
+    await until(() => first.calls.length + second.calls.length >= 1);
+    await new Promise((wait) => setTimeout(wait, 300)); // time for a wrong second run to show
+    await Promise.all([a.close(), b.close()]);
+    const calls = [...first.calls, ...second.calls];
+    expect(calls).toEqual([{ name: 'nightly', body: { reason: 'missed' } }]);
+  });
+}
+
+describe('automations on PGlite', () => {
+  let folder = '';
+  let db: Database | undefined;
+  afterAll(async () => {
+    await db?.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+  behaves(
+    async () => {
+      folder = await mkdtemp(join(tmpdir(), 'queen-automations-'));
+      db = await openPgliteDatabase(folder);
+      return db;
+    },
+    () => 'never skipped',
+  );
+});
+
+describe('automations on PostgreSQL', () => {
+  let scratch: ScratchPostgres | undefined;
+  let unreachable = '';
+  afterAll(() => scratch?.close());
+  behaves(
+    async () => {
+      try {
+        scratch = await openScratchPostgres(POSTGRES_ADMIN_URL, 'automations');
+        return scratch.db;
+      } catch (error) {
+        unreachable = `PostgreSQL at ${POSTGRES_ADMIN_URL} is unreachable (${(error as Error).message})`;
+        return undefined;
+      }
+    },
+    () => unreachable,
+  );
+});
