@@ -33,6 +33,7 @@ import {
   type IntegrationBudgetLimits,
 } from './services/integrations/integration-budget';
 import type { RateLimiter } from './services/limits/rate-limiter';
+import type { SecretsService } from './services/secrets/secrets-service';
 
 /** BODY_LIMIT is the largest request body accepted (1 MB); larger ones get 413. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -59,6 +60,8 @@ export interface AppDeps {
   files: FileService;
   accounts: Accounts;
   entities: EntitiesService;
+  /** secrets is the app secrets store (the admin API sets and lists them; values never go out). */
+  secrets: SecretsService;
   isShuttingDown: () => boolean;
   /** realtime is socket.io with its fan-out (the platform passes the REDIS_URL one); default single instance. */
   realtime?: Realtime;
@@ -135,7 +138,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     returnOrigins: corsOrigins,
   });
   registerUsersRoutes(app, { guard, users: deps.accounts.users, publicUrl: deps.publicUrl });
-  registerAdminRoutes(app, { apps: deps.apps, users: deps.accounts.users, guard, hub: realtime.hub });
+  registerAdminRoutes(app, {
+    apps: deps.apps,
+    users: deps.accounts.users,
+    guard,
+    hub: realtime.hub,
+    secrets: deps.secrets,
+  });
   registerEntitiesRoutes(app, { guard, entities: deps.entities, users: deps.accounts.users });
   registerAnalyticsRoutes(app, { guard, analytics: deps.analytics });
   registerAppLogsRoutes(app, { guard, appLogs: deps.appLogs });

@@ -10,6 +10,7 @@ import { loadSecrets, type ServerSecrets } from './lib/secrets-file';
 import { formatIssues } from './lib/validation';
 import { buildAccountsPart, openPlatformDatabase } from './platform/platform';
 import { pruneFilesCommand } from './platform/files-prune-command';
+import { secretsCommand } from './platform/secrets-command';
 import { loadSettings } from './platform/settings';
 import { loadProject, projectDirFrom, type EntityDef } from './services/entities/project-loader';
 import { USER_ENTITY } from './services/entities/user-entity';
@@ -26,7 +27,10 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   app-settings [--visibility public_without_login|public_with_login|private_with_login] [--self-signup on|off]
   service-token
   files prune [--dry-run] [--min-age-hours <h>]   remove uploaded files no record references (default age 24 h)
-Reads DATA_DIR, APP_ID, SERVICE_TOKEN and JWT_SECRET like the server.`;
+  secrets set <NAME>      the value is read from stdin when piped, else typed at a hidden prompt
+  secrets list            names only (values are never shown)
+  secrets delete <NAME>
+Reads DATA_DIR, APP_ID, SERVICE_TOKEN, JWT_SECRET and SECRETS_KEY like the server.`;
 
 /** AdminRequest is one operator action as the admin API spells it. */
 interface AdminRequest {
@@ -167,6 +171,7 @@ async function main(): Promise<void> {
   const secrets = await loadSecrets(config.DATA_DIR, {
     jwtSecret: config.JWT_SECRET,
     serviceToken: config.SERVICE_TOKEN,
+    secretsKey: config.SECRETS_KEY,
   });
   if (command === 'service-token') {
     // The one place a secret is printed on purpose: stdout only, for the operator to copy.
@@ -177,6 +182,12 @@ async function main(): Promise<void> {
     const live = await liveServerUrl(config.DATA_DIR);
     const report = await pruneFilesCommand(config, positionals[1], values, live);
     console.log(JSON.stringify(report, null, 2));
+    return;
+  }
+  if (command === 'secrets') {
+    const liveServer = await liveServerUrl(config.DATA_DIR);
+    const [, action, name] = positionals;
+    console.log(JSON.stringify(await secretsCommand({ config, secrets, action, name, liveServer }), null, 2));
     return;
   }
   const { 'dry-run': _dryRun, ...text } = values;

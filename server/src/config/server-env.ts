@@ -7,6 +7,7 @@ import { blankAsUndefined, milliseconds } from './env-values';
 import { FilesEnvShape, fileStorageKind } from './files-env';
 import { HostingEnvShape } from './hosting-env';
 import { OutboundEnvShape } from './outbound-env';
+import { SecretsEnvShape } from './secrets-env';
 import { LimitsEnvShape } from './limits-env';
 
 const port = z.coerce
@@ -117,6 +118,7 @@ export const ServerEnvSchema = z.object({
   ...FilesEnvShape,
   ...HostingEnvShape,
   ...OutboundEnvShape,
+  ...SecretsEnvShape,
 });
 
 export type ServerEnv = z.infer<typeof ServerEnvSchema>;

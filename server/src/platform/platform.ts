@@ -32,6 +32,7 @@ import { createImageService, type ImageService } from '../services/images/image-
 import { createOpenAiImageProvider } from '../services/images/openai-image-provider';
 import { createRateLimiter, type RateLimiter } from '../services/limits/rate-limiter';
 import { createMailer, type Mailer } from '../services/mail/mailer';
+import { createSecretsService, type SecretsService } from '../services/secrets/secrets-service';
 import { createAnalyticsStore } from '../store/analytics-store';
 import { createAppLogsStore } from '../store/app-logs-store';
 import { createAppsStore } from '../store/apps-store';
@@ -42,6 +43,7 @@ import { createFilesStore } from '../store/files-store';
 import { createImagesStore } from '../store/images-store';
 import { runMigrations } from '../store/migrations';
 import { openDatabase, type OpenedDatabase } from '../store/open-database';
+import { createSecretsStore } from '../store/secrets-store';
 import { createUsersStore } from '../store/users-store';
 
 /** READ_CACHE_TTL_MS bounds how long a cached entity read lives even without writes (lost invalidations). */
@@ -118,6 +120,25 @@ export async function buildAccountsPart(input: {
   return { apps, mailer, accounts };
 }
 
+/**
+ * buildSecretsService is the app secrets store on db with the configured key; the server passes its hub so
+ * every instance hears changes, the CLI's direct mode has none.
+ */
+export function buildSecretsService(
+  db: Database,
+  secrets: ServerSecrets,
+  hub?: RealtimeHub,
+  logger?: Logger,
+): SecretsService {
+  return createSecretsService({
+    store: createSecretsStore(db),
+    key: secrets.secretsKey,
+    keySource: secrets.secretsKeySource === 'SECRETS_KEY' ? 'SECRETS_KEY' : 'DATA_DIR/secrets.json',
+    hub,
+    onListenerError: (error) => logger?.error({ err: error }, 'secrets change listener failed'),
+  });
+}
+
 function createImageProvider(config: ServerConfig): ImageProvider {
   if (!config.IMAGE_PROVIDER) return createBuiltinImageProvider();
   return createOpenAiImageProvider({
@@ -159,6 +180,10 @@ export interface Platform {
   seeded: Record<string, number>;
   /** readCache says whether entity reads are cached on this instance. */
   readCache: boolean;
+  /** secrets is the app secrets store (functions' env; custom integrations' auth headers). */
+  secrets: SecretsService;
+  /** storedSecrets is how many secrets the app had at start, and where their key came from. */
+  secretsReport: { stored: number; keySource: string };
   /** outbound is the guarded fetch for caller-chosen URLs and the file reader built on it (integrations). */
   outbound: { fetchPublic: PublicFetch; readFileUrl: FileReader };
   /** close stops the app (sockets first) and then the database. */
@@ -177,7 +202,11 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   const secrets = await loadSecrets(config.DATA_DIR, {
     jwtSecret: config.JWT_SECRET,
     serviceToken: config.SERVICE_TOKEN,
+    secretsKey: config.SECRETS_KEY,
   });
+  const appSecrets = buildSecretsService(db, secrets, realtime.hub, logger);
+  // A key that cannot open the stored secrets stops the start, rather than failing functions later.
+  const storedSecrets = await appSecrets.verifyKey(config.APP_ID);
   // One limiter for auth and integrations: counters in Redis (shared by every instance) with REDIS_URL.
   const limiterRedis = config.REDIS_URL ? createRateLimitRedis(config.REDIS_URL, logger) : null;
   const limiter = createRateLimiter({
@@ -286,6 +315,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     files,
     accounts,
     entities,
+    secrets: appSecrets,
     isShuttingDown: input.isShuttingDown,
     realtime,
     limiter,
@@ -315,6 +345,8 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     bundle,
     seeded,
     readCache,
+    secrets: appSecrets,
+    secretsReport: { stored: storedSecrets, keySource: secrets.secretsKeySource },
     outbound: { fetchPublic, readFileUrl },
     async close() {
       // A request still running at close (a query until its deadline) ends on a keep-alive connection

@@ -27,6 +27,8 @@ export interface StartupFacts {
   seeded: Record<string, number>;
   /** readCache says whether entity reads are cached on this instance. */
   readCache: boolean;
+  /** secretsReport is how many app secrets are stored and where their key comes from (never a value). */
+  secretsReport?: { stored: number; keySource: string };
 }
 
 /**
@@ -78,6 +80,19 @@ export async function logStartup(platform: StartupFacts, logger: Logger): Promis
     },
     'auth secrets',
   );
+  if (platform.secretsReport) {
+    const { stored, keySource } = platform.secretsReport;
+    logger.info(
+      {
+        stored,
+        key:
+          keySource === 'SECRETS_KEY'
+            ? 'from SECRETS_KEY'
+            : 'generated, kept in DATA_DIR/secrets.json (set SECRETS_KEY to share it between instances)',
+      },
+      'app secrets',
+    );
+  }
   logger.info({ appId: config.APP_ID, imageProvider: images.providerId.split(' ')[0] }, 'app ready');
 }
 

@@ -5,7 +5,9 @@ import type { RealtimeHub } from '../realtime/realtime-hub';
 import { AppParamsSchema } from '../schemas/apps';
 import { AdminCreateUserSchema, AdminUpdateUserSchema, AppSettingsSchema } from '../schemas/auth';
 import { RealtimePingSchema } from '../schemas/realtime';
+import { SecretParamsSchema, SecretValueSchema } from '../schemas/secrets';
 import type { AppsService } from '../services/apps/apps-service';
+import type { SecretsService } from '../services/secrets/secrets-service';
 import type { UsersService } from '../services/users/users-service';
 import type { CallerGuard } from './caller-guard';
 
@@ -15,6 +17,7 @@ export interface AdminRoutesDeps {
   users: UsersService;
   guard: CallerGuard;
   hub: RealtimeHub;
+  secrets: SecretsService;
 }
 
 /**
@@ -44,6 +47,27 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
     const appId = await serviceApp(request);
     const input = parseInput(AppSettingsSchema, request.body);
     return deps.apps.updateSettings(appId, { visibility: input.visibility, selfSignup: input.self_signup });
+  });
+
+  // App secrets (the CLI's `secrets` commands): names go out, values only come in.
+  app.get('/api/apps/:appId/admin/secrets', async (request) => {
+    const appId = await serviceApp(request);
+    return { names: await deps.secrets.names(appId) };
+  });
+
+  app.put('/api/apps/:appId/admin/secrets/:name', async (request) => {
+    await serviceApp(request);
+    const { appId, name } = parseInput(SecretParamsSchema, request.params);
+    const { value } = parseInput(SecretValueSchema, request.body);
+    await deps.secrets.set(appId, name, value);
+    return { name, set: true };
+  });
+
+  app.delete('/api/apps/:appId/admin/secrets/:name', async (request) => {
+    await serviceApp(request);
+    const { appId, name } = parseInput(SecretParamsSchema, request.params);
+    await deps.secrets.delete(appId, name);
+    return { name, deleted: true };
   });
 
   /**

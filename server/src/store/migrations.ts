@@ -215,6 +215,20 @@ const MIGRATIONS: Migration[] = [
     ],
   },
   {
+    version: 13,
+    name: 'create app_secrets',
+    // Values are sealed (AES-256-GCM, services/secrets/): the table never holds a readable secret.
+    statements: [
+      `CREATE TABLE app_secrets (
+        app_id text NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+        name text NOT NULL,
+        sealed text NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (app_id, name)
+      )`,
+    ],
+  },
+  {
     version: 16,
     name: 'create automation_subscriptions, automation_jobs and automation_schedules',
     // Entity automations are queued by statement triggers in the transaction of the write itself, so a

@@ -1,0 +1,29 @@
+import { InvalidInputError } from '../../lib/errors';
+
+// Secret names become environment variable names of functions (`Deno.env.get(NAME)`): upper-case letters,
+// digits and underscores, not starting with a digit, as real apps name them (RESEND_API_KEY).
+
+/** SECRET_NAME is the spelling of a secret name. */
+export const SECRET_NAME = /^[A-Z_][A-Z0-9_]{0,63}$/;
+/** RESERVED_PREFIXES are names the functions runtime sets itself; a secret may not shadow them. */
+const RESERVED_PREFIXES = ['DENO_', 'B44_', 'BASE44_'];
+const RESERVED_NAMES = new Set(['PATH', 'HOME', 'NO_COLOR', 'NODE_OPTIONS']);
+
+/** secretNameProblem returns why name is not a valid secret name, or null. */
+export function secretNameProblem(name: string): string | null {
+  if (!SECRET_NAME.test(name)) {
+    return `Secret name "${name.slice(0, 70)}" is not valid: use 1-64 upper-case letters, digits and underscores, not starting with a digit (e.g. RESEND_API_KEY)`;
+  }
+  const prefix = RESERVED_PREFIXES.find((reserved) => name.startsWith(reserved));
+  if (prefix || RESERVED_NAMES.has(name)) {
+    return `Secret name "${name}" is reserved for the functions runtime (${prefix ? `names starting with ${prefix}` : name})`;
+  }
+  return null;
+}
+
+/** requireSecretName throws InvalidInputError unless name is a valid secret name. */
+export function requireSecretName(name: string): string {
+  const problem = secretNameProblem(name);
+  if (problem) throw new InvalidInputError(problem);
+  return name;
+}
