@@ -9,6 +9,7 @@ import { registerAdminRoutes } from './routes/admin';
 import { registerAnalyticsRoutes } from './routes/analytics';
 import { registerAppLogsRoutes } from './routes/app-logs';
 import { registerAuthRoutes } from './routes/auth';
+import { registerCustomIntegrationsRoutes } from './routes/custom-integrations';
 import { createCallerGuard } from './routes/caller-guard';
 import { registerEntitiesRoutes } from './routes/entities';
 import { handleError } from './routes/error-map';
@@ -28,6 +29,7 @@ import type { Accounts } from './services/auth/accounts';
 import type { EntitiesService } from './services/entities/entities-service';
 import type { FileService } from './services/files/file-service';
 import type { ImageService } from './services/images/image-service';
+import type { CustomIntegrations } from './services/integrations/custom/custom-integrations-service';
 import {
   createIntegrationBudget,
   type IntegrationBudgetLimits,
@@ -62,6 +64,8 @@ export interface AppDeps {
   entities: EntitiesService;
   /** secrets is the app secrets store (the admin API sets and lists them; values never go out). */
   secrets: SecretsService;
+  /** customIntegrations are the project's `integrations/<slug>.jsonc`, callable through the SDK. */
+  customIntegrations: CustomIntegrations;
   isShuttingDown: () => boolean;
   /** realtime is socket.io with its fan-out (the platform passes the REDIS_URL one); default single instance. */
   realtime?: Realtime;
@@ -150,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAppLogsRoutes(app, { guard, appLogs: deps.appLogs });
   const budget = createIntegrationBudget(deps.limiter, deps.integrationLimits);
   registerIntegrationsRoutes(app, { guard, budget, images: deps.images, publicUrl: deps.publicUrl });
+  registerCustomIntegrationsRoutes(app, { guard, apps: deps.apps, budget, custom: deps.customIntegrations });
   await registerFilesRoutes(app, { guard, budget, files: deps.files, publicUrl: deps.publicUrl });
   registerNotYetRoutes(app);
   registerMediaRoutes(app, deps.images);

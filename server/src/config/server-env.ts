@@ -129,6 +129,8 @@ export interface ServerConfig extends Omit<ServerEnv, 'APP_ID' | 'SITE_DIST'> {
   SITE_DIST: string;
   /** OWN_SITE_DIST is our own site's build (`site/dist`), whose `/login` serves whatever SITE_DIST holds. */
   OWN_SITE_DIST: string;
+  /** INTEGRATION_SECRETS are `INTEGRATION_SECRET_<NAME>` variables by NAME (custom integrations' fallback). */
+  INTEGRATION_SECRETS: Record<string, string>;
 }
 
 export class ServerEnvError extends Error {
@@ -155,5 +157,16 @@ export function parseServerEnv(env: NodeJS.ProcessEnv, repoRoot: string, default
     APP_ID: parsed.APP_ID ?? defaultAppId,
     SITE_DIST: parsed.SITE_DIST ? resolve(parsed.SITE_DIST) : resolve(repoRoot, 'site/dist'),
     OWN_SITE_DIST: resolve(repoRoot, 'site/dist'),
+    INTEGRATION_SECRETS: integrationSecrets(env),
   };
+}
+
+/** integrationSecrets collects `INTEGRATION_SECRET_<NAME>=value` (non-empty) as {NAME: value}. */
+function integrationSecrets(env: NodeJS.ProcessEnv): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    const name = /^INTEGRATION_SECRET_([A-Z_][A-Z0-9_]{0,63})$/.exec(key)?.[1];
+    if (name && value) found[name] = value;
+  }
+  return found;
 }

@@ -33,6 +33,7 @@ import { createOpenAiImageProvider } from '../services/images/openai-image-provi
 import { createRateLimiter, type RateLimiter } from '../services/limits/rate-limiter';
 import { createMailer, type Mailer } from '../services/mail/mailer';
 import { createSecretsService, type SecretsService } from '../services/secrets/secrets-service';
+import { createCustomIntegrations } from '../services/integrations/custom/custom-integrations-service';
 import { createAnalyticsStore } from '../store/analytics-store';
 import { createAppLogsStore } from '../store/app-logs-store';
 import { createAppsStore } from '../store/apps-store';
@@ -261,6 +262,13 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   });
   const fetchPublic = createPublicFetch({ allowedPrivateHosts: config.OUTBOUND_PRIVATE_HOSTS });
   const readFileUrl = createFileReader({ files, fetchPublic });
+  const customIntegrations = createCustomIntegrations({
+    integrations: project.customIntegrations ?? new Map(),
+    secrets: appSecrets,
+    fetchPublic,
+    // Only when the secrets store has none by that name (documented in the README).
+    fallbackSecret: (name) => config.INTEGRATION_SECRETS[name],
+  });
   const recordsStore = createEntityRecordsStore(db);
   const readCache = readCacheOn(config);
   const entities = createEntitiesService({
@@ -316,6 +324,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     accounts,
     entities,
     secrets: appSecrets,
+    customIntegrations,
     isShuttingDown: input.isShuttingDown,
     realtime,
     limiter,

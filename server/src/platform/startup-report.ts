@@ -56,7 +56,12 @@ export async function logStartup(platform: StartupFacts, logger: Logger): Promis
   );
   logger.info({ dataDir: config.DATA_DIR }, 'data folder');
   logger.info(
-    { project: project.dir, entities: project.entities.size, seeded: platform.seeded },
+    {
+      project: project.dir,
+      entities: project.entities.size,
+      seeded: platform.seeded,
+      customIntegrations: [...(project.customIntegrations?.keys() ?? [])],
+    },
     'app project',
   );
   logger.info({ realtime: realtime.mode }, 'realtime mode');

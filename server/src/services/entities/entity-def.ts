@@ -1,3 +1,4 @@
+import type { CustomIntegration } from '../integrations/custom/integration-loader';
 import type { EntityRls } from '../../rules/rule-schema';
 import type { PropertySchema } from '../../schemas/entity-project';
 
@@ -35,4 +36,6 @@ export interface Project {
   dir: string;
   entities: Map<string, EntityDef>;
   seeds: SeedSet[];
+  /** customIntegrations are `integrations/<slug>.jsonc`, by slug (absent: none). */
+  customIntegrations?: ReadonlyMap<string, CustomIntegration>;
 }

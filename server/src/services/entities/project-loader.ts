@@ -1,6 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import {
   AppIdFileSchema,
@@ -9,56 +7,20 @@ import {
   ProjectConfigSchema,
   SeedFileSchema,
 } from '../../schemas/entity-project';
+import { loadCustomIntegrations } from '../integrations/custom/integration-loader';
 import type { EntityDef, Project, SeedSet } from './entity-def';
+import { check, jsoncFiles, MISSING, ProjectError, readJsonc } from './project-files';
 import { validateRecord } from './record-validator';
 import { builtInUserEntity, RESERVED_USER_FIELDS, USER_ENTITY, UserRoleSchema } from './user-entity';
 
 // The loader's result types live in entity-def.ts (shared with user-entity.ts without an import cycle).
 export type { EntityDef, Project, SeedSet };
-
-/** ProjectError says a project file is missing or invalid; the message names the file and the problem. */
-export class ProjectError extends Error {
-  override name = 'ProjectError';
-}
+export { ProjectError };
 
 /** projectDirFrom returns `PROJECT_DIR` resolved against the working directory, or the repository's `base44/`. */
 export function projectDirFrom(env: NodeJS.ProcessEnv, repoRoot: string): string {
   const dir = env.PROJECT_DIR?.trim();
   return dir ? resolve(dir) : join(repoRoot, 'base44');
-}
-
-/** MISSING marks an optional project file that is not there (any other read failure stays an error). */
-const MISSING = Symbol('missing');
-
-async function readJsonc(file: string, shown: string, optional = false): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if (optional && (error as NodeJS.ErrnoException).code === 'ENOENT') return MISSING;
-    throw new ProjectError(`${shown}: cannot be read`);
-  }
-  const errors: ParseError[] = [];
-  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0) {
-    const first = errors[0] as ParseError;
-    const line = text.slice(0, first.offset).split('\n').length;
-    throw new ProjectError(`${shown}: invalid JSONC at line ${line} (${printParseErrorCode(first.error)})`);
-  }
-  return value;
-}
-
-function check<S extends z.ZodType>(schema: S, value: unknown, shown: string): z.infer<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const where = issue?.path.length ? `${issue.path.map(String).join('.')}: ` : '';
-  throw new ProjectError(`${shown}: ${where}${issue?.message ?? 'invalid'}`);
-}
-
-async function jsoncFiles(dir: string): Promise<string[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  return names.filter((name) => /\.jsonc?$/.test(name)).sort();
 }
 
 /**
@@ -101,8 +63,8 @@ async function projectIdentity(dir: string, configName: string | undefined, show
 const seedKey = (name: string) => name.toLowerCase().replace(/[-_]/g, '');
 
 /**
- * loadProject reads and validates `config.jsonc` (optional), `.app.jsonc` (optional), `entities/*.jsonc`
- * and `seed/*.jsonc` under dir.
+ * loadProject reads and validates `config.jsonc` (optional), `.app.jsonc` (optional), `entities/*.jsonc`,
+ * `seed/*.jsonc` and `integrations/*.jsonc` (custom integrations) under dir.
  */
 export async function loadProject(dir: string): Promise<Project> {
   const shown = (file: string) => relative(process.cwd(), file) || file;
@@ -151,5 +113,13 @@ export async function loadProject(dir: string): Promise<Project> {
     });
     seeds.push({ entity: entity.name, file: shown(file), records });
   }
-  return { name: identity.name, ...(identity.appId ? { appId: identity.appId } : {}), dir, entities, seeds };
+  const customIntegrations = await loadCustomIntegrations(dir, shown);
+  return {
+    name: identity.name,
+    ...(identity.appId ? { appId: identity.appId } : {}),
+    dir,
+    entities,
+    seeds,
+    customIntegrations,
+  };
 }

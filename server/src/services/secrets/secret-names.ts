@@ -1,10 +1,8 @@
 import { InvalidInputError } from '../../lib/errors';
+import { SECRET_NAME } from '../../schemas/secrets';
 
-// Secret names become environment variable names of functions (`Deno.env.get(NAME)`): upper-case letters,
-// digits and underscores, not starting with a digit, as real apps name them (RESEND_API_KEY).
-
-/** SECRET_NAME is the spelling of a secret name. */
-export const SECRET_NAME = /^[A-Z_][A-Z0-9_]{0,63}$/;
+// Secret names become environment variable names of functions, spelled as real apps name them
+// (RESEND_API_KEY); a few names the functions runtime sets itself are reserved.
 /** RESERVED_PREFIXES are names the functions runtime sets itself; a secret may not shadow them. */
 const RESERVED_PREFIXES = ['DENO_', 'B44_', 'BASE44_'];
 const RESERVED_NAMES = new Set(['PATH', 'HOME', 'NO_COLOR', 'NODE_OPTIONS']);
