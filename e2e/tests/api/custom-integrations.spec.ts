@@ -103,7 +103,12 @@ test.beforeAll(async () => {
   });
   const set = await runCli(
     ['secrets', 'set', 'DOUBLE_TOKEN'],
-    { DATA_DIR: server.dataDir, SERVICE_TOKEN, APP_ID: DEFAULT_APP_ID },
+    {
+      DATA_DIR: server.dataDir,
+      SERVICE_TOKEN,
+      APP_ID: DEFAULT_APP_ID,
+      DATABASE_URL: server.databaseUrl ?? '',
+    },
     TOKEN,
   );
   expect(set.code).toBe(0);
@@ -163,7 +168,12 @@ test('the OpenAPI document may live in a .json file; the header secret may come 
 });
 
 test('a secret changed with the CLI is used by the next call', async () => {
-  const env = { DATA_DIR: server.dataDir, SERVICE_TOKEN, APP_ID: DEFAULT_APP_ID };
+  const env = {
+    DATA_DIR: server.dataDir,
+    SERVICE_TOKEN,
+    APP_ID: DEFAULT_APP_ID,
+    DATABASE_URL: server.databaseUrl ?? '',
+  };
   expect((await runCli(['secrets', 'set', 'DOUBLE_TOKEN'], env, 'rotated-token')).code).toBe(0);
   await call('double', 'get:/text');
   expect(double.calls.at(-1)?.headers.authorization).toBe('Bearer rotated-token');

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { api, AUTH_ENV, SERVICE_TOKEN } from '../../support/auth-helpers';
 import { runCli } from '../../support/cli-process';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
-import { startServer, type RunningServer } from '../../support/server-process';
+import { removeServerData, startServer, type RunningServer } from '../../support/server-process';
 
 // `npm run cli -- secrets set NAME | list | delete NAME` against a real server process (through its admin
 // API) and on the database itself (no server running), with the value only ever on stdin: never in an
@@ -29,16 +29,33 @@ async function filesHolding(dir: string, text: string): Promise<string[]> {
   return found;
 }
 
-const cliEnv = () => ({ DATA_DIR: dataDir, SERVICE_TOKEN, SECRETS_KEY: KEY, APP_ID: DEFAULT_APP_ID });
+// On the api-postgres project the CLI opens the server's own PostgreSQL database.
+let databaseUrl: string | undefined;
+const cliEnv = () => ({
+  DATA_DIR: dataDir,
+  SERVICE_TOKEN,
+  SECRETS_KEY: KEY,
+  APP_ID: DEFAULT_APP_ID,
+  DATABASE_URL: databaseUrl ?? '',
+});
+/** restart starts a server on the same data (folder and database) with env. */
+const restart = (env: Record<string, string>) =>
+  startServer({
+    dataDir,
+    keepData: true,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    env: { ...AUTH_ENV, ...env },
+  });
 
 test.beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'queen-secrets-'));
   server = await startServer({ dataDir, keepData: true, env: { ...AUTH_ENV, SECRETS_KEY: KEY } });
+  databaseUrl = server.databaseUrl;
 });
 
 test.afterAll(async () => {
   await server.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  await removeServerData({ dataDir, databaseUrl });
 });
 
 test('set reads the value from stdin, list shows names only, delete removes it (through the live server)', async () => {
@@ -116,11 +133,7 @@ test('with no server running the CLI writes the database itself; a wrong key the
     /The secrets key \(SECRETS_KEY\) cannot decrypt the stored secret OFFLINE_TOKEN/,
   );
 
-  const refused = await startServer({
-    dataDir,
-    keepData: true,
-    env: { ...AUTH_ENV, SECRETS_KEY: wrongKey },
-  }).then(
+  const refused = await restart({ SECRETS_KEY: wrongKey }).then(
     () => 'started',
     (error: unknown) => String(error),
   );
@@ -128,18 +141,14 @@ test('with no server running the CLI writes the database itself; a wrong key the
   expect(refused).toMatch(/cannot decrypt the stored secret OFFLINE_TOKEN/);
   expect(refused).not.toContain(VALUE);
 
-  const badKey = await startServer({
-    dataDir,
-    keepData: true,
-    env: { ...AUTH_ENV, SECRETS_KEY: 'too-short' },
-  }).then(
+  const badKey = await restart({ SECRETS_KEY: 'too-short' }).then(
     () => 'started',
     (error: unknown) => String(error),
   );
   expect(badKey).toMatch(/SECRETS_KEY: must be 32 bytes/);
 
   // The right key starts, and the secret set offline is there.
-  server = await startServer({ dataDir, keepData: true, env: { ...AUTH_ENV, SECRETS_KEY: KEY } });
+  server = await restart({ SECRETS_KEY: KEY });
   const names = await api(server, `/api/apps/${DEFAULT_APP_ID}/admin/secrets`, {
     method: 'GET',
     token: SERVICE_TOKEN,

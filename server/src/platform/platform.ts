@@ -208,6 +208,8 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   const appSecrets = buildSecretsService(db, secrets, realtime.hub, logger);
   // A key that cannot open the stored secrets stops the start, rather than failing functions later.
   const storedSecrets = await appSecrets.verifyKey(config.APP_ID);
+  // Said on every instance (the change arrives through the hub): names only, never a value.
+  appSecrets.subscribe((change) => logger.info(change, 'app secret changed'));
   // One limiter for auth and integrations: counters in Redis (shared by every instance) with REDIS_URL.
   const limiterRedis = config.REDIS_URL ? createRateLimitRedis(config.REDIS_URL, logger) : null;
   const limiter = createRateLimiter({
