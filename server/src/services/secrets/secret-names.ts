@@ -4,7 +4,7 @@ import { SECRET_NAME } from '../../schemas/secrets';
 // Secret names become environment variable names of functions, spelled as real apps name them
 // (RESEND_API_KEY); a few names the functions runtime sets itself are reserved.
 /** RESERVED_PREFIXES are names the functions runtime sets itself; a secret may not shadow them. */
-const RESERVED_PREFIXES = ['DENO_', 'B44_', 'BASE44_'];
+const RESERVED_PREFIXES = ['DENO_', 'B44_', 'BASE44_', 'NPM_CONFIG_', 'LD_'];
 const RESERVED_NAMES = new Set(['PATH', 'HOME', 'NO_COLOR', 'NODE_OPTIONS']);
 
 /** secretNameProblem returns why name is not a valid secret name, or null. */

@@ -132,7 +132,15 @@ describe('secretNameProblem', () => {
     },
   );
 
-  it.each(['DENO_DIR', 'B44_FN_SOCKET', 'BASE44_APP_ID', 'PATH', 'NO_COLOR'])('reserves %s', (name) => {
+  it.each([
+    'DENO_DIR',
+    'B44_FN_SOCKET',
+    'BASE44_APP_ID',
+    'NPM_CONFIG_REGISTRY',
+    'LD_PRELOAD',
+    'PATH',
+    'NO_COLOR',
+  ])('reserves %s', (name) => {
     expect(secretNameProblem(name)).toMatch(/reserved/);
   });
 });
