@@ -97,6 +97,11 @@ export async function logStartup(platform: StartupFacts, logger: Logger): Promis
       },
       'app secrets',
     );
+    if (config.DATABASE_URL && keySource !== 'SECRETS_KEY') {
+      logger.warn(
+        "SECRETS_KEY is not set: app secrets are encrypted with a key generated into this instance's DATA_DIR. Other instances on this database cannot decrypt them (and refuse to start once one is stored): give every instance the same SECRETS_KEY.",
+      );
+    }
   }
   logger.info({ appId: config.APP_ID, imageProvider: images.providerId.split(' ')[0] }, 'app ready');
 }
