@@ -11,6 +11,7 @@ import { registerAppLogsRoutes } from './routes/app-logs';
 import { registerAuthRoutes } from './routes/auth';
 import { registerCustomIntegrationsRoutes } from './routes/custom-integrations';
 import { createCallerGuard } from './routes/caller-guard';
+import { coreHandlers } from './routes/core-handlers';
 import { registerEntitiesRoutes } from './routes/entities';
 import { handleError } from './routes/error-map';
 import { registerFilesRoutes } from './routes/files';
@@ -27,6 +28,7 @@ import { createAppAccess, type AppAccess } from './services/apps/app-access';
 import type { AppsService } from './services/apps/apps-service';
 import type { Accounts } from './services/auth/accounts';
 import type { EntitiesService } from './services/entities/entities-service';
+import type { ExtractionService } from './services/extraction/extraction-service';
 import type { FileService } from './services/files/file-service';
 import type { ImageService } from './services/images/image-service';
 import type { CustomIntegrations } from './services/integrations/custom/custom-integrations-service';
@@ -36,6 +38,7 @@ import {
 } from './services/integrations/integration-budget';
 import type { RateLimiter } from './services/limits/rate-limiter';
 import type { SecretsService } from './services/secrets/secrets-service';
+import type { EmailSender } from './services/mail/send-email';
 
 /** BODY_LIMIT is the largest request body accepted (1 MB); larger ones get 413. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -66,6 +69,10 @@ export interface AppDeps {
   secrets: SecretsService;
   /** customIntegrations are the project's `integrations/<slug>.jsonc`, callable through the SDK. */
   customIntegrations: CustomIntegrations;
+  /** mail is Core.SendEmail (mail to the app's users through the mailer). */
+  mail: EmailSender;
+  /** extraction is Core.ExtractDataFromUploadedFile. */
+  extraction: ExtractionService;
   isShuttingDown: () => boolean;
   /** realtime is socket.io with its fan-out (the platform passes the REDIS_URL one); default single instance. */
   realtime?: Realtime;
@@ -153,7 +160,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAnalyticsRoutes(app, { guard, analytics: deps.analytics });
   registerAppLogsRoutes(app, { guard, appLogs: deps.appLogs });
   const budget = createIntegrationBudget(deps.limiter, deps.integrationLimits);
-  registerIntegrationsRoutes(app, { guard, budget, images: deps.images, publicUrl: deps.publicUrl });
+  registerIntegrationsRoutes(app, {
+    guard,
+    budget,
+    images: deps.images,
+    publicUrl: deps.publicUrl,
+    handlers: coreHandlers({ mail: deps.mail, extraction: deps.extraction }),
+  });
   registerCustomIntegrationsRoutes(app, { guard, apps: deps.apps, budget, custom: deps.customIntegrations });
   await registerFilesRoutes(app, { guard, budget, files: deps.files, publicUrl: deps.publicUrl });
   registerNotYetRoutes(app);

@@ -5,10 +5,12 @@ import { AppLogsEnvShape } from './app-logs-env';
 import { AuthEnvShape } from './auth-env';
 import { blankAsUndefined, milliseconds } from './env-values';
 import { FilesEnvShape, fileStorageKind } from './files-env';
+import { ExtractionEnvShape } from './extraction-env';
 import { HostingEnvShape } from './hosting-env';
 import { OutboundEnvShape } from './outbound-env';
 import { SecretsEnvShape } from './secrets-env';
 import { LimitsEnvShape } from './limits-env';
+import { MailEnvShape } from './mail-env';
 
 const port = z.coerce
   .number()
@@ -119,6 +121,8 @@ export const ServerEnvSchema = z.object({
   ...HostingEnvShape,
   ...OutboundEnvShape,
   ...SecretsEnvShape,
+  ...MailEnvShape,
+  ...ExtractionEnvShape,
 });
 
 export type ServerEnv = z.infer<typeof ServerEnvSchema>;

@@ -21,6 +21,7 @@ import { startEntityDelivery } from '../services/delivery/entity-delivery';
 import { cacheAcrossInstances } from '../services/entities/cached-records-store';
 import { createEntitiesService } from '../services/entities/entities-service';
 import { createEntityEvents, type EntityEvents } from '../services/entities/entity-events';
+import { createExtractionService } from '../services/extraction/extraction-service';
 import { createFileReader, type FileReader } from '../services/files/file-reader';
 import { createFileService } from '../services/files/file-service';
 import { openFileStorage } from '../services/files/open-file-storage';
@@ -34,6 +35,7 @@ import { createRateLimiter, type RateLimiter } from '../services/limits/rate-lim
 import { createMailer, type Mailer } from '../services/mail/mailer';
 import { createSecretsService, type SecretsService } from '../services/secrets/secrets-service';
 import { createCustomIntegrations } from '../services/integrations/custom/custom-integrations-service';
+import { createEmailSender } from '../services/mail/send-email';
 import { createAnalyticsStore } from '../store/analytics-store';
 import { createAppLogsStore } from '../store/app-logs-store';
 import { createAppsStore } from '../store/apps-store';
@@ -264,6 +266,25 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   });
   const fetchPublic = createPublicFetch({ allowedPrivateHosts: config.OUTBOUND_PRIVATE_HOSTS });
   const readFileUrl = createFileReader({ files, fetchPublic });
+  const mail = createEmailSender({
+    mailer,
+    users: createUsersStore(db),
+    limiter,
+    limits: {
+      perCaller: config.MAIL_RATE_LIMIT_PER_CALLER,
+      perApp: config.MAIL_RATE_LIMIT_PER_APP,
+      windowSeconds: config.MAIL_RATE_LIMIT_WINDOW_SECONDS,
+    },
+  });
+  // Documents beyond one text field need the LLM: `structured` is wired once the provider exists.
+  const extraction = createExtractionService({
+    readFileUrl,
+    limits: {
+      maxBytes: config.EXTRACT_MAX_MB * 1024 * 1024,
+      maxRows: config.EXTRACT_MAX_ROWS,
+      fetchTimeoutMs: config.EXTRACT_FETCH_TIMEOUT_MS,
+    },
+  });
   const customIntegrations = createCustomIntegrations({
     integrations: project.customIntegrations ?? new Map(),
     secrets: appSecrets,
@@ -327,6 +348,8 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     entities,
     secrets: appSecrets,
     customIntegrations,
+    mail,
+    extraction,
     isShuttingDown: input.isShuttingDown,
     realtime,
     limiter,

@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { InvalidInputError, NotImplementedError, UpstreamError } from '../lib/errors';
+import { InvalidInputError, NotFoundError, NotImplementedError, UpstreamError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
-import { GenerateImageSchema, IntegrationParamsSchema } from '../schemas/integrations';
+import {
+  GenerateImageSchema,
+  InstallableParamsSchema,
+  IntegrationParamsSchema,
+} from '../schemas/integrations';
 import type { ImageService } from '../services/images/image-service';
 import type { CallerGuard } from './caller-guard';
+import type { CoreHandler } from './core-handlers';
 import type { IntegrationBudget } from '../services/integrations/integration-budget';
 import { ownOriginOf } from './request-origin';
 
@@ -13,6 +18,8 @@ export interface IntegrationsDeps {
   budget: IntegrationBudget;
   images: ImageService;
   publicUrl: string | undefined;
+  /** handlers answer the Core names other than GenerateImage (`core-handlers.ts`). */
+  handlers: Record<string, CoreHandler>;
 }
 
 function describeValue(value: unknown): string {
@@ -48,6 +55,10 @@ export function registerIntegrationsRoutes(app: FastifyInstance, deps: Integrati
     // A token the server rejects counts as anonymous, as on the site's other fire-and-forget calls.
     const caller = await deps.guard.dataCaller(request, appId, { badTokenAsAnonymous: true });
     await deps.budget.perCaller(appId, caller);
+    const handler = Object.hasOwn(deps.handlers, name) ? deps.handlers[name] : undefined;
+    if (handler) {
+      return handler({ request, reply, appId, caller, body: requireNamedParameters(name, request.body) });
+    }
     if (name !== 'GenerateImage') {
       // InvokeLLM, SendEmail, extraction…: capabilities of later issues, said as such (never a bare 404).
       throw new NotImplementedError(`Integration Core.${name} is not available on this server yet`);
@@ -64,4 +75,22 @@ export function registerIntegrationsRoutes(app: FastifyInstance, deps: Integrati
       return reply.code(502).send({ message: `Image provider failed: ${error.message}` });
     }
   });
+
+  // Installable packages (`integrations.<Package>.<Endpoint>`) are a hosted marketplace: none exists here.
+  app.post(
+    '/api/apps/:appId/integration-endpoints/installable/:package/integration-endpoints/:endpoint',
+    async (request) => {
+      const params = parseInput(InstallableParamsSchema, request.params);
+      await deps.guard.principal(request, params.appId);
+      throw new NotFoundError(
+        `integration package ${printable(params.package)} is not installed on this server`,
+      );
+    },
+  );
+}
+
+/** printable is a caller-chosen name fit to echo: visible characters only, at most 60 of them. */
+function printable(name: string): string {
+  const visible = name.replace(/[^\p{L}\p{N}_.-]/gu, '').slice(0, 60);
+  return visible === '' ? '(unnamed)' : visible;
 }

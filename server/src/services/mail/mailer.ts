@@ -3,11 +3,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 
-/** MailMessage is one plain-text mail. */
+/** MailMessage is one mail: plain text, optionally with an HTML alternative and a sender display name. */
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  html?: string | undefined;
+  /** fromName is the display name shown with MAIL_FROM's address; it never changes the address. */
+  fromName?: string | undefined;
 }
 
 /** Mailer sends mail; which transport it uses is decided once at start. */
@@ -30,6 +33,18 @@ export interface MailerConfig {
   log: MailLog;
 }
 
+/** senderOf is nodemailer's `from`: MAIL_FROM as configured, or its address under the message's display name. */
+function senderOf(from: string, message: MailMessage): string | { name: string; address: string } {
+  if (!message.fromName) return from;
+  const address = /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from;
+  return { name: message.fromName, address: address.trim() };
+}
+
+function envelopeOf(from: string, message: MailMessage) {
+  const { fromName: _fromName, html, ...rest } = message;
+  return { ...rest, from: senderOf(from, message), ...(html ? { html } : {}) };
+}
+
 /**
  * createMailer returns an SMTP mailer when smtpUrl is set, else one that writes each mail as an `.eml`
  * file into outboxDir. Only the recipient and file path are logged, never the body.
@@ -41,7 +56,7 @@ export function createMailer(config: MailerConfig): Mailer {
     return {
       describe: () => `SMTP at ${host}`,
       async send(message) {
-        await transport.sendMail({ from: config.from, ...message });
+        await transport.sendMail(envelopeOf(config.from, message));
         config.log.info({ to: message.to, subject: message.subject }, 'mail sent');
       },
     };
@@ -50,7 +65,7 @@ export function createMailer(config: MailerConfig): Mailer {
   return {
     describe: () => `outbox folder ${config.outboxDir} (set SMTP_URL to send real mail)`,
     async send(message) {
-      const info = await transport.sendMail({ from: config.from, ...message });
+      const info = await transport.sendMail(envelopeOf(config.from, message));
       await mkdir(config.outboxDir, { recursive: true, mode: 0o700 });
       const name = `${Date.now()}-${randomBytes(4).toString('hex')}.eml`;
       const path = join(config.outboxDir, name);

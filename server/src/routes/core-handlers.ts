@@ -1,0 +1,32 @@
+// Core integrations other than GenerateImage, one small handler each: the route in integrations.ts has
+// already spent the budgets and resolved the caller; a handler validates its body and calls its service.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { parseInput } from '../lib/validation';
+import { ExtractDataSchema, SendEmailSchema } from '../schemas/integrations';
+import type { ExtractionService } from '../services/extraction/extraction-service';
+import type { EmailSender } from '../services/mail/send-email';
+import type { Caller } from '../rules/caller';
+
+/** CoreCall is one integration call as a handler sees it: the body is already known to be an object. */
+export interface CoreCall {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  appId: string;
+  caller: Caller;
+  body: object;
+}
+
+/** CoreHandler answers one `Core/<Name>` call with the body to send. */
+export type CoreHandler = (call: CoreCall) => Promise<unknown>;
+
+/** coreHandlers maps integration names to handlers for the services the server has. */
+export function coreHandlers(deps: {
+  mail: EmailSender;
+  extraction: ExtractionService;
+}): Record<string, CoreHandler> {
+  return {
+    SendEmail: ({ appId, caller, body }) => deps.mail.send(appId, caller, parseInput(SendEmailSchema, body)),
+    ExtractDataFromUploadedFile: ({ appId, body }) =>
+      deps.extraction.extract(appId, parseInput(ExtractDataSchema, body)),
+  };
+}

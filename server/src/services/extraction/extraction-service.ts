@@ -1,0 +1,123 @@
+// Core.ExtractDataFromUploadedFile: read the file (ours, or a public URL through the guard), then map
+// tables onto the schema deterministically; documents give text, which fills a one-string schema or goes
+// to the LLM when one is configured. Problems with the file's content are answered as
+// `{status: "error", details}` (what apps check); problems reaching the file are thrown (400/404/504).
+import type { FileBytes, FileReader } from '../files/file-reader';
+import { documentText } from './file-text';
+import { fileKind } from './file-kind';
+import { mapTable, type RowError } from './map-table';
+import { readCsv, readJson, readSpreadsheet, type TableRead } from './read-table';
+import { shapeOf } from './schema-shape';
+
+/** ExtractionResult is the integration's answer: the output, or why there is none. */
+export type ExtractionResult =
+  | { status: 'success'; output: unknown; details?: string; row_errors?: RowError[] }
+  | { status: 'error'; details: string; output: null; row_errors?: RowError[] };
+
+/** StructuredExtractor fills a JSON schema from a document's text (the LLM); absent without a provider. */
+export type StructuredExtractor = (text: string, schema: object) => Promise<unknown>;
+
+export interface ExtractionLimits {
+  maxBytes: number;
+  maxRows: number;
+  fetchTimeoutMs: number;
+}
+
+export interface ExtractionDeps {
+  readFileUrl: FileReader;
+  limits: ExtractionLimits;
+  structured?: StructuredExtractor | undefined;
+}
+
+const failure = (details: string, rowErrors?: RowError[]): ExtractionResult => ({
+  status: 'error',
+  details,
+  output: null,
+  ...(rowErrors && rowErrors.length > 0 ? { row_errors: rowErrors } : {}),
+});
+
+function readTable(file: FileBytes, maxRows: number): TableRead | null {
+  switch (fileKind(file)) {
+    case 'csv':
+      return readCsv(file.bytes, maxRows);
+    case 'spreadsheet':
+      return readSpreadsheet(file.bytes, maxRows);
+    case 'json':
+      return readJson(file.bytes, maxRows);
+    default:
+      return null;
+  }
+}
+
+function summary(rejected: number, errors: RowError[]): string {
+  const shown = errors
+    .slice(0, 5)
+    .map((error) => `row ${error.row} ${error.field}: ${error.message}`)
+    .join('; ');
+  return `${rejected} row${rejected === 1 ? '' : 's'} left out: ${shown}${errors.length > 5 ? '; …' : ''}`;
+}
+
+/** createExtractionService builds the extraction on the file reader, its caps and the optional LLM. */
+export function createExtractionService(deps: ExtractionDeps) {
+  const { limits } = deps;
+
+  async function fromText(
+    file: FileBytes,
+    schema: object,
+    shape: ReturnType<typeof shapeOf>,
+  ): Promise<ExtractionResult> {
+    let text: string | null;
+    try {
+      text = await documentText(file);
+    } catch (error) {
+      return failure(
+        `The file ${file.filename.slice(0, 100)} could not be read: ${(error as Error).message.slice(0, 200)}`,
+      );
+    }
+    if (text === null) {
+      return failure(
+        `The file ${file.filename.slice(0, 100)} (${file.contentType}) is not a type extraction reads: CSV, TSV, XLSX, XLS, ODS, JSON, PDF, DOCX or text`,
+      );
+    }
+    if (shape.kind === 'text')
+      return { status: 'success', output: shape.field === null ? text : { [shape.field]: text } };
+    if (!deps.structured) {
+      return failure(
+        'Extracting this schema from a document needs a language model: set LLM_PROVIDER_URL on the server (tables in CSV, XLSX or JSON files and one-text-field schemas work without one)',
+      );
+    }
+    return { status: 'success', output: await deps.structured(text, schema) };
+  }
+
+  return {
+    /** extract reads file_url in appId and fills json_schema from it. */
+    async extract(
+      appId: string,
+      input: { file_url: string; json_schema: object },
+    ): Promise<ExtractionResult> {
+      const file = await deps.readFileUrl(appId, input.file_url, {
+        maxBytes: limits.maxBytes,
+        timeoutMs: limits.fetchTimeoutMs,
+      });
+      const shape = shapeOf(input.json_schema);
+      const read = shape.kind === 'rows' ? readTable(file, limits.maxRows) : null;
+      if (shape.kind !== 'rows' || read === null) return fromText(file, input.json_schema, shape);
+      if (!read.ok) return failure(read.details);
+      const mapped = mapTable(read.table, shape.row);
+      if (!mapped.ok) return failure(mapped.details);
+      if (mapped.rows.length === 0 && mapped.rejected > 0) {
+        return failure(`No row fits the schema: ${summary(mapped.rejected, mapped.errors)}`, mapped.errors);
+      }
+      const output = shape.wrapIn === null ? mapped.rows : { [shape.wrapIn]: mapped.rows };
+      if (mapped.rejected === 0) return { status: 'success', output };
+      return {
+        status: 'success',
+        output,
+        details: summary(mapped.rejected, mapped.errors),
+        row_errors: mapped.errors,
+      };
+    },
+  };
+}
+
+export type ExtractionService = ReturnType<typeof createExtractionService>;

@@ -1,0 +1,58 @@
+// The text of a document, for mapping onto a one-string schema here and for InvokeLLM's file_urls:
+// PDF (pdf-parse), DOCX (mammoth), spreadsheets and CSV as CSV text, JSON and plain text as they are.
+import * as XLSX from '@e965/xlsx';
+import mammoth from 'mammoth';
+import { PDFParse } from 'pdf-parse';
+import type { FileBytes } from '../files/file-reader';
+import { fileKind } from './file-kind';
+
+/** MAX_PDF_PAGES bounds the pages read from one PDF (a cap on work, not on the file's size). */
+export const MAX_PDF_PAGES = 500;
+/** MAX_SHEETS bounds the sheets of a workbook turned into text. */
+const MAX_SHEETS = 20;
+
+async function pdfText(bytes: Buffer): Promise<string> {
+  const parser = new PDFParse({ data: new Uint8Array(bytes), isEvalSupported: false });
+  try {
+    const result = await parser.getText({ first: MAX_PDF_PAGES, pageJoiner: '' });
+    return result.text;
+  } finally {
+    await parser.destroy();
+  }
+}
+
+function workbookText(bytes: Buffer): string {
+  const workbook = XLSX.read(bytes, { type: 'buffer', cellDates: true, dense: true });
+  const names = workbook.SheetNames.slice(0, MAX_SHEETS);
+  return names
+    .map((name) => {
+      const sheet = workbook.Sheets[name];
+      const csv = sheet ? XLSX.utils.sheet_to_csv(sheet, { blankrows: false }) : '';
+      return names.length > 1 ? `# ${name}\n${csv}` : csv;
+    })
+    .join('\n\n');
+}
+
+/**
+ * documentText is a file's text: PDF, DOCX, XLSX/XLS/ODS (as CSV), CSV, JSON and plain text; null for
+ * any other type (images, archives). A damaged file throws the parser's error.
+ */
+export async function documentText(file: FileBytes): Promise<string | null> {
+  switch (fileKind(file)) {
+    case 'pdf':
+      return (await pdfText(file.bytes)).trim();
+    case 'docx':
+      return (await mammoth.extractRawText({ buffer: file.bytes })).value.trim();
+    case 'spreadsheet':
+      return workbookText(file.bytes).trim();
+    case 'csv':
+    case 'json':
+    case 'text':
+      return file.bytes
+        .toString('utf8')
+        .replace(/^\uFEFF/, '')
+        .trim();
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,90 @@
+// Core.SendEmail: mail from this server's address (MAIL_FROM) to a user of the app. As on the hosted
+// platform, recipients must be the app's users, so the integration cannot relay mail to strangers: the
+// user must be enabled and either verified (confirmed their address) or invited by an admin. Callers
+// must be signed in (or the service role); each caller and the app have a budget per window.
+import { InvalidInputError, TooManyRequestsError, UnauthorizedError } from '../../lib/errors';
+import type { Caller } from '../../rules/caller';
+import type { RateLimiter } from '../limits/rate-limiter';
+import type { UserRow } from '../../store/users-store';
+import { htmlToText, looksLikeHtml } from './html-text';
+import type { Mailer } from './mailer';
+
+/** EmailInput is a validated SendEmail body. */
+export interface EmailInput {
+  to: string;
+  subject: string;
+  body: string;
+  from_name?: string | undefined;
+}
+
+export interface MailLimits {
+  perCaller: number;
+  perApp: number;
+  windowSeconds: number;
+}
+
+export interface EmailSenderDeps {
+  mailer: Mailer;
+  users: { findByEmail(appId: string, email: string): Promise<UserRow | null> };
+  limiter: RateLimiter;
+  limits: MailLimits;
+}
+
+/** RECIPIENT_RULE is the rule a refused recipient is told. */
+export const RECIPIENT_RULE =
+  'SendEmail can only send to users of this app (an enabled user who verified their address or was invited)';
+
+/** refuseLineBreaks throws when a header value (subject, sender name) holds CR or LF (header injection). */
+export function refuseLineBreaks(field: string, value: string | undefined): void {
+  if (value !== undefined && /[\r\n]/.test(value)) {
+    throw new InvalidInputError(`${field} must not contain line breaks (CR or LF)`);
+  }
+}
+
+/** isMailableUser says whether a user row may receive SendEmail mail. */
+export function isMailableUser(user: Pick<UserRow, 'disabled' | 'is_verified' | 'approved'> | null): boolean {
+  return user !== null && !user.disabled && (user.is_verified || user.approved);
+}
+
+/** createEmailSender builds SendEmail on the mailer, the users store and the shared limiter. */
+export function createEmailSender(deps: EmailSenderDeps) {
+  const windowMs = deps.limits.windowSeconds * 1000;
+  async function spend(key: string, limit: number, what: string): Promise<void> {
+    const decision = await deps.limiter.hit(key, limit, windowMs);
+    if (!decision.allowed) {
+      throw new TooManyRequestsError(
+        `Too many e-mails sent by ${what}: try again in ${decision.retryAfterSeconds} s`,
+        decision.retryAfterSeconds,
+      );
+    }
+  }
+
+  return {
+    /** send mails input for caller in appId; returns what the integration answers. */
+    async send(appId: string, caller: Caller, input: EmailInput): Promise<{ status: 'sent' }> {
+      if (caller.kind === 'anonymous') {
+        throw new UnauthorizedError('SendEmail needs a signed-in user: sign in first', 'auth_required');
+      }
+      refuseLineBreaks('subject', input.subject);
+      refuseLineBreaks('from_name', input.from_name);
+      // Budgets are spent before the recipient is looked up, so probing which addresses are users is bounded too.
+      const who = caller.kind === 'user' ? `user:${caller.user.id}` : 'service';
+      await spend(`mail:caller:${appId}:${who}`, deps.limits.perCaller, 'you');
+      await spend(`mail:app:${appId}`, deps.limits.perApp, 'this app');
+      const recipient = await deps.users.findByEmail(appId, input.to);
+      if (recipient === null || !isMailableUser(recipient))
+        throw new InvalidInputError(`${RECIPIENT_RULE}; ${input.to} is not one`);
+      const html = looksLikeHtml(input.body) ? input.body : undefined;
+      await deps.mailer.send({
+        to: recipient.email,
+        subject: input.subject,
+        text: html ? htmlToText(html) : input.body,
+        html,
+        fromName: input.from_name?.trim() || undefined,
+      });
+      return { status: 'sent' };
+    },
+  };
+}
+
+export type EmailSender = ReturnType<typeof createEmailSender>;
