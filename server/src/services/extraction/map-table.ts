@@ -10,6 +10,34 @@ export interface Table {
   rows: unknown[][];
   /** firstRowNumber is the file's row number of rows[0] (2 when one header row precedes it). */
   firstRowNumber: number;
+  /** titleRowsPossible says the header may sit below a few title rows (sheets and CSV, not JSON). */
+  titleRowsPossible?: boolean;
+}
+
+/** MAX_TITLE_ROWS is how many rows above the header a sheet may hold (a title, a date, a blank line). */
+const MAX_TITLE_ROWS = 10;
+
+/** withHeader is table with its header on the row that matches the most schema fields (the first on ties). */
+function withHeader(table: Table, schema: RowSchema): { table: Table; columns: Map<string, number> } {
+  let best = { table, columns: matchColumns(table.headers, schema.properties) };
+  if (!table.titleRowsPossible) return best;
+  const limit = Math.min(MAX_TITLE_ROWS, table.rows.length);
+  for (let skip = 1; skip <= limit; skip++) {
+    const headers = (table.rows[skip - 1] ?? []).map((cell) => (isBlank(cell) ? '' : String(cell).trim()));
+    const columns = matchColumns(headers, schema.properties);
+    if (columns.size > best.columns.size) {
+      best = {
+        table: {
+          ...table,
+          headers,
+          rows: table.rows.slice(skip),
+          firstRowNumber: table.firstRowNumber + skip,
+        },
+        columns,
+      };
+    }
+  }
+  return best;
 }
 
 /** RowError is one cell the schema refused, or a required field left empty. */
@@ -28,8 +56,8 @@ export type MappedTable =
 export const MAX_REPORTED_ERRORS = 100;
 
 /** mapTable maps table onto schema; rows whose every matched cell is blank are dropped. */
-export function mapTable(table: Table, schema: RowSchema): MappedTable {
-  const columns = matchColumns(table.headers, schema.properties);
+export function mapTable(read: Table, schema: RowSchema): MappedTable {
+  const { table, columns } = withHeader(read, schema);
   if (columns.size === 0) {
     const fields = Object.keys(schema.properties).join(', ').slice(0, 200);
     const headers = table.headers.filter(Boolean).join(', ').slice(0, 200);

@@ -28,7 +28,7 @@ function tableOf(grid: unknown[][], maxRows: number): TableRead {
   const rows = grid.slice(start + 1);
   if (rows.length > maxRows) return tooManyRows(maxRows);
   const headers = headerRow.map((cell) => (cell === null || cell === undefined ? '' : String(cell).trim()));
-  return { ok: true, table: { headers, rows, firstRowNumber: start + 2 } };
+  return { ok: true, table: { headers, rows, firstRowNumber: start + 2, titleRowsPossible: true } };
 }
 
 /** guessDelimiter picks the separator the first line uses most: comma, semicolon, tab or pipe. */
