@@ -137,14 +137,9 @@ test.describe('SendEmail into the outbox', () => {
   });
 
   test('installable packages are not installed here: 404 naming the package (the SDK e2e case)', async () => {
-    const error = await failure(
-      (
-        userClient(server).integrations as unknown as Record<
-          string,
-          Record<string, (data: object) => Promise<unknown>>
-        >
-      ).NonExistentPackage!.NonExistentEndpoint!({}),
-    );
+    type Installable = { NonExistentPackage: { NonExistentEndpoint(data: object): Promise<unknown> } };
+    const integrations = userClient(server).integrations as unknown as Installable;
+    const error = await failure(integrations.NonExistentPackage.NonExistentEndpoint({}));
     expect(error).toBeInstanceOf(Base44Error);
     expect(error.status).toBe(404);
     expect(error.message).toBe('integration package NonExistentPackage is not installed on this server');

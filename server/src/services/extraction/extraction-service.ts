@@ -2,6 +2,7 @@
 // tables onto the schema deterministically; documents give text, which fills a one-string schema or goes
 // to the LLM when one is configured. Problems with the file's content are answered as
 // `{status: "error", details}` (what apps check); problems reaching the file are thrown (400/404/504).
+import { InvalidInputError, OutboundLimitError } from '../../lib/errors';
 import type { FileBytes, FileReader } from '../files/file-reader';
 import { documentText } from './file-text';
 import { fileKind } from './file-kind';
@@ -95,10 +96,17 @@ export function createExtractionService(deps: ExtractionDeps) {
       appId: string,
       input: { file_url: string; json_schema: object },
     ): Promise<ExtractionResult> {
-      const file = await deps.readFileUrl(appId, input.file_url, {
-        maxBytes: limits.maxBytes,
-        timeoutMs: limits.fetchTimeoutMs,
-      });
+      const file = await deps
+        .readFileUrl(appId, input.file_url, { maxBytes: limits.maxBytes, timeoutMs: limits.fetchTimeoutMs })
+        .catch((error: unknown) => {
+          if (error instanceof OutboundLimitError && error.reason === 'size') {
+            const megabytes = Math.round((limits.maxBytes / 1024 / 1024) * 100) / 100;
+            throw new InvalidInputError(
+              `The file is larger than ${megabytes} MB, the most extraction reads (EXTRACT_MAX_MB)`,
+            );
+          }
+          throw error;
+        });
       const shape = shapeOf(input.json_schema);
       const read = shape.kind === 'rows' ? readTable(file, limits.maxRows) : null;
       if (shape.kind !== 'rows' || read === null) return fromText(file, input.json_schema, shape);
