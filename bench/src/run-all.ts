@@ -10,6 +10,7 @@ const BENCHMARKS = [
   'app-logs-throughput.ts',
   'database-worker.ts',
   'files-throughput.ts',
+  'extraction-throughput.ts',
 ];
 
 function run(script: string): Promise<number> {
