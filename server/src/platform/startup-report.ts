@@ -78,6 +78,13 @@ export async function logStartup(platform: StartupFacts, logger: Logger): Promis
   logger.info({ mail: mailer.describe() }, 'mail delivery');
   logger.info(
     {
+      sendEmail: `to the app's users, ${config.MAIL_RATE_LIMIT_PER_CALLER} per caller and ${config.MAIL_RATE_LIMIT_PER_APP} per app every ${config.MAIL_RATE_LIMIT_WINDOW_SECONDS} s`,
+      extraction: `files up to ${config.EXTRACT_MAX_MB} MB and ${config.EXTRACT_MAX_ROWS} rows; documents beyond one text field need LLM_PROVIDER_URL`,
+    },
+    'integrations',
+  );
+  logger.info(
+    {
       jwtSecret: config.JWT_SECRET ? 'from JWT_SECRET' : 'generated, kept in DATA_DIR/secrets.json',
       serviceToken: config.SERVICE_TOKEN
         ? 'from SERVICE_TOKEN'
