@@ -18,12 +18,6 @@ async function call(method: 'GET' | 'POST', url: string) {
 describe('capabilities of later issues', () => {
   it.each([
     ['POST', `/api/apps/${TEST_APP_ID}/integration-endpoints/Core/InvokeLLM`, 'Core.InvokeLLM'],
-    ['POST', `/api/apps/${TEST_APP_ID}/integration-endpoints/Core/SendEmail`, 'Core.SendEmail'],
-    [
-      'POST',
-      `/api/apps/${TEST_APP_ID}/integration-endpoints/Core/ExtractDataFromUploadedFile`,
-      'Core.ExtractDataFromUploadedFile',
-    ],
     ['POST', `/api/apps/${TEST_APP_ID}/functions/exportExpenses`, 'function exportExpenses'],
     ['GET', '/api/functions/stream/x?y=1', 'function stream'],
     ['GET', `/api/apps/${TEST_APP_ID}/agents/conversations`, 'Agents'],
