@@ -154,6 +154,19 @@ test('DOCX and PDF give their text to a one-string schema; other schemas need LL
   expect(structured).toMatchObject({ status: 'error', details: expect.stringContaining('LLM_PROVIDER_URL') });
 });
 
+test('a table in a DOCX maps onto a row schema without an LLM', async () => {
+  const docx = await upload(await fixture('gear-table.docx'), 'gear-table.docx', 'application/octet-stream');
+  expect(await core.ExtractDataFromUploadedFile({ file_url: docx, json_schema: wrappedSchema })).toEqual({
+    status: 'success',
+    output: {
+      items: [
+        { item_name: 'Tent', quantity: 1, unit_price: 120.5 },
+        { item_name: 'Lantern & Co', quantity: 2, unit_price: 15 },
+      ],
+    },
+  });
+});
+
 test('a private file is read through its signed URL only', async () => {
   const { file_uri } = await core.UploadPrivateFile({
     file: new File([GEAR_CSV], 'private.csv', { type: 'text/csv' }),

@@ -164,6 +164,29 @@ describe('extraction of documents', () => {
     ).toEqual({ status: 'success', output: { number: '2026-17', total: 42.5 } });
   });
 
+  it('maps a Word table onto a row schema without an LLM', async () => {
+    const docx: FileBytes = {
+      bytes: await readFile(`${FIXTURES}/gear-table.docx`),
+      contentType: 'application/octet-stream',
+      filename: 'gear.docx',
+      source: 'stored',
+    };
+    const schema = {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { item_name: { type: 'string' }, unit_price: { type: 'number' } },
+      },
+    };
+    expect(await serviceFor(docx).extract('app', { file_url: 'x', json_schema: schema })).toEqual({
+      status: 'success',
+      output: [
+        { item_name: 'Tent', unit_price: 120.5 },
+        { item_name: 'Lantern & Co', unit_price: 15 },
+      ],
+    });
+  });
+
   it('names the type of a file it cannot read', async () => {
     const png: FileBytes = {
       bytes: Buffer.from('89504e470d0a1a0a', 'hex'),

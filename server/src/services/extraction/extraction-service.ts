@@ -4,11 +4,12 @@
 // `{status: "error", details}` (what apps check); problems reaching the file are thrown (400/404/504).
 import { InvalidInputError, OutboundLimitError } from '../../lib/errors';
 import type { FileBytes, FileReader } from '../files/file-reader';
+import { readDocxTables } from './docx-tables';
 import { documentText } from './file-text';
 import { fileKind } from './file-kind';
-import { mapTable, type RowError } from './map-table';
+import { mapTable, type MappedTable, type RowError } from './map-table';
 import { readCsv, readJson, readSpreadsheet, type TableRead } from './read-table';
-import { shapeOf } from './schema-shape';
+import { shapeOf, type RowSchema } from './schema-shape';
 
 /** ExtractionResult is the integration's answer: the output, or why there is none. */
 export type ExtractionResult =
@@ -48,6 +49,22 @@ function readTable(file: FileBytes, maxRows: number): TableRead | null {
     default:
       return null;
   }
+}
+
+/** mapDocxTable maps the first table of a DOCX that matches the schema; null when none does (or none exists). */
+async function mapDocxTable(file: FileBytes, row: RowSchema, maxRows: number): Promise<MappedTable | null> {
+  let tables: TableRead[];
+  try {
+    tables = await readDocxTables(file.bytes, maxRows);
+  } catch {
+    return null; // a damaged document: the text path names the parser's error
+  }
+  for (const table of tables) {
+    if (!table.ok) return { ok: false, details: table.details };
+    const mapped = mapTable(table.table, row);
+    if (mapped.ok) return mapped;
+  }
+  return null;
 }
 
 function summary(rejected: number, errors: RowError[]): string {
@@ -108,10 +125,18 @@ export function createExtractionService(deps: ExtractionDeps) {
           throw error;
         });
       const shape = shapeOf(input.json_schema);
-      const read = shape.kind === 'rows' ? readTable(file, limits.maxRows) : null;
-      if (shape.kind !== 'rows' || read === null) return fromText(file, input.json_schema, shape);
-      if (!read.ok) return failure(read.details);
-      const mapped = mapTable(read.table, shape.row);
+      if (shape.kind !== 'rows') return fromText(file, input.json_schema, shape);
+      let mapped: MappedTable;
+      if (fileKind(file) === 'docx') {
+        const fromTable = await mapDocxTable(file, shape.row, limits.maxRows);
+        if (fromTable === null) return fromText(file, input.json_schema, shape);
+        mapped = fromTable;
+      } else {
+        const read = readTable(file, limits.maxRows);
+        if (read === null) return fromText(file, input.json_schema, shape);
+        if (!read.ok) return failure(read.details);
+        mapped = mapTable(read.table, shape.row);
+      }
       if (!mapped.ok) return failure(mapped.details);
       if (mapped.rows.length === 0 && mapped.rejected > 0) {
         return failure(`No row fits the schema: ${summary(mapped.rejected, mapped.errors)}`, mapped.errors);

@@ -15,7 +15,8 @@ const tooManyRows = (maxRows: number): TableRead => ({
   details: `The file has more than ${maxRows} data rows, the most this server extracts (EXTRACT_MAX_ROWS)`,
 });
 
-function tableOf(grid: unknown[][], maxRows: number): TableRead {
+/** tableFromGrid takes the first non-empty row as the header, refusing grids over the caps. */
+export function tableFromGrid(grid: unknown[][], maxRows: number): TableRead {
   // The header is the first row with any cell; rows above it (a title, blank lines) are skipped.
   const start = grid.findIndex((row) =>
     row.some((cell) => cell !== null && cell !== undefined && String(cell).trim() !== ''),
@@ -56,7 +57,7 @@ export function readCsv(bytes: Buffer, maxRows: number): TableRead {
       // One header row and one row past the cap, so "more than the cap" is known without reading on.
       to: maxRows + 2,
     }) as string[][];
-    return tableOf(grid, maxRows);
+    return tableFromGrid(grid, maxRows);
   } catch (error) {
     return {
       ok: false,
@@ -83,7 +84,7 @@ export function readSpreadsheet(bytes: Buffer, maxRows: number): TableRead {
       defval: null,
       blankrows: false,
     });
-    return tableOf(grid, maxRows);
+    return tableFromGrid(grid, maxRows);
   } catch (error) {
     return {
       ok: false,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../store/users-store';
 import { createRateLimiter } from '../limits/rate-limiter';
-import { htmlToText, looksLikeHtml } from './html-text';
+import { htmlToText, looksLikeHtml } from '../../lib/html-text';
 import { createMailer, type MailMessage } from './mailer';
 import { createEmailSender, isMailableUser, RECIPIENT_RULE, refuseLineBreaks } from './send-email';
 import type { Caller } from '../../rules/caller';

@@ -6,7 +6,7 @@ import { InvalidInputError, TooManyRequestsError, UnauthorizedError } from '../.
 import type { Caller } from '../../rules/caller';
 import type { RateLimiter } from '../limits/rate-limiter';
 import type { UserRow } from '../../store/users-store';
-import { htmlToText, looksLikeHtml } from './html-text';
+import { htmlToText, looksLikeHtml } from '../../lib/html-text';
 import type { Mailer } from './mailer';
 
 /** EmailInput is a validated SendEmail body. */
