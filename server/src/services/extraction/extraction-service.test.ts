@@ -22,10 +22,17 @@ const item = {
 const listSchema = { type: 'array', items: item };
 const wrappedSchema = { type: 'object', properties: { items: { type: 'array', items: item } } };
 
-function serviceFor(file: FileBytes, options: { maxRows?: number; structured?: StructuredExtractor } = {}) {
+function serviceFor(
+  file: FileBytes,
+  options: { maxRows?: number; maxBytes?: number; structured?: StructuredExtractor } = {},
+) {
   return createExtractionService({
     readFileUrl: async () => file,
-    limits: { maxBytes: 1024 * 1024, maxRows: options.maxRows ?? 100, fetchTimeoutMs: 1000 },
+    limits: {
+      maxBytes: options.maxBytes ?? 1024 * 1024,
+      maxRows: options.maxRows ?? 100,
+      fetchTimeoutMs: 1000,
+    },
     structured: options.structured,
   });
 }
@@ -90,6 +97,29 @@ describe('extraction of tables', () => {
       json_schema: listSchema,
     });
     expect(result).toMatchObject({ status: 'error', details: expect.stringContaining('EXTRACT_MAX_ROWS') });
+  });
+
+  it('refuses a workbook that unpacks to more than 20 times EXTRACT_MAX_MB before parsing it', async () => {
+    const grid = Array.from({ length: 5000 }, (_, index) => [`row ${index}`, 'x'.repeat(60)]);
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(grid), 'S');
+    const bytes = XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
+    const file: FileBytes = {
+      bytes,
+      contentType: 'application/octet-stream',
+      filename: 'b.xlsx',
+      source: 'stored',
+    };
+    expect(
+      await serviceFor(file, { maxBytes: 10 * 1024 }).extract('app', {
+        file_url: 'x',
+        json_schema: listSchema,
+      }),
+    ).toEqual({
+      status: 'error',
+      details: 'The file unpacks to more than 200 KB, more than extraction reads',
+      output: null,
+    });
   });
 
   it('reads XLSX with typed cells and JSON arrays', async () => {

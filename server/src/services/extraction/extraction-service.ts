@@ -10,6 +10,10 @@ import { fileKind } from './file-kind';
 import { mapTable, type MappedTable, type RowError } from './map-table';
 import { readCsv, readJson, readSpreadsheet, type TableRead } from './read-table';
 import { shapeOf, type RowSchema } from './schema-shape';
+import { archiveProblem } from './zip-guard';
+
+/** UNPACK_RATIO bounds how much a zip-based file (XLSX, ODS, DOCX) may unpack to, times EXTRACT_MAX_MB. */
+const UNPACK_RATIO = 20;
 
 /** ExtractionResult is the integration's answer: the output, or why there is none. */
 export type ExtractionResult =
@@ -124,6 +128,9 @@ export function createExtractionService(deps: ExtractionDeps) {
           }
           throw error;
         });
+      const zipLimits = { maxEntries: 10_000, maxUncompressedBytes: UNPACK_RATIO * limits.maxBytes };
+      const problem = archiveProblem(file.bytes, zipLimits);
+      if (problem !== null) return failure(problem);
       const shape = shapeOf(input.json_schema);
       if (shape.kind !== 'rows') return fromText(file, input.json_schema, shape);
       let mapped: MappedTable;

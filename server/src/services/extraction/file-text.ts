@@ -3,8 +3,10 @@
 import * as XLSX from '@e965/xlsx';
 import mammoth from 'mammoth';
 import { PDFParse } from 'pdf-parse';
+import { InvalidInputError } from '../../lib/errors';
 import type { FileBytes } from '../files/file-reader';
 import { fileKind } from './file-kind';
+import { archiveProblem, DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-guard';
 
 /** MAX_PDF_PAGES bounds the pages read from one PDF (a cap on work, not on the file's size). */
 export const MAX_PDF_PAGES = 500;
@@ -35,9 +37,15 @@ function workbookText(bytes: Buffer): string {
 
 /**
  * documentText is a file's text: PDF, DOCX, XLSX/XLS/ODS (as CSV), CSV, JSON and plain text; null for
- * any other type (images, archives). A damaged file throws the parser's error.
+ * any other type (images, archives). A zip bomb throws InvalidInputError (checked before any parser
+ * runs); a damaged file throws the parser's error.
  */
-export async function documentText(file: FileBytes): Promise<string | null> {
+export async function documentText(
+  file: FileBytes,
+  zipLimits: ZipLimits = DEFAULT_ZIP_LIMITS,
+): Promise<string | null> {
+  const problem = archiveProblem(file.bytes, zipLimits);
+  if (problem !== null) throw new InvalidInputError(`${file.filename.slice(0, 100)}: ${problem}`);
   switch (fileKind(file)) {
     case 'pdf':
       return (await pdfText(file.bytes)).trim();
