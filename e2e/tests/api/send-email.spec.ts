@@ -160,7 +160,12 @@ test.describe('SendEmail over SMTP', () => {
   test.beforeAll(async () => {
     smtp = await startSmtpDouble();
     server = await startServer({
-      env: { ...AUTH_ENV, SMTP_URL: smtp.url, MAIL_FROM: 'no-reply@queen.test' },
+      env: {
+        ...AUTH_ENV,
+        SMTP_URL: smtp.url,
+        MAIL_FROM: 'no-reply@queen.test',
+        MAIL_RATE_LIMIT_PER_APP: '3',
+      },
     });
   });
   test.afterAll(async () => {
@@ -184,5 +189,18 @@ test.describe('SendEmail over SMTP', () => {
     expect(message?.from).toContain('<no-reply@queen.test>');
     expect(message?.to.join()).toContain(to);
     expect(message?.data).toMatch(/^From: Camp Team <no-reply@queen\.test>\r?$/m);
+  });
+
+  test('the whole app has a budget per window too (MAIL_RATE_LIMIT_PER_APP), across callers', async () => {
+    // The test above spent one mail of the app's three.
+    const to = uniqueEmail('app-budget');
+    const first = await createUser(server, { email: to });
+    const second = await createUser(server, { email: uniqueEmail('app-budget') });
+    const mail = { to, subject: 'Budget', body: 'b' };
+    expect((await api(server, SEND_EMAIL, { token: first.token, body: mail })).status).toBe(200);
+    expect((await api(server, SEND_EMAIL, { token: second.token, body: mail })).status).toBe(200);
+    const over = await api(server, SEND_EMAIL, { token: first.token, body: mail });
+    expect(over.status).toBe(429);
+    expect(over.json.message).toMatch(/Too many e-mails sent by this app/);
   });
 });
