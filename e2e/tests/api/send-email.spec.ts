@@ -14,7 +14,7 @@ import {
 import { startSmtpDouble, type SmtpDouble } from '../../support/mail-and-captcha-doubles';
 import { waitForMail } from '../../support/outbox';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
-import { startServer, type RunningServer } from '../../support/server-process';
+import { freePort, startServer, type RunningServer } from '../../support/server-process';
 
 // Core.SendEmail through the official SDK against a real server: the outbox and the SMTP double, the
 // recipient rule (users of the app only), header injection, budgets; and installable packages (404).
@@ -203,4 +203,18 @@ test.describe('SendEmail over SMTP', () => {
     expect(over.status).toBe(429);
     expect(over.json.message).toMatch(/Too many e-mails sent by this app/);
   });
+});
+
+test('a mail server that refuses the connection is a 502 without its details', async () => {
+  const closedPort = await freePort();
+  const server = await startServer({ env: { ...AUTH_ENV, SMTP_URL: `smtp://127.0.0.1:${closedPort}` } });
+  try {
+    const to = uniqueEmail('down');
+    const { token } = await createUser(server, { email: to });
+    const answer = await api(server, SEND_EMAIL, { token, body: { to, subject: 'Down', body: 'b' } });
+    expect(answer.status).toBe(502);
+    expect(answer.json.message).toBe('The mail server did not accept the mail: try again later');
+  } finally {
+    expect(await server.stop()).toBe(0);
+  }
 });

@@ -100,6 +100,26 @@ describe('SendEmail rules', () => {
     });
   });
 
+  it('answers an upstream error (502) when the mail server fails, without its details', async () => {
+    const sender = createEmailSender({
+      mailer: {
+        describe: () => 'broken',
+        send: async () => {
+          throw new Error('connect ECONNREFUSED smtp.internal:25 as user secret-user');
+        },
+      },
+      users: { findByEmail: async () => user('ada@example.com') },
+      limiter: createRateLimiter(),
+      limits: { perCaller: 10, perApp: 10, windowSeconds: 60 },
+    });
+    await expect(
+      sender.send('app', signedIn, { to: 'ada@example.com', subject: 's', body: 'b' }),
+    ).rejects.toMatchObject({
+      name: 'UpstreamError',
+      message: 'The mail server did not accept the mail: try again later',
+    });
+  });
+
   it('limits each caller and the whole app per window', async () => {
     const { sender } = senderWith({ perCaller: 2, perApp: 3, windowSeconds: 60 });
     const mail = { to: 'ada@example.com', subject: 'Hi', body: 'b' };

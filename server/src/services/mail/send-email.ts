@@ -2,7 +2,7 @@
 // platform, recipients must be the app's users, so the integration cannot relay mail to strangers: the
 // user must be enabled and either verified (confirmed their address) or invited by an admin. Callers
 // must be signed in (or the service role); each caller and the app have a budget per window.
-import { InvalidInputError, TooManyRequestsError, UnauthorizedError } from '../../lib/errors';
+import { InvalidInputError, TooManyRequestsError, UnauthorizedError, UpstreamError } from '../../lib/errors';
 import type { Caller } from '../../rules/caller';
 import type { RateLimiter } from '../limits/rate-limiter';
 import type { UserRow } from '../../store/users-store';
@@ -75,13 +75,18 @@ export function createEmailSender(deps: EmailSenderDeps) {
       if (recipient === null || !isMailableUser(recipient))
         throw new InvalidInputError(`${RECIPIENT_RULE}; ${input.to} is not one`);
       const html = looksLikeHtml(input.body) ? input.body : undefined;
-      await deps.mailer.send({
-        to: recipient.email,
-        subject: input.subject,
-        text: html ? htmlToText(html) : input.body,
-        html,
-        fromName: input.from_name?.trim() || undefined,
-      });
+      try {
+        await deps.mailer.send({
+          to: recipient.email,
+          subject: input.subject,
+          text: html ? htmlToText(html) : input.body,
+          html,
+          fromName: input.from_name?.trim() || undefined,
+        });
+      } catch {
+        // The transport's error may name hosts or credentials' users: the caller learns only that it failed.
+        throw new UpstreamError('The mail server did not accept the mail: try again later');
+      }
       return { status: 'sent' };
     },
   };
