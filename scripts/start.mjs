@@ -41,6 +41,23 @@ function appIdOf(projectDir) {
   }
 }
 
+/**
+ * buildEnvOf is the environment an app's build needs: its id, and for the late-2025 template (its
+ * app-params reads VITE_BASE44_BACKEND_URL, the SDK's serverUrl, which has no same-origin default) the
+ * origin users will open, else every API call goes to `null/api/…`.
+ */
+function buildEnvOf(app, id) {
+  const appParams = ['js', 'jsx', 'ts', 'tsx']
+    .map((ext) => join(app, `src/lib/app-params.${ext}`))
+    .find((file) => existsSync(file));
+  const wantsServerUrl =
+    appParams !== undefined && readFileSync(appParams, 'utf8').includes('VITE_BASE44_BACKEND_URL');
+  const origin =
+    process.env.PUBLIC_URL?.trim() ||
+    `http://${process.env.HOST?.trim() || '127.0.0.1'}:${process.env.PORT?.trim() || '8080'}`;
+  return `VITE_BASE44_APP_ID=${id}${wantsServerUrl ? ` VITE_BASE44_BACKEND_URL=${origin}` : ''}`;
+}
+
 /** useAppRepository points PROJECT_DIR and SITE_DIST at an app repository, or says what is missing. */
 function useAppRepository(path) {
   // npm runs scripts from the repository root; a relative PATH means from where `npm start` was typed.
@@ -57,7 +74,7 @@ function useAppRepository(path) {
         `--app ${path}: ${dist} holds no build (no index.html). Build the app first:`,
         `  cd ${app}`,
         '  npm ci',
-        `  VITE_BASE44_APP_ID=${id} npm run build`,
+        `  ${buildEnvOf(app, id)} npm run build`,
         'then run `npm start -- --app ' + path + '` again.',
       ].join('\n'),
     );

@@ -1,7 +1,7 @@
 // Operator CLI: create users, set roles, disable users, change app settings, print the service token.
 // With a live server on the same DATA_DIR it goes through the server's admin API (PGlite must never be
 // opened by two processes); otherwise it opens the database itself.
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import type { ServerConfig } from './config/server-env';
@@ -30,7 +30,9 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   secrets set <NAME>      the value is read from stdin when piped, else typed at a hidden prompt
   secrets list            names only (values are never shown)
   secrets delete <NAME>
-Reads DATA_DIR, APP_ID, SERVICE_TOKEN, JWT_SECRET and SECRETS_KEY like the server.`;
+  --app <path>            a hosted app's repository (its base44/ folder), as npm start -- --app takes
+Reads DATA_DIR, APP_ID, PROJECT_DIR, SERVICE_TOKEN, JWT_SECRET and SECRETS_KEY like the server; with a server
+running on DATA_DIR, commands act on the app that server hosts.`;
 
 /** AdminRequest is one operator action as the admin API spells it. */
 interface AdminRequest {
@@ -85,7 +87,13 @@ function toRequest(command: string, values: Record<string, string | undefined>):
   }
 }
 
-async function liveServerUrl(dataDir: string): Promise<string | null> {
+/** LiveServer is a server answering on this DATA_DIR: where, and which app it hosts. */
+interface LiveServer {
+  url: string;
+  appId: string;
+}
+
+async function liveServerOn(dataDir: string): Promise<LiveServer | null> {
   const info = await readRuntimeInfo(dataDir);
   if (!info) return null;
   try {
@@ -94,7 +102,7 @@ async function liveServerUrl(dataDir: string): Promise<string | null> {
     return null;
   }
   const health = await fetch(`${info.url}/healthz`, { signal: AbortSignal.timeout(3000) }).catch(() => null);
-  return health?.ok ? info.url : null;
+  return health?.ok ? { url: info.url, appId: info.appId } : null;
 }
 
 async function viaServer(url: string, appId: string, serviceToken: string, request: AdminRequest) {
@@ -158,6 +166,7 @@ async function main(): Promise<void> {
       'self-signup': { type: 'string' },
       'dry-run': { type: 'boolean' },
       'min-age-hours': { type: 'string' },
+      app: { type: 'string' },
     },
   });
   const command = positionals[0];
@@ -165,9 +174,15 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  // `--app PATH` names a hosted app's repository, as `npm start -- --app PATH` does: its `base44/` folder.
+  const env = values.app ? { ...process.env, PROJECT_DIR: join(resolve(values.app), 'base44') } : process.env;
   // The app id follows the server's choice: APP_ID, else the project's `.app.jsonc`, else the site config.
-  const project = await loadProject(projectDirFrom(process.env, REPO_ROOT));
-  const { config } = loadSettings(process.env, REPO_ROOT, project.appId);
+  const project = await loadProject(projectDirFrom(env, REPO_ROOT));
+  const settings = loadSettings(env, REPO_ROOT, project.appId).config;
+  // A server running on this DATA_DIR hosts one app: commands act on that app, whatever this shell's
+  // PROJECT_DIR says (the server started with `--app` in another terminal, this one without it).
+  const live = await liveServerOn(settings.DATA_DIR);
+  const config: ServerConfig = live ? { ...settings, APP_ID: live.appId } : settings;
   const secrets = await loadSecrets(config.DATA_DIR, {
     jwtSecret: config.JWT_SECRET,
     serviceToken: config.SERVICE_TOKEN,
@@ -179,20 +194,19 @@ async function main(): Promise<void> {
     return;
   }
   if (command === 'files') {
-    const live = await liveServerUrl(config.DATA_DIR);
-    const report = await pruneFilesCommand(config, positionals[1], values, live);
+    const report = await pruneFilesCommand(config, positionals[1], values, live?.url ?? null);
     console.log(JSON.stringify(report, null, 2));
     return;
   }
   if (command === 'secrets') {
-    const liveServer = await liveServerUrl(config.DATA_DIR);
+    const liveServer = live?.url ?? null;
     const [, action, name] = positionals;
     console.log(JSON.stringify(await secretsCommand({ config, secrets, action, name, liveServer }), null, 2));
     return;
   }
-  const { 'dry-run': _dryRun, ...text } = values;
+  const { 'dry-run': _dryRun, app: _app, ...text } = values;
   const request = toRequest(command, text);
-  const url = await liveServerUrl(config.DATA_DIR);
+  const url = live?.url;
   const result = url
     ? await viaServer(url, config.APP_ID, secrets.serviceToken, request)
     : await direct(config, secrets, project.entities.get(USER_ENTITY), request);

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { PASSWORD, uniqueEmail, userClient } from '../../support/auth-helpers';
+import { runCli } from '../../support/cli-process';
 import { createFakeAppDist, FAKE_APP_INDEX } from '../../support/fake-site-dist';
 import { REPO_ROOT, startServer, type RunningServer } from '../../support/server-process';
 
@@ -33,6 +35,21 @@ test('the app id comes from .app.jsonc when APP_ID is not set', async () => {
   expect(response.status).toBe(200);
   expect(await response.json()).toMatchObject({ id: APP_ID });
   expect(server.logs()).toContain('serving a hosted app build');
+});
+
+test('the CLI run beside the server, without PROJECT_DIR, makes an admin of the app that server hosts', async () => {
+  // The README's step 3: `npm start -- --app ~/my-app` in one terminal, `npm run cli -- create-user` in another.
+  const email = uniqueEmail('hosted-admin');
+  const run = await runCli(['create-user', '--email', email, '--password', PASSWORD, '--role', 'admin'], {
+    DATA_DIR: server.dataDir,
+    DATABASE_URL: server.databaseUrl ?? '',
+    PROJECT_DIR: '',
+    APP_ID: '',
+  });
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).toContain(`server at ${server.url}`);
+  const login = await userClient(server, undefined, APP_ID).auth.loginViaEmailPassword(email, PASSWORD);
+  expect(login.user).toMatchObject({ email, role: 'admin' });
 });
 
 test('pages the app routes itself get index.html (200, uncached); missing files a real 404', async () => {

@@ -33,6 +33,27 @@ describe('npm start -- --app PATH', () => {
     expect(run.stderr).toContain('VITE_BASE44_APP_ID=693f619e713b90b51412cfe0 npm run build');
   });
 
+  it('adds the server origin for a late-2025 app whose app-params reads VITE_BASE44_BACKEND_URL', async () => {
+    const app = await mkdtemp(join(tmpdir(), 'queen-start-app-'));
+    folders.push(app);
+    await mkdir(join(app, 'base44'));
+    await mkdir(join(app, 'src/lib'), { recursive: true });
+    await writeFile(join(app, 'base44/.app.jsonc'), '{"id": "app-late-2025"}');
+    await writeFile(
+      join(app, 'src/lib/app-params.js'),
+      'export const serverUrl = import.meta.env.VITE_BASE44_BACKEND_URL;\n',
+    );
+    const run = spawnSync(process.execPath, [START, '--app', app], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, PUBLIC_URL: 'https://camp.example', PORT: '', HOST: '' },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      'VITE_BASE44_APP_ID=app-late-2025 VITE_BASE44_BACKEND_URL=https://camp.example npm run build',
+    );
+  });
+
   it('refuses a folder without base44/', async () => {
     const app = await mkdtemp(join(tmpdir(), 'queen-start-app-'));
     folders.push(app);
