@@ -32,7 +32,7 @@ export default defineConfig({
       : []),
     { name: 'site', testDir: './tests/site' },
     // The three real Base44 apps of ../shared/fixtures/real-apps, installed (cached in .cache/), built,
-    // served and driven in Chromium (tests/real-apps/README.md). A cold run installs them first.
+    // served and driven in Chromium (README.md, "real-apps"). A cold run installs them first.
     { name: 'real-apps', testDir: './tests/real-apps', timeout: 90_000, metadata: { database: 'pglite' } },
     // The same on PostgreSQL, after the PGlite run (it shares the installed and built apps of .cache/).
     ...(process.env.DATABASE_URL

@@ -1,5 +1,7 @@
 // The composition root: every service is built here, once, from the validated configuration. main.ts
 // (the server) and cli.ts (the operator CLI) both build through it, so wiring is written in one place.
+// Over 300 lines on purpose: each capability is one small build* part below, and keeping them together is
+// what lets a newcomer see every service and what it is given.
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the whole query language (operators, paths, sort) compiles to SQL here, one
+// operator beside the next, so what an app may ask is read in one file.
 import { InvalidInputError } from '../lib/errors';
 import { isRuleOperator, ruleOperatorSql, type SqlTarget } from '../rules/evaluate-rule';
 import { visibleJsonSql, type ReadScope } from '../rules/read-scope';

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: every SQL statement on entity_records lives here, so a statement and the plan
+// `hot-query-plans.test.ts` checks for it are read in one place (the filter compiler is entity-filter-sql.ts).
 import { invalidValueMessage, sqlState } from '../lib/database-errors';
 import { InvalidInputError } from '../lib/errors';
 import type { ReadScope } from '../rules/read-scope';

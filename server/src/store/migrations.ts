@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the schema's history is one append-only list read top to bottom; splitting it
+// would hide the order the versions run in.
 import type { Database } from './database';
 
 interface Migration {

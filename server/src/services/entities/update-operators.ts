@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the update operators ($set, $inc, $push, …) side by side, each small; their
+// shared checks would scatter if split.
 import { InvalidInputError } from '../../lib/errors';
 import { RecordValidationError } from './entity-errors';
 import {

@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: most of it is the drawing itself (shapes, palettes, motifs), data with no logic
+// worth a module of its own.
 // The offline fallback for GenerateImage: hand-composed vector art, seeded by the prompt so it is reproducible.
 export interface DrawnImage {
   contentType: 'image/svg+xml';
