@@ -7,9 +7,8 @@ import { waitForHydration } from './open-site';
 import { signInOnPage } from './login-page';
 import type { RunningServer } from './server-process';
 
-/** LATER_CAPABILITY matches the API paths of later issues: LLM, e-mail, extraction, functions, agents. */
-const LATER_CAPABILITY =
-  /\/integration-endpoints\/Core\/(InvokeLLM|SendEmail|SendSMS|ExtractDataFromUploadedFile)$|\/functions\/|\/agents(\/|$)/;
+/** LATER_CAPABILITY matches the API paths of later issues: LLM, SMS, functions, agents. */
+const LATER_CAPABILITY = /\/integration-endpoints\/Core\/(InvokeLLM|SendSMS)$|\/functions\/|\/agents(\/|$)/;
 
 /** ApiCall is one answered request to our server's API, as the browser saw it. */
 export interface ApiCall {

@@ -1,6 +1,6 @@
 // safereturn (2026 template, same origin): the app's own email/password pages (register → OTP from the mail
 // → verify → setToken; log in; forgot → the mailed link to its own /reset-password → log in), the dashboard's TripPlan list, the profile's updateMe with custom User
-// fields, and the family portal whose anonymous function call (a later issue) must answer 501.
+// fields and photo (a public upload), and the family portal whose anonymous function call (a later issue) must answer 501.
 import { expect, test } from '@playwright/test';
 import { PASSWORD, uniqueEmail } from '../../support/auth-helpers';
 import { linkFrom, otpFrom, waitForMail } from '../../support/outbox';
@@ -11,6 +11,7 @@ import {
   startRealAppServer,
   type PreparedApp,
 } from '../../support/real-apps';
+import { TINY_PNG } from '../../support/openai-images-double';
 import { watchBrowser } from '../../support/real-apps-browser';
 import type { RunningServer } from '../../support/server-process';
 
@@ -64,6 +65,30 @@ test('register with the emailed code, open dashboard and profile, save the profi
       return users[0]?.saved_primary_name;
     })
     .toBe('Jane Walker');
+
+  // The profile photo: a public Core.UploadFile, then updateMe with its file_url, shown from our server.
+  await page.locator('input[type="file"][accept="image/*"]').setInputFiles({
+    name: 'me.png',
+    mimeType: 'image/png',
+    buffer: TINY_PNG,
+  });
+  const photo = page.getByRole('img', { name: 'Profile' });
+  await expect(photo).toBeVisible();
+  const photoUrl = await photo.getAttribute('src');
+  expect(photoUrl).toContain(`/api/apps/${app.appId}/files/public/`);
+  const served = await fetch(new URL(photoUrl ?? '', server.url));
+  expect(served.status).toBe(200);
+  expect(served.headers.get('content-type')).toBe('image/png');
+  expect(Buffer.from(await served.arrayBuffer()).equals(TINY_PNG)).toBe(true);
+  await expect
+    .poll(async () => {
+      const users = await serviceApi<Array<{ email: string; profile_photo_url?: string }>>(
+        server,
+        `/api/apps/${app.appId}/entities/User?q=${encodeURIComponent(JSON.stringify({ email }))}`,
+      );
+      return users[0]?.profile_photo_url;
+    })
+    .toBe(photoUrl);
 
   // The family portal calls the backend function getTripPublic anonymously: 501 until functions exist.
   await page.goto(`${server.url}/family?id=000000000000000000000000`);
