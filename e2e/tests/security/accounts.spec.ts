@@ -527,9 +527,14 @@ const SCENARIOS: Scenario[] = [
 const servers = new Map<Server, RunningServer>();
 
 test.beforeAll(async () => {
+  test.setTimeout(120_000); // two servers start at once; a shared machine can be slow to give them a core
   const env = { ...AUTH_ENV, JWT_SECRET };
-  servers.set('no PUBLIC_URL', await startServer({ env }));
-  servers.set('PUBLIC_URL set', await startServer({ env: { ...env, PUBLIC_URL } }));
+  const [plain, withPublicUrl] = await Promise.all([
+    startServer({ env }),
+    startServer({ env: { ...env, PUBLIC_URL } }),
+  ]);
+  servers.set('no PUBLIC_URL', plain);
+  servers.set('PUBLIC_URL set', withPublicUrl);
 });
 
 test.afterAll(async () => {

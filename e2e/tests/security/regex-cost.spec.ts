@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { apiScenarios, bearer, type ApiScenario } from '../../support/api-scenario';
-import { slowestAnswerDuring } from '../../support/responsiveness';
+import { onThisMachine, slowestAnswerDuring } from '../../support/responsiveness';
 import { SERVICE_TOKEN, api, createUser, uniqueEmail } from '../../support/auth-helpers';
 import { startEntitiesServer } from '../../support/entities-helpers';
 import type { RunningServer } from '../../support/server-process';
@@ -237,7 +237,7 @@ test('[1a/3] a burst of regex queries over a few MB of attacker text: no 503, /h
   const answers = await attack;
   const elapsed = performance.now() - started;
   expect(answers.map((answer) => answer.status)).toEqual([...many(10, () => 400), ...many(2, () => 200)]);
-  expect(slowest).toBeLessThan(BOUND_MS);
+  expect(slowest).toBeLessThan(onThisMachine(BOUND_MS));
   // Well inside the 5 s statement deadline (before: every probe query ran into it).
-  expect(elapsed).toBeLessThan(5_000);
+  expect(elapsed).toBeLessThan(onThisMachine(5_000));
 });
