@@ -38,6 +38,8 @@ const T_95 = [
   1.746, 1.74, 1.734, 1.729, 1.725, 1.721, 1.717, 1.714, 1.711, 1.708, 1.706, 1.703, 1.701, 1.699, 1.697,
 ];
 const tQuantile = (degrees: number) => T_95[degrees - 1] ?? 1.645;
+/** WIDE_MARGIN is the share of the old mean above which a margin is called out as too wide to rule out small changes. */
+const WIDE_MARGIN = 0.2;
 const APP_ID = 'queen-solana';
 const ENTITY = 'Todo';
 const BASE = `/api/apps/${APP_ID}/entities/${ENTITY}`;
@@ -370,10 +372,18 @@ for (const result of results) {
           .join(
             '; ',
           )} | ${(route.old.ratioToBare * 100).toFixed(1)} % → ${(route.new.ratioToBare * 100).toFixed(1)} % | ` +
-        `± ${int(route.margin)} | ${route.verdict ?? '—'} |`,
+        `± ${int(route.margin)} (${((route.margin / route.old.mean) * 100).toFixed(0)} %) | ${route.verdict ?? '—'} |`,
     ),
     '',
   );
+  const wide = result.routes.filter((route) => route.verdict && route.margin > WIDE_MARGIN * route.old.mean);
+  if (wide.length > 0)
+    markdown.push(
+      `The margin of ${wide.map((route) => route.route).join(' and ')} is over ${WIDE_MARGIN * 100} % of the old mean: the rounds`,
+      'disagree a lot (other work on the machine), so "no worse" here only says the run shows no slowdown, not',
+      'that a small one is ruled out. More rounds (`BENCH_AB_ROUNDS`) or a quieter machine narrow it.',
+      '',
+    );
 }
 markdown.push(
   'Noise margin: the one-sided 95 % Student t bound of the mean paired difference. Each round gives one',
