@@ -90,6 +90,7 @@ export default tseslint.config(
       'e2e/test-results/**',
       'e2e/playwright-report/**',
       'e2e/.cache/**',
+      'bench/.cache/**',
       'bench/results/**',
       'bench/.tmp/**',
     ],

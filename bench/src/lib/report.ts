@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { FailedAudit, RunValues } from './lighthouse-runs';
 import type { ParticlesCost } from './particles';
 import type { ServedBytes } from './served-bytes';
@@ -138,4 +140,12 @@ export function toMarkdown(report: SiteReport): string {
     '',
   );
   return lines.join('\n');
+}
+
+/** writeResults writes `bench/results/<name>.json` (everything, unrounded) and `<name>.md` (the page). */
+export async function writeResults(name: string, json: unknown, markdown: string): Promise<void> {
+  const results = resolve(import.meta.dirname, '../../results');
+  await mkdir(results, { recursive: true });
+  await writeFile(join(results, `${name}.json`), `${JSON.stringify(json, null, 2)}\n`);
+  await writeFile(join(results, `${name}.md`), markdown.endsWith('\n') ? markdown : `${markdown}\n`);
 }

@@ -8,3 +8,16 @@ export function median(values: readonly number[]): number {
 }
 
 export const KB = 1024;
+
+/** mean of a list (NaN when empty). */
+export function mean(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  return values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+/** sampleStdDev is the sample standard deviation (n − 1 in the denominator; NaN below two values). */
+export function sampleStdDev(values: readonly number[]): number {
+  if (values.length < 2) return Number.NaN;
+  const average = mean(values);
+  return Math.sqrt(values.reduce((sum, value) => sum + (value - average) ** 2, 0) / (values.length - 1));
+}
