@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { SiteConfig } from '../../../site/src/config/site-config-schema';
 import { buildApp } from '../app';
+import { buildLlmService } from './llm-part';
 import { reportSiteBundle } from './startup-report';
 import type { ServerConfig } from '../config/server-env';
 import { createPublicFetch, type PublicFetch } from '../lib/public-fetch';
@@ -285,6 +286,13 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
       fetchTimeoutMs: config.EXTRACT_FETCH_TIMEOUT_MS,
     },
   });
+  const llm = buildLlmService({
+    config,
+    db,
+    readFileUrl,
+    visibilityOf: async (appId) => (await apps.findAccessSettings(appId)).visibility,
+    logger,
+  });
   const customIntegrations = createCustomIntegrations({
     integrations: project.customIntegrations ?? new Map(),
     secrets: appSecrets,
@@ -350,6 +358,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     customIntegrations,
     mail,
     extraction,
+    llm,
     isShuttingDown: input.isShuttingDown,
     realtime,
     limiter,
