@@ -1,0 +1,75 @@
+// Migration 20 and the LLM usage store on PGlite and (with DATABASE_URL, as CI sets it) PostgreSQL: calls
+// are recorded, summed for the daily budget from a given instant, and listed newest first.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openScratchPostgres } from '../test-support/scratch-postgres';
+import type { Database } from './database';
+import { createLlmUsageStore, type LlmUsageEntry } from './llm-usage-store';
+import { runMigrations } from './migrations';
+import { openPgliteDatabase } from './pglite-database';
+
+interface Engine {
+  db: Database;
+  close(): Promise<void>;
+}
+
+async function openPglite(): Promise<Engine> {
+  const folder = await mkdtemp(join(tmpdir(), 'llm-usage-pglite-'));
+  const db = await openPgliteDatabase(folder);
+  return {
+    db,
+    async close() {
+      await db.close();
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+const engines: [string, () => Promise<Engine>][] = [['PGlite', openPglite]];
+const adminUrl = process.env.DATABASE_URL;
+if (adminUrl) engines.push(['PostgreSQL', () => openScratchPostgres(adminUrl, 'llm_usage')]);
+
+const call = (overrides: Partial<LlmUsageEntry>): LlmUsageEntry => ({
+  integration: 'InvokeLLM',
+  model: 'm',
+  caller_kind: 'user',
+  user_id: 'u1',
+  prompt_tokens: 10,
+  completion_tokens: 5,
+  ...overrides,
+});
+
+describe.each(engines)('llm_usage on %s', (_name, open) => {
+  let engine: Engine;
+
+  beforeAll(async () => {
+    engine = await open();
+    await runMigrations(engine.db);
+    await engine.db.query('INSERT INTO apps (id) VALUES ($1), ($2)', ['a1', 'a2']);
+  });
+  afterAll(async () => engine.close());
+
+  it('records calls, sums an app’s tokens since an instant and lists them newest first', async () => {
+    const store = createLlmUsageStore(engine.db);
+    const before = new Date(Date.now() - 60_000);
+    await store.insert('a1', call({}));
+    await store.insert(
+      'a1',
+      call({ model: 'other', caller_kind: 'service', user_id: null, prompt_tokens: 1 }),
+    );
+    await store.insert('a2', call({ prompt_tokens: 1000 }));
+    expect(await store.tokensSince('a1', before)).toBe(21);
+    expect(await store.tokensSince('a1', new Date(Date.now() + 60_000))).toBe(0);
+    const recent = await store.recent('a1', 10);
+    expect(recent.map((row) => row.model)).toEqual(['other', 'm']);
+    expect(recent[0]).toMatchObject({
+      caller_kind: 'service',
+      user_id: null,
+      prompt_tokens: 1,
+      completion_tokens: 5,
+    });
+    expect(recent[0]?.created_date).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+});
