@@ -11,6 +11,7 @@ const BENCHMARKS = [
   'database-worker.ts',
   'files-throughput.ts',
   'extraction-throughput.ts',
+  'llm-overhead.ts',
 ];
 
 function run(script: string): Promise<number> {

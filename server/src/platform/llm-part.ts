@@ -32,7 +32,7 @@ export function buildLlmService(input: {
     : null;
   return createLlmService({
     provider,
-    budget: createTokenBudget({ store: usage, dailyTokens: config.LLM_DAILY_TOKEN_BUDGET }),
+    budget: createTokenBudget({ store: usage, dailyTokens: config.LLM_DAILY_TOKEN_BUDGET, log: logger }),
     usage,
     files: createLlmFiles({
       readFileUrl: input.readFileUrl,

@@ -374,6 +374,8 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   app.addHook('onClose', async () => limiterRedis?.close());
   // Buffered page views are written once requests have drained, before the database closes.
   app.addHook('onClose', () => appLogs.close());
+  // LLM usage rows still queued are written the same way.
+  app.addHook('onClose', () => llm.close());
   appLogs.startPruning();
 
   return {

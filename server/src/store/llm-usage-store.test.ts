@@ -54,12 +54,17 @@ describe.each(engines)('llm_usage on %s', (_name, open) => {
   it('records calls, sums an app’s tokens since an instant and lists them newest first', async () => {
     const store = createLlmUsageStore(engine.db);
     const before = new Date(Date.now() - 60_000);
-    await store.insert('a1', call({}));
-    await store.insert(
-      'a1',
-      call({ model: 'other', caller_kind: 'service', user_id: null, prompt_tokens: 1 }),
-    );
-    await store.insert('a2', call({ prompt_tokens: 1000 }));
+    const at = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
+    await store.insertBatch([
+      { ...call({}), app_id: 'a1', created_at: at(2) },
+      {
+        ...call({ model: 'other', caller_kind: 'service', user_id: null, prompt_tokens: 1 }),
+        app_id: 'a1',
+        created_at: at(1),
+      },
+      { ...call({ prompt_tokens: 1000 }), app_id: 'a2', created_at: at(1) },
+    ]);
+    await store.insertBatch([]);
     expect(await store.tokensSince('a1', before)).toBe(21);
     expect(await store.tokensSince('a1', new Date(Date.now() + 60_000))).toBe(0);
     const recent = await store.recent('a1', 10);

@@ -19,21 +19,19 @@ export interface LlmUsageRow extends LlmUsageEntry {
 /** createLlmUsageStore returns the SQL for the llm_usage table. */
 export function createLlmUsageStore(db: Queryable) {
   return {
-    /** insert records one call of appId. */
-    async insert(appId: string, entry: LlmUsageEntry): Promise<void> {
+    /** insertBatch records calls (of any apps) in one statement. */
+    async insertBatch(rows: (LlmUsageEntry & { app_id: string; created_at: string })[]): Promise<void> {
+      if (rows.length === 0) return;
       await db.query(
-        `INSERT INTO llm_usage (app_id, integration, model, caller_kind, user_id, prompt_tokens, completion_tokens)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [
-          appId,
-          entry.integration,
-          entry.model,
-          entry.caller_kind,
-          entry.user_id,
-          entry.prompt_tokens,
-          entry.completion_tokens,
-        ],
-        { reuse: true },
+        `INSERT INTO llm_usage
+           (app_id, integration, model, caller_kind, user_id, prompt_tokens, completion_tokens, created_at)
+         SELECT r.app_id, r.integration, r.model, r.caller_kind, r.user_id, r.prompt_tokens,
+           r.completion_tokens, r.created_at
+         FROM jsonb_to_recordset($1::jsonb) AS r(
+           app_id text, integration text, model text, caller_kind text, user_id text, prompt_tokens int,
+           completion_tokens int, created_at timestamptz
+         )`,
+        [JSON.stringify(rows)],
       );
     },
     /** tokensSince is the tokens appId spent since `since` (the UTC day's start for the daily budget). */

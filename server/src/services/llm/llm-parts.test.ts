@@ -63,10 +63,10 @@ describe('response schema', () => {
 describe('token budget', () => {
   it('refuses once the day is spent, with Retry-After until UTC midnight, and counts recorded calls', async () => {
     const now = Date.UTC(2026, 0, 1, 23, 0, 0);
-    const store = { insert: vi.fn(async () => undefined), tokensSince: vi.fn(async () => 90) };
+    const store = { insertBatch: vi.fn(async () => undefined), tokensSince: vi.fn(async () => 90) };
     const budget = createTokenBudget({ store, dailyTokens: 100, now: () => now, refreshMs: 60_000 });
     await budget.check('app');
-    await budget.record('app', {
+    budget.record('app', {
       integration: 'InvokeLLM',
       model: 'm',
       caller_kind: 'user',
@@ -76,7 +76,10 @@ describe('token budget', () => {
     });
     await expect(budget.check('app')).rejects.toMatchObject({ retryAfterSeconds: 3600 });
     expect(store.tokensSince).toHaveBeenCalledTimes(1);
-    expect(store.insert).toHaveBeenCalledTimes(1);
+    // Written later, in a batch; counted at once and still after the sum is read again.
+    await budget.flush();
+    expect(store.insertBatch).toHaveBeenCalledTimes(1);
+    await expect(budget.check('app')).rejects.toMatchObject({ retryAfterSeconds: 3600 });
   });
 });
 

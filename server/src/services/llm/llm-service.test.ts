@@ -21,11 +21,13 @@ function setup(answers: string[], overrides: Partial<LlmServiceDeps> = {}) {
     },
     transcribe: async () => ({ text: 'spoken', usage: { prompt_tokens: 0, completion_tokens: 2 } }),
   };
-  const insert = vi.fn(async () => undefined);
+  const rows: object[] = [];
+  const insertBatch = vi.fn(async (batch: object[]) => void rows.push(...batch));
   const files: LlmFiles = { read: async () => ({ images: [], text: '' }) };
+  const budget = createTokenBudget({ store: { insertBatch, tokensSince: async () => 0 }, dailyTokens: 1000 });
   const service = createLlmService({
     provider,
-    budget: createTokenBudget({ store: { insert, tokensSince: async () => 0 }, dailyTokens: 1000 }),
+    budget,
     usage: { recent: async () => [] },
     files,
     readFileUrl: async () => ({
@@ -41,21 +43,30 @@ function setup(answers: string[], overrides: Partial<LlmServiceDeps> = {}) {
     log: { info: vi.fn(), warn: vi.fn() },
     ...overrides,
   });
-  return { service, requests, insert };
+  /** recorded writes the queued usage and lists every row written. */
+  const recorded = async () => {
+    await budget.flush();
+    return rows;
+  };
+  return { service, requests, recorded };
 }
 
 describe('InvokeLLM', () => {
   it('answers a string and records the usage with model and caller', async () => {
-    const { service, insert } = setup(['hello']);
+    const { service, recorded } = setup(['hello']);
     expect(await service.invoke('app', user, { prompt: 'hi' })).toBe('hello');
-    expect(insert).toHaveBeenCalledWith('app', {
-      integration: 'InvokeLLM',
-      model: 'default-model',
-      caller_kind: 'user',
-      user_id: 'u1',
-      prompt_tokens: 10,
-      completion_tokens: 5,
-    });
+    expect(await recorded()).toEqual([
+      {
+        app_id: 'app',
+        created_at: expect.any(String),
+        integration: 'InvokeLLM',
+        model: 'default-model',
+        caller_kind: 'user',
+        user_id: 'u1',
+        prompt_tokens: 10,
+        completion_tokens: 5,
+      },
+    ]);
   });
 
   it('returns the validated object, asking for structured output', async () => {
@@ -77,10 +88,9 @@ describe('InvokeLLM', () => {
       failing.service.invoke('app', user, { prompt: 'p', response_json_schema: schema }),
     ).rejects.toThrow(/after one retry: \(root\) must have required property 'n'/);
     // Both attempts cost tokens: both are recorded.
-    expect(failing.insert).toHaveBeenCalledWith(
-      'app',
+    expect(await failing.recorded()).toEqual([
       expect.objectContaining({ prompt_tokens: 20, completion_tokens: 10 }),
-    );
+    ]);
   });
 
   it('refuses anonymous callers unless the app is public without login, and 503s without a provider', async () => {
@@ -113,11 +123,10 @@ describe('InvokeLLM', () => {
 
 describe('TranscribeAudio', () => {
   it('answers the text and records the call', async () => {
-    const { service, insert } = setup([]);
+    const { service, recorded } = setup([]);
     expect(await service.transcribe('app', user, { url: '/x' })).toBe('spoken');
-    expect(insert).toHaveBeenCalledWith(
-      'app',
+    expect(await recorded()).toEqual([
       expect.objectContaining({ integration: 'TranscribeAudio', model: 'whisper-1' }),
-    );
+    ]);
   });
 });

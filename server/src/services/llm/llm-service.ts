@@ -130,9 +130,12 @@ export function createLlmService(deps: LlmServiceDeps) {
     /** requireProvider throws the 503 naming LLM_PROVIDER_URL when no provider is set (before any input check). */
     requireProvider: (): void => void requireProvider(),
     /** recentUsage lists appId's newest recorded calls, for the operator. */
-    recentUsage(appId: string, limit: number): Promise<LlmUsageRow[]> {
+    async recentUsage(appId: string, limit: number): Promise<LlmUsageRow[]> {
+      await deps.budget.flush();
       return deps.usage.recent(appId, limit);
     },
+    /** close writes the usage still queued (call before the database closes). */
+    close: () => deps.budget.close(),
     /** invoke answers InvokeLLM: a string, or with response_json_schema a value that satisfies it. */
     async invoke(appId: string, caller: Caller, input: InvokeInput): Promise<unknown> {
       const provider = await admit(appId, caller, 'InvokeLLM');
@@ -184,7 +187,7 @@ export function createLlmService(deps: LlmServiceDeps) {
         );
       } finally {
         // Whatever was spent is recorded, the failed attempts too (they cost the same).
-        if (spent.prompt_tokens + spent.completion_tokens > 0) await recordUsage();
+        if (spent.prompt_tokens + spent.completion_tokens > 0) recordUsage();
       }
     },
 
@@ -207,7 +210,7 @@ export function createLlmService(deps: LlmServiceDeps) {
         language: input.language,
         prompt: input.prompt,
       });
-      await deps.budget.record(appId, {
+      deps.budget.record(appId, {
         integration: 'TranscribeAudio',
         model: deps.transcribeModel,
         ...callerFields(caller),
