@@ -2,6 +2,8 @@
 // completions and audio transcriptions, one deadline each, no retries (a retry would double the cost and
 // the wait; apps retry themselves). Failures become safe domain errors: the key and the provider's own
 // error text never reach a caller (the text goes to the log, the key scrubbed from it).
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { OutboundLimitError, UpstreamError } from '../../lib/errors';
 
 /** ContentPart is one part of a user message: text, or an image as a data URL. */
@@ -90,46 +92,78 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
   const { baseUrl, apiKey, timeoutMs } = options;
   const scrub = (text: string) => (apiKey ? text.split(apiKey).join('[key]') : text).slice(0, 500);
 
+  // JSON calls go through node:http with kept-alive connections: cheaper per call than fetch, whose
+  // web streams cost more CPU than the provider's answer is worth (bench:llm). Forms (audio) use fetch.
+  const base = new URL(baseUrl);
+  const agent =
+    base.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const send = base.protocol === 'https:' ? httpsRequest : httpRequest;
+
+  function exchange(
+    path: string,
+    body: string | FormData,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+  ) {
+    if (typeof body !== 'string') {
+      return fetch(`${baseUrl}${path}`, { method: 'POST', headers, body, signal }).then(async (response) => ({
+        status: response.status,
+        text: await response.text(),
+      }));
+    }
+    return new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const outgoing = send(
+        `${baseUrl}${path}`,
+        { method: 'POST', agent, signal, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+        (incoming) => {
+          const chunks: Buffer[] = [];
+          incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+          incoming.on('end', () =>
+            resolve({ status: incoming.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+          );
+          incoming.on('error', reject);
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end(body);
+    });
+  }
+
   async function post(path: string, body: string | FormData, json: boolean): Promise<unknown> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (json) headers['content-type'] = 'application/json';
     if (apiKey) headers.authorization = `Bearer ${apiKey}`;
-    let response: Response;
-    let text: string;
+    const signal = AbortSignal.timeout(timeoutMs);
+    let response: { status: number; text: string };
     try {
-      response = await fetch(`${baseUrl}${path}`, {
-        method: 'POST',
-        headers,
-        body,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      text = await response.text();
+      response = await exchange(path, body, headers, signal);
     } catch (error) {
-      if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+      if (signal.aborted) {
         throw new OutboundLimitError(
           `The LLM provider did not answer within ${timeoutMs} ms (LLM_TIMEOUT_MS)`,
           'timeout',
         );
       }
-      // NB: fetch errors name the host, never the headers, so the key cannot leak through them.
+      // NB: connection errors name the host, never the headers, so the key cannot leak through them.
       const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
       options.onFailure?.({ message: scrub(`unreachable: ${cause || String(error)}`) });
       throw new UpstreamError('The LLM provider could not be reached');
     }
-    if (!response.ok) {
-      options.onFailure?.({ status: response.status, message: scrub(text) });
-      throw new UpstreamError(`The LLM provider failed (HTTP ${response.status})`);
+    const { status, text } = response;
+    if (status < 200 || status > 299) {
+      options.onFailure?.({ status, message: scrub(text) });
+      throw new UpstreamError(`The LLM provider failed (HTTP ${status})`);
     }
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      options.onFailure?.({ status: response.status, message: scrub(`not JSON: ${text}`) });
+      options.onFailure?.({ status, message: scrub(`not JSON: ${text}`) });
       throw new UpstreamError('The LLM provider answered something that is not JSON');
     }
   }
 
   return {
-    host: new URL(baseUrl).host,
+    host: base.host,
     async chat(request) {
       const payload: Record<string, unknown> = { model: request.model, messages: request.messages };
       if (request.jsonSchema) {
