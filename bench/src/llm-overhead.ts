@@ -15,7 +15,7 @@ import { DEFAULT_APP_ID } from '../../e2e/support/sdk-client';
 import { REPO_ROOT, startServer } from '../../e2e/support/server-process';
 import { median } from './lib/stats';
 
-const CONCURRENCY = 50;
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const GOAL_MS = 2;
