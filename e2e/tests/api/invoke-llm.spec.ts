@@ -24,6 +24,7 @@ const KEY = 'sk-e2e-secret-provider-key-0123456789';
 
 type Core = {
   InvokeLLM(input: Record<string, unknown>): Promise<unknown>;
+  ExtractDataFromUploadedFile(input: { file_url: string; json_schema: object }): Promise<unknown>;
   TranscribeAudio(input: Record<string, unknown>): Promise<unknown>;
   UploadFile(input: { file: File }): Promise<{ file_url: string }>;
   UploadPrivateFile(input: { file: File }): Promise<{ file_uri: string }>;
@@ -122,7 +123,8 @@ test.describe('with a provider', () => {
     await core.InvokeLLM({ prompt: 'b', model: 'claude_sonnet_4_6' });
     await core.InvokeLLM({ prompt: 'c', model: 'claude_sonnet_4_6' });
     expect(lastChat().model).toBe('double-default');
-    expect(server.logs().split('claude_sonnet_4_6').length - 1).toBe(1);
+    // Logs reach the harness a moment after the answer.
+    await expect.poll(() => server.logs().split('claude_sonnet_4_6').length - 1).toBe(1);
   });
 
   test('a response_json_schema gets an object valid against it, asked as structured output', async () => {
@@ -170,7 +172,7 @@ test.describe('with a provider', () => {
     expect(answer.status).toBe(502);
     expect(answer.json.message).toBe('The LLM provider failed (HTTP 500)');
     expect(JSON.stringify(answer.json)).not.toContain(KEY);
-    expect(server.logs()).toContain('LLM provider failed');
+    await expect.poll(() => server.logs()).toContain('LLM provider failed');
     expect(server.logs()).not.toContain(KEY);
   });
 
@@ -250,6 +252,22 @@ test.describe('with a provider', () => {
     expect(
       double.requests.some((entry) => entry.path === '/searxng/search' && entry.body.q === 'Lake level?'),
     ).toBe(true);
+  });
+
+  test('ExtractDataFromUploadedFile fills a schema from a document through the provider', async () => {
+    const { file_url } = await core.UploadFile({
+      file: fileOf('Invoice 17 for Ana, total 42.50 EUR', 'invoice.txt', 'text/plain'),
+    });
+    const invoice = {
+      type: 'object',
+      properties: { customer: { type: 'string' }, total: { type: 'number' } },
+    };
+    expect(await core.ExtractDataFromUploadedFile({ file_url, json_schema: invoice })).toEqual({
+      status: 'success',
+      output: { customer: 'text', total: 1.5 },
+    });
+    expect(JSON.stringify(lastChat().messages)).toContain('Invoice 17 for Ana');
+    expect(lastChat().response_format).toMatchObject({ json_schema: { schema: invoice } });
   });
 
   test('TranscribeAudio reads the uploaded audio (audio_url, as real apps pass it) and answers the text', async () => {

@@ -277,21 +277,24 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
       windowSeconds: config.MAIL_RATE_LIMIT_WINDOW_SECONDS,
     },
   });
-  // Documents beyond one text field need the LLM: `structured` is wired once the provider exists.
-  const extraction = createExtractionService({
-    readFileUrl,
-    limits: {
-      maxBytes: config.EXTRACT_MAX_MB * 1024 * 1024,
-      maxRows: config.EXTRACT_MAX_ROWS,
-      fetchTimeoutMs: config.EXTRACT_FETCH_TIMEOUT_MS,
-    },
-  });
   const llm = buildLlmService({
     config,
     db,
     readFileUrl,
     visibilityOf: async (appId) => (await apps.findAccessSettings(appId)).visibility,
     logger,
+  });
+  // Documents beyond one text field go to the LLM when a provider is set.
+  const extraction = createExtractionService({
+    structured: llm.configured
+      ? (text, schema, call) => llm.structured(call.appId, call.caller, text, schema)
+      : undefined,
+    readFileUrl,
+    limits: {
+      maxBytes: config.EXTRACT_MAX_MB * 1024 * 1024,
+      maxRows: config.EXTRACT_MAX_ROWS,
+      fetchTimeoutMs: config.EXTRACT_FETCH_TIMEOUT_MS,
+    },
   });
   const customIntegrations = createCustomIntegrations({
     integrations: project.customIntegrations ?? new Map(),

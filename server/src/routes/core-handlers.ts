@@ -33,8 +33,8 @@ export function coreHandlers(deps: {
 }): Record<string, CoreHandler> {
   return {
     SendEmail: ({ appId, caller, body }) => deps.mail.send(appId, caller, parseInput(SendEmailSchema, body)),
-    ExtractDataFromUploadedFile: ({ appId, body }) =>
-      deps.extraction.extract(appId, parseInput(ExtractDataSchema, body)),
+    ExtractDataFromUploadedFile: ({ appId, caller, body }) =>
+      deps.extraction.extract(appId, parseInput(ExtractDataSchema, body), caller),
     // Without a provider the answer is the 503 naming LLM_PROVIDER_URL, whatever the body holds.
     InvokeLLM: ({ appId, caller, body }) => {
       deps.llm.requireProvider();

@@ -11,7 +11,7 @@ import {
 import type { Caller } from '../../rules/caller';
 import type { LlmUsageRow, LlmUsageStore } from '../../store/llm-usage-store';
 import type { FileReader } from '../files/file-reader';
-import type { LlmFiles } from './llm-files';
+import { MAX_DOCUMENT_CHARS, type LlmFiles } from './llm-files';
 import type { ChatMessage, ContentPart, LlmProvider, TokenUsage } from './llm-provider';
 import { compileResponseSchema, describeErrors } from './response-schema';
 import type { TokenBudget } from './token-budget';
@@ -189,6 +189,19 @@ export function createLlmService(deps: LlmServiceDeps) {
         // Whatever was spent is recorded, the failed attempts too (they cost the same).
         if (spent.prompt_tokens + spent.completion_tokens > 0) recordUsage();
       }
+    },
+
+    /**
+     * structured fills schema from a document's text for ExtractDataFromUploadedFile: the same call, guards
+     * and usage as InvokeLLM with that schema.
+     */
+    async structured(appId: string, caller: Caller, text: string, schema: object): Promise<unknown> {
+      const document =
+        text.length > MAX_DOCUMENT_CHARS ? `${text.slice(0, MAX_DOCUMENT_CHARS)}\n[… cut]` : text;
+      return this.invoke(appId, caller, {
+        prompt: `Extract the data the JSON schema describes from this document. Use only what the document says.\n\nDocument:\n${document}`,
+        response_json_schema: schema,
+      });
     },
 
     /** transcribe answers TranscribeAudio: the audio file's text. */
