@@ -1,31 +1,14 @@
 // Migration 20 and the LLM usage store on PGlite and (with DATABASE_URL, as CI sets it) PostgreSQL: calls
 // are recorded, summed for the daily budget from a given instant, and listed newest first.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openScratchPostgres } from '../test-support/scratch-postgres';
-import type { Database } from './database';
+import { openScratchPglite } from '../test-support/scratch-pglite';
+import { openScratchPostgres, type ScratchPostgres } from '../test-support/scratch-postgres';
 import { createLlmUsageStore, type LlmUsageEntry } from './llm-usage-store';
 import { runMigrations } from './migrations';
-import { openPgliteDatabase } from './pglite-database';
 
-interface Engine {
-  db: Database;
-  close(): Promise<void>;
-}
+type Engine = ScratchPostgres;
 
-async function openPglite(): Promise<Engine> {
-  const folder = await mkdtemp(join(tmpdir(), 'llm-usage-pglite-'));
-  const db = await openPgliteDatabase(folder);
-  return {
-    db,
-    async close() {
-      await db.close();
-      await rm(folder, { recursive: true, force: true });
-    },
-  };
-}
+const openPglite = () => openScratchPglite('llm-usage');
 
 const engines: [string, () => Promise<Engine>][] = [['PGlite', openPglite]];
 const adminUrl = process.env.DATABASE_URL;
