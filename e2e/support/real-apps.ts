@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { startOpenAiDouble } from './openai-double';
+import { startOpenAiDouble, type OpenAiDouble } from './openai-double';
 import { AUTH_ENV, PASSWORD, SERVICE_TOKEN } from './auth-helpers';
 import { REPO_ROOT, startServer, type RunningServer } from './server-process';
 
@@ -177,7 +177,7 @@ export async function prepareRealApp(name: RealAppName): Promise<PreparedApp> {
 export async function startRealAppServer(
   app: PreparedApp,
   env: Record<string, string> = {},
-): Promise<RunningServer> {
+): Promise<RunningServer & { llm: OpenAiDouble }> {
   const llm = await startOpenAiDouble();
   const server = await startServer({
     env: {
@@ -194,6 +194,7 @@ export async function startRealAppServer(
   });
   const stop = server.stop;
   return Object.assign(server, {
+    llm,
     async stop() {
       try {
         return await stop();
