@@ -50,6 +50,12 @@ describe('response schema', () => {
     expect(() => checkSchemaBounds({ description: 'x'.repeat(40_000) })).toThrow(/larger than/);
     expect(() => checkSchemaBounds({ $ref: 'http://example.com/s.json' })).toThrow(/\$ref/);
     expect(() => compileResponseSchema({ type: 'nonsense' })).toThrow(/not a valid JSON schema/);
+    const declared = compileResponseSchema({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: 'https://example.com/answer',
+      type: 'string',
+    });
+    expect(declared('ok')).toBe(true);
   });
 
   it('runs patterns in linear time (a backtracking pattern does not hang)', () => {

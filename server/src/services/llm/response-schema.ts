@@ -60,8 +60,9 @@ export function compileResponseSchema(schema: object): ValidateFunction {
   if (known) return known;
   let validate: ValidateFunction;
   try {
-    // $id would register the schema globally in ajv: dropped, so equal ids from callers cannot clash.
-    const { $id: _id, ...rest } = schema as Record<string, unknown>;
+    // $id would register the schema globally in ajv (equal ids from callers would clash), and a $schema
+    // ajv does not hold (draft 2020-12) would fail the compile: both are dropped, the rest is checked.
+    const { $id: _id, $schema: _schema, ...rest } = schema as Record<string, unknown>;
     validate = ajv.compile(rest);
   } catch (error) {
     throw new InvalidInputError(
