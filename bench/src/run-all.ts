@@ -12,6 +12,7 @@ const BENCHMARKS = [
   'database-worker.ts',
   'files-throughput.ts',
   'extraction-throughput.ts',
+  'llm-overhead.ts',
 ];
 
 function run(script: string): Promise<number> {

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { startOpenAiDouble, type OpenAiDouble } from './openai-double';
 import { AUTH_ENV, PASSWORD, SERVICE_TOKEN } from './auth-helpers';
 import { REPO_ROOT, startServer, type RunningServer } from './server-process';
 
@@ -169,18 +170,37 @@ export async function prepareRealApp(name: RealAppName): Promise<PreparedApp> {
   return { name, appId, dir };
 }
 
-/** startRealAppServer serves a prepared app: its build, its `base44/` project and its app id. */
-export function startRealAppServer(
+/**
+ * startRealAppServer serves a prepared app: its build, its `base44/` project and its app id, with an LLM
+ * provider (the OpenAI-compatible double, closed when the server stops) for the apps' InvokeLLM calls.
+ */
+export async function startRealAppServer(
   app: PreparedApp,
   env: Record<string, string> = {},
-): Promise<RunningServer> {
-  return startServer({
+): Promise<RunningServer & { llm: OpenAiDouble }> {
+  const llm = await startOpenAiDouble();
+  const server = await startServer({
     env: {
       ...AUTH_ENV,
       SITE_DIST: join(app.dir, 'dist'),
       PROJECT_DIR: join(app.dir, 'base44'),
       APP_ID: app.appId,
+      LLM_PROVIDER_URL: llm.baseUrl,
       ...env,
+    },
+  }).catch(async (error: unknown) => {
+    await llm.close();
+    throw error;
+  });
+  const stop = server.stop;
+  return Object.assign(server, {
+    llm,
+    async stop() {
+      try {
+        return await stop();
+      } finally {
+        await llm.close();
+      }
     },
   });
 }

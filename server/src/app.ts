@@ -38,6 +38,7 @@ import {
 } from './services/integrations/integration-budget';
 import type { RateLimiter } from './services/limits/rate-limiter';
 import type { SecretsService } from './services/secrets/secrets-service';
+import type { LlmService } from './services/llm/llm-service';
 import type { EmailSender } from './services/mail/send-email';
 
 /** BODY_LIMIT is the largest request body accepted (1 MB); larger ones get 413. */
@@ -73,6 +74,8 @@ export interface AppDeps {
   mail: EmailSender;
   /** extraction is Core.ExtractDataFromUploadedFile. */
   extraction: ExtractionService;
+  /** llm is Core.InvokeLLM and Core.TranscribeAudio (503 without a provider). */
+  llm: LlmService;
   isShuttingDown: () => boolean;
   /** realtime is socket.io with its fan-out (the platform passes the REDIS_URL one); default single instance. */
   realtime?: Realtime;
@@ -155,6 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     guard,
     hub: realtime.hub,
     secrets: deps.secrets,
+    llm: deps.llm,
   });
   registerEntitiesRoutes(app, { guard, entities: deps.entities, users: deps.accounts.users });
   registerAnalyticsRoutes(app, { guard, analytics: deps.analytics });
@@ -165,7 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     budget,
     images: deps.images,
     publicUrl: deps.publicUrl,
-    handlers: coreHandlers({ mail: deps.mail, extraction: deps.extraction }),
+    handlers: coreHandlers({ mail: deps.mail, extraction: deps.extraction, llm: deps.llm }),
   });
   registerCustomIntegrationsRoutes(app, { guard, apps: deps.apps, budget, custom: deps.customIntegrations });
   await registerFilesRoutes(app, { guard, budget, files: deps.files, publicUrl: deps.publicUrl });

@@ -155,12 +155,15 @@ test('an oversized body is 413', async () => {
   expect(response.status).toBe(413);
 });
 
-test('another Core integration is 501 saying it is not available yet', async () => {
-  const error = (await client()
-    .integrations.Core.InvokeLLM({ prompt: 'hi' })
+test('a Core integration this server lacks is 501 saying it is not available yet', async () => {
+  const core = client().integrations.Core as unknown as {
+    SendSMS(input: object): Promise<unknown>;
+  };
+  const error = (await core
+    .SendSMS({ to: '+1555', message: 'hi' })
     .catch((caught: unknown) => caught)) as Base44Error;
   expect(error.status).toBe(501);
-  expect(error.message).toContain('Core.InvokeLLM is not available on this server yet');
+  expect(error.message).toContain('Core.SendSMS is not available on this server yet');
 });
 
 test('GenerateImage for an unknown app is 404', async () => {

@@ -1,7 +1,9 @@
 // camp-planner (late-2025 template: the SDK's serverUrl, given here by `?server_url=` so one build serves
 // any port; no appBaseUrl): a private app whose NavigationTracker logs each page with appLogs.logUserInApp,
-// whose documents are UploadPrivateFile uploads shown through CreateFileSignedUrl, and whose pages list trips, gear and documents.
+// whose documents are UploadPrivateFile uploads shown through CreateFileSignedUrl, whose pages list trips, gear
+// and documents, and whose photo scan recognizes gear with InvokeLLM's file_urls.
 import { expect, test } from '@playwright/test';
+import { TINY_PNG } from '../../support/openai-images-double';
 import { PASSWORD, uniqueEmail } from '../../support/auth-helpers';
 import {
   createAppUser,
@@ -11,10 +13,9 @@ import {
   type PreparedApp,
 } from '../../support/real-apps';
 import { expectOnlySignInRefusals, signInThroughLogin, watchBrowser } from '../../support/real-apps-browser';
-import type { RunningServer } from '../../support/server-process';
 
 let app: PreparedApp;
-let server: RunningServer;
+let server: Awaited<ReturnType<typeof startRealAppServer>>;
 
 test.beforeAll(async () => {
   test.setTimeout(15 * 60_000); // a cold run installs the app first
@@ -79,7 +80,7 @@ test('sign in, visit every page, upload a private document, add gear; page views
   // The README's picture of a fixture app served by us: `REAL_APPS_SCREENSHOT=../docs/… npx playwright test …`.
   if (process.env.REAL_APPS_SCREENSHOT) await page.screenshot({ path: process.env.REAL_APPS_SCREENSHOT });
 
-  // Shed: "+" → add gear by hand (the photo scan is InvokeLLM, a later issue) → an Equipment record of its own.
+  // Shed: "+" → add gear by hand → an Equipment record of its own.
   await page.goto(`${server.url}/Shed`);
   await page.locator('button:has(svg.lucide-plus)').first().focus();
   await page.keyboard.press('Enter');
@@ -99,6 +100,28 @@ test('sign in, visit every page, upload a private document, add gear; page views
   expect(gear).toMatchObject([
     { name: 'Big Red Tent', type: 'tents', notes: 'four seasons', created_by: email },
   ]);
+
+  // Shed: "+" → Scan Photo → a photo, used as it is → Recognize: the photo is uploaded, InvokeLLM reads it
+  // (file_urls; the model gets it as a data URL) and the gear form opens filled with what it answered.
+  await page.locator('button:has(svg.lucide-plus)').first().focus();
+  await page.keyboard.press('Enter');
+  await page
+    .getByRole('menuitem')
+    .filter({ has: page.locator('svg.lucide-camera') })
+    .click();
+  await page.getByRole('dialog').locator('input[type="file"]').setInputFiles({
+    name: 'tent.png',
+    mimeType: 'image/png',
+    buffer: TINY_PNG,
+  });
+  await page.getByRole('button', { name: 'Use Original' }).click();
+  await page.getByRole('button', { name: 'Recognize Equipment' }).click();
+  await expect(page.locator('input#name')).toHaveValue('text');
+  const sent = JSON.stringify(server.llm.chats().at(-1)?.messages);
+  expect(sent).toContain('data:image/png;base64,');
+  expect(sent).not.toContain(server.url);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
 
   await expect
     .poll(async () => {

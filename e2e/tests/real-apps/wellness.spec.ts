@@ -1,5 +1,6 @@
 // wellness (2026 template, same origin, @base44/vite-plugin 1.0.10): a signed-in app whose home page calls
-// auth.me and creates the user's UserProgress; check-ins call Core.InvokeLLM (a later issue: 501), the
+// auth.me and creates the user's UserProgress; check-ins get their plan from Core.InvokeLLM with a
+// response_json_schema (answered by the provider double, see startRealAppServer) and store it, the
 // journal creates and updates JournalEntry records, the plugin logs page views to /app-logs without /api.
 // The same app also runs in Vite's dev server, whose vite-plugin proxy forwards `/api` to us.
 import { expect, test } from '@playwright/test';
@@ -47,13 +48,27 @@ test('sign in, check in, write and edit a journal entry, open the profile', asyn
   expectOnlySignInRefusals(anonymous);
   await page.getByRole('button', { name: 'skip tutorial' }).click();
 
-  // Check-in: the plan comes from Core.InvokeLLM, which this server does not have yet (501; the app logs it).
+  // Check-in: the plan comes from Core.InvokeLLM with a response_json_schema (the double answers an
+  // instance of it), the app shows it and stores it as a CheckInLog.
   await page.getByRole('button', { name: 'tense' }).click();
   await page.getByRole('button', { name: 'get my wellness plan →' }).click();
-  await expect(page.getByRole('button', { name: 'get my wellness plan →' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: '← new check-in' })).toBeVisible();
+  expect(
+    watch.calls
+      .filter((call) => call.path.endsWith('/integration-endpoints/Core/InvokeLLM'))
+      .map((call) => call.status),
+  ).toEqual([200]);
   await expect
-    .poll(() => watch.laterCalls().map((call) => call.path))
-    .toEqual([`/api/apps/${app.appId}/integration-endpoints/Core/InvokeLLM`]);
+    .poll(() => serviceApi<unknown[]>(server, `/api/apps/${app.appId}/entities/CheckInLog`))
+    .toMatchObject([
+      {
+        adjectives: ['tense'],
+        ai_affirmation: 'text',
+        ai_recommendations: ['text'],
+        suggested_exercise: 'text',
+      },
+    ]);
+  await page.getByRole('button', { name: '← new check-in' }).click();
 
   // Journal: today's page opens ready to write; a new entry, then an edit of it.
   await page.getByRole('button', { name: 'Journal' }).click();

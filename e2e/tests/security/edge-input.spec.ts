@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { SERVICE_TOKEN, createUser, serviceClient, uniqueEmail } from '../../support/auth-helpers';
 import { entityOf, startEntitiesServer } from '../../support/entities-helpers';
+import { startOpenAiDouble, type OpenAiDouble } from '../../support/openai-double';
 import {
   apiScenarios,
   storedAfter,
@@ -215,13 +216,18 @@ const scenarios: Scenario[] = [
 let server: RunningServer;
 let userToken: string;
 
+let llm: OpenAiDouble;
+
 test.beforeAll(async () => {
-  server = await startEntitiesServer();
+  // With a provider (the double), LLM calls answer what their input deserves rather than 503.
+  llm = await startOpenAiDouble();
+  server = await startEntitiesServer({ env: { LLM_PROVIDER_URL: llm.baseUrl } });
   userToken = (await createUser(server, { email: uniqueEmail('edge') })).token;
 });
 
 test.afterAll(async () => {
   expect(await server.stop()).toBe(0);
+  await llm.close();
 });
 
 function headersOf(caller: Caller): Record<string, string> {
@@ -439,6 +445,7 @@ const ROUTES: [string, string][] = [
   ['PATCH', '/api/apps/:appId/admin/users'],
   ['PUT', '/api/apps/:appId/admin/settings'],
   ['POST', '/api/apps/:appId/admin/realtime/ping'],
+  ['GET', '/api/apps/:appId/admin/llm-usage'],
   ['POST', '/api/apps/:appId/analytics/track/batch'],
   ['POST', '/api/apps/:appId/integration-endpoints/Core/:name'],
   ['POST', '/api/apps/:appId/integration-endpoints/Core/UploadFile'],
@@ -446,6 +453,8 @@ const ROUTES: [string, string][] = [
   ['POST', '/api/apps/:appId/integration-endpoints/Core/CreateFileSignedUrl'],
   ['POST', '/api/apps/:appId/integration-endpoints/Core/SendEmail'],
   ['POST', '/api/apps/:appId/integration-endpoints/Core/ExtractDataFromUploadedFile'],
+  ['POST', '/api/apps/:appId/integration-endpoints/Core/InvokeLLM'],
+  ['POST', '/api/apps/:appId/integration-endpoints/Core/TranscribeAudio'],
   ['POST', '/api/apps/:appId/integration-endpoints/installable/:package/integration-endpoints/:endpoint'],
   ['GET', '/api/apps/:appId/files/public/:key/:name'],
   ['GET', '/api/apps/:appId/files/private/:key/:name'],

@@ -11,6 +11,7 @@ import { OutboundEnvShape } from './outbound-env';
 import { SecretsEnvShape } from './secrets-env';
 import { LimitsEnvShape } from './limits-env';
 import { MailEnvShape } from './mail-env';
+import { LlmEnvShape } from './llm-env';
 
 const port = z.coerce
   .number()
@@ -123,6 +124,7 @@ export const ServerEnvSchema = z.object({
   ...SecretsEnvShape,
   ...MailEnvShape,
   ...ExtractionEnvShape,
+  ...LlmEnvShape,
 });
 
 export type ServerEnv = z.infer<typeof ServerEnvSchema>;

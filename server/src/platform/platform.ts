@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { SiteConfig } from '../../../site/src/config/site-config-schema';
 import { buildApp } from '../app';
+import { buildLlmService } from './llm-part';
 import { reportSiteBundle } from './startup-report';
 import type { ServerConfig } from '../config/server-env';
 import { createPublicFetch, type PublicFetch } from '../lib/public-fetch';
@@ -278,8 +279,18 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
       windowSeconds: config.MAIL_RATE_LIMIT_WINDOW_SECONDS,
     },
   });
-  // Documents beyond one text field need the LLM: `structured` is wired once the provider exists.
+  const llm = buildLlmService({
+    config,
+    db,
+    readFileUrl,
+    visibilityOf: async (appId) => (await apps.findAccessSettings(appId)).visibility,
+    logger,
+  });
+  // Documents beyond one text field go to the LLM when a provider is set.
   const extraction = createExtractionService({
+    structured: llm.configured
+      ? (text, schema, call) => llm.structured(call.appId, call.caller, text, schema)
+      : undefined,
     readFileUrl,
     limits: {
       maxBytes: config.EXTRACT_MAX_MB * 1024 * 1024,
@@ -352,6 +363,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     customIntegrations,
     mail,
     extraction,
+    llm,
     isShuttingDown: input.isShuttingDown,
     realtime,
     limiter,
@@ -367,6 +379,8 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   app.addHook('onClose', async () => limiterRedis?.close());
   // Buffered page views are written once requests have drained, before the database closes.
   app.addHook('onClose', () => appLogs.close());
+  // LLM usage rows still queued are written the same way.
+  app.addHook('onClose', () => llm.close());
   appLogs.startPruning();
 
   return {

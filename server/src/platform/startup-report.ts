@@ -84,6 +84,19 @@ export async function logStartup(platform: StartupFacts, logger: Logger): Promis
     'integrations',
   );
   logger.info(
+    config.LLM_PROVIDER_URL
+      ? {
+          // The host only: a path or query could carry a key some providers accept there.
+          provider: new URL(config.LLM_PROVIDER_URL).host,
+          model: config.LLM_MODEL,
+          mappedModels: Object.keys(config.LLM_MODEL_MAP),
+          dailyTokenBudget: config.LLM_DAILY_TOKEN_BUDGET,
+          webSearch: config.WEB_SEARCH_URL ? new URL(config.WEB_SEARCH_URL).host : 'off (WEB_SEARCH_URL)',
+        }
+      : { provider: 'none: InvokeLLM and TranscribeAudio answer 503 until LLM_PROVIDER_URL is set' },
+    'LLM provider',
+  );
+  logger.info(
     {
       jwtSecret: config.JWT_SECRET ? 'from JWT_SECRET' : 'generated, kept in DATA_DIR/secrets.json',
       serviceToken: config.SERVICE_TOKEN

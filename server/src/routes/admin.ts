@@ -2,11 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ForbiddenError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
 import type { RealtimeHub } from '../realtime/realtime-hub';
-import { AppParamsSchema } from '../schemas/apps';
+import { AppParamsSchema, LlmUsageQuerySchema } from '../schemas/apps';
 import { AdminCreateUserSchema, AdminUpdateUserSchema, AppSettingsSchema } from '../schemas/auth';
 import { RealtimePingSchema } from '../schemas/realtime';
 import { SecretParamsSchema, SecretValueSchema } from '../schemas/secrets';
 import type { AppsService } from '../services/apps/apps-service';
+import type { LlmService } from '../services/llm/llm-service';
 import type { SecretsService } from '../services/secrets/secrets-service';
 import type { UsersService } from '../services/users/users-service';
 import type { CallerGuard } from './caller-guard';
@@ -18,6 +19,7 @@ export interface AdminRoutesDeps {
   guard: CallerGuard;
   hub: RealtimeHub;
   secrets: SecretsService;
+  llm: Pick<LlmService, 'recentUsage'>;
 }
 
 /**
@@ -47,6 +49,13 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
     const appId = await serviceApp(request);
     const input = parseInput(AppSettingsSchema, request.body);
     return deps.apps.updateSettings(appId, { visibility: input.visibility, selfSignup: input.self_signup });
+  });
+
+  // What the LLM integrations spent, newest first: tokens per call, model and caller.
+  app.get('/api/apps/:appId/admin/llm-usage', async (request) => {
+    const appId = await serviceApp(request);
+    const { limit } = parseInput(LlmUsageQuerySchema, request.query);
+    return { items: await deps.llm.recentUsage(appId, limit) };
   });
 
   // App secrets (the CLI's `secrets` commands): names go out, values only come in.

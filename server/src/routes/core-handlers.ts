@@ -2,8 +2,14 @@
 // already spent the budgets and resolved the caller; a handler validates its body and calls its service.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseInput } from '../lib/validation';
-import { ExtractDataSchema, SendEmailSchema } from '../schemas/integrations';
+import {
+  ExtractDataSchema,
+  InvokeLLMSchema,
+  SendEmailSchema,
+  TranscribeAudioSchema,
+} from '../schemas/integrations';
 import type { ExtractionService } from '../services/extraction/extraction-service';
+import type { LlmService } from '../services/llm/llm-service';
 import type { EmailSender } from '../services/mail/send-email';
 import type { Caller } from '../rules/caller';
 
@@ -23,10 +29,20 @@ export type CoreHandler = (call: CoreCall) => Promise<unknown>;
 export function coreHandlers(deps: {
   mail: EmailSender;
   extraction: ExtractionService;
+  llm: LlmService;
 }): Record<string, CoreHandler> {
   return {
     SendEmail: ({ appId, caller, body }) => deps.mail.send(appId, caller, parseInput(SendEmailSchema, body)),
-    ExtractDataFromUploadedFile: ({ appId, body }) =>
-      deps.extraction.extract(appId, parseInput(ExtractDataSchema, body)),
+    ExtractDataFromUploadedFile: ({ appId, caller, body }) =>
+      deps.extraction.extract(appId, parseInput(ExtractDataSchema, body), caller),
+    // Without a provider the answer is the 503 naming LLM_PROVIDER_URL, whatever the body holds.
+    InvokeLLM: ({ appId, caller, body }) => {
+      deps.llm.requireProvider();
+      return deps.llm.invoke(appId, caller, parseInput(InvokeLLMSchema, body));
+    },
+    TranscribeAudio: ({ appId, caller, body }) => {
+      deps.llm.requireProvider();
+      return deps.llm.transcribe(appId, caller, parseInput(TranscribeAudioSchema, body));
+    },
   };
 }

@@ -44,7 +44,8 @@ function requireNamedParameters(endpoint: string, body: unknown): object {
 }
 
 /**
- * registerIntegrationsRoutes adds `Core/<Name>` integrations: GenerateImage here, the file ones in files.ts;
+ * registerIntegrationsRoutes adds `Core/<Name>` integrations: GenerateImage here, the file ones in files.ts,
+ * SendEmail, extraction, InvokeLLM and TranscribeAudio through core-handlers.ts;
  * any other Core name answers 501 naming it.
  */
 export function registerIntegrationsRoutes(app: FastifyInstance, deps: IntegrationsDeps): void {
@@ -60,7 +61,7 @@ export function registerIntegrationsRoutes(app: FastifyInstance, deps: Integrati
       return handler({ request, reply, appId, caller, body: requireNamedParameters(name, request.body) });
     }
     if (name !== 'GenerateImage') {
-      // InvokeLLM, SendEmail, extraction…: capabilities of later issues, said as such (never a bare 404).
+      // SendSMS and other names this server lacks: said as such (never a bare 404).
       throw new NotImplementedError(`Integration Core.${name} is not available on this server yet`);
     }
     const body = requireNamedParameters(name, request.body);

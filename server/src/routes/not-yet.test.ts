@@ -17,7 +17,7 @@ async function call(method: 'GET' | 'POST', url: string) {
 
 describe('capabilities of later issues', () => {
   it.each([
-    ['POST', `/api/apps/${TEST_APP_ID}/integration-endpoints/Core/InvokeLLM`, 'Core.InvokeLLM'],
+    ['POST', `/api/apps/${TEST_APP_ID}/integration-endpoints/Core/SendSMS`, 'Core.SendSMS'],
     ['POST', `/api/apps/${TEST_APP_ID}/functions/exportExpenses`, 'function exportExpenses'],
     ['GET', '/api/functions/stream/x?y=1', 'function stream'],
     ['GET', `/api/apps/${TEST_APP_ID}/agents/conversations`, 'Agents'],
@@ -32,6 +32,15 @@ describe('capabilities of later issues', () => {
     });
     expect(answer.body.message).toContain('not available on this server yet');
   });
+
+  it.each(['InvokeLLM', 'TranscribeAudio'])(
+    'Core.%s without a provider is 503 naming LLM_PROVIDER_URL',
+    async (name) => {
+      const answer = await call('POST', `/api/apps/${TEST_APP_ID}/integration-endpoints/Core/${name}`);
+      expect(answer.status).toBe(503);
+      expect(answer.body.message).toContain('LLM_PROVIDER_URL');
+    },
+  );
 
   it('leaves other unknown API paths a plain 404', async () => {
     expect((await call('GET', '/api/apps/x/nothing')).status).toBe(404);

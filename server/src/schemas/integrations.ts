@@ -45,6 +45,71 @@ export const ExtractDataSchema = z.object({
   }),
 });
 
+/** MAX_LLM_PROMPT bounds an InvokeLLM prompt (apps embed their data in it; the provider bounds the rest). */
+export const MAX_LLM_PROMPT = 200_000;
+/** MAX_LLM_FILES bounds InvokeLLM's file_urls: each is read into memory, up to EXTRACT_MAX_MB. */
+export const MAX_LLM_FILES = 10;
+
+const fileUrl = z.string({ error: 'must be a URL string' }).trim().min(1, 'must not be empty').max(4096);
+
+/** InvokeLLMSchema is the body of `Core/InvokeLLM`; other keys apps send are ignored. */
+export const InvokeLLMSchema = z.object({
+  prompt: requiredText(MAX_LLM_PROMPT, 'characters').trim().min(1, 'must not be empty or only whitespace'),
+  model: z
+    .string({ error: 'must be a string' })
+    .max(100, 'must be at most 100 characters')
+    .optional()
+    .nullable()
+    .transform((value) => value ?? undefined),
+  response_json_schema: z
+    .record(z.string(), z.unknown(), { error: 'must be a JSON schema object' })
+    .optional()
+    .nullable()
+    .transform((value) => value ?? undefined),
+  // One URL is accepted as a list of one (apps pass either).
+  file_urls: z
+    .union([
+      fileUrl.transform((url) => [url]),
+      z.array(fileUrl).max(MAX_LLM_FILES, `must list at most ${MAX_LLM_FILES} files`),
+    ])
+    .optional()
+    .nullable()
+    .transform((value) => value ?? undefined),
+  add_context_from_internet: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .nullable()
+    .transform((value) => value ?? undefined),
+});
+
+/**
+ * TranscribeAudioSchema is the body of `Core/TranscribeAudio` (not in the SDK's typings): real apps pass
+ * `audio_url`; `audio_file_url` and `file_url` are accepted too.
+ */
+export const TranscribeAudioSchema = z
+  .object({
+    audio_url: fileUrl.optional(),
+    audio_file_url: fileUrl.optional(),
+    file_url: fileUrl.optional(),
+    language: z
+      .string({ error: 'must be a string' })
+      .regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/, 'must be a language code such as en or pt-BR')
+      .optional(),
+    prompt: z.string({ error: 'must be a string' }).max(2000, 'must be at most 2000 characters').optional(),
+  })
+  .transform(({ audio_url, audio_file_url, file_url, ...rest }, context) => {
+    const url = audio_url ?? audio_file_url ?? file_url;
+    if (url === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['audio_url'],
+        message: "is required (the uploaded audio file's URL)",
+      });
+      return z.NEVER;
+    }
+    return { url, ...rest };
+  });
+
 /** InstallableParamsSchema is the path of an installable package's endpoint. */
 export const InstallableParamsSchema = z.object({
   appId: z.string(),

@@ -304,6 +304,26 @@ const MIGRATIONS: Migration[] = [
       END $$`,
     ],
   },
+  {
+    version: 20,
+    name: 'create llm_usage',
+    // One row per LLM call, for the operator (what each app, model and caller spent) and for the daily
+    // token budget, summed from the UTC day's rows. 20 leaves 17–19 to migrations of parallel branches.
+    statements: [
+      `CREATE TABLE llm_usage (
+        id bigserial PRIMARY KEY,
+        app_id text NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+        integration text NOT NULL,
+        model text NOT NULL,
+        caller_kind text NOT NULL,
+        user_id text NULL,
+        prompt_tokens int NOT NULL,
+        completion_tokens int NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      'CREATE INDEX llm_usage_app_created_idx ON llm_usage (app_id, created_at)',
+    ],
+  },
 ];
 
 /**

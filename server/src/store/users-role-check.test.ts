@@ -2,32 +2,15 @@
 // declared role name (the service decides which the app has), still bounds its spelling, and an existing
 // database under migration 4's `admin|user` check is upgraded with its rows kept.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openScratchPostgres } from '../test-support/scratch-postgres';
+import { openScratchPglite } from '../test-support/scratch-pglite';
+import { openScratchPostgres, type ScratchPostgres } from '../test-support/scratch-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from './database';
 import { runMigrations } from './migrations';
-import { openPgliteDatabase } from './pglite-database';
 import { createUsersStore, type UsersStore } from './users-store';
 
-interface Engine {
-  db: Database;
-  close(): Promise<void>;
-}
+type Engine = ScratchPostgres;
 
-async function openPglite(): Promise<Engine> {
-  const folder = await mkdtemp(join(tmpdir(), 'roles-pglite-'));
-  const db = await openPgliteDatabase(folder);
-  return {
-    db,
-    async close() {
-      await db.close();
-      await rm(folder, { recursive: true, force: true });
-    },
-  };
-}
+const openPglite = () => openScratchPglite('roles');
 
 const openPostgres = (adminUrl: string): Promise<Engine> => openScratchPostgres(adminUrl, 'roles');
 

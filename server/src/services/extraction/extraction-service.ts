@@ -2,7 +2,8 @@
 // tables onto the schema deterministically; documents give text, which fills a one-string schema or goes
 // to the LLM when one is configured. Problems with the file's content are answered as
 // `{status: "error", details}` (what apps check); problems reaching the file are thrown (400/404/504).
-import { InvalidInputError, OutboundLimitError } from '../../lib/errors';
+import { InvalidInputError, OutboundLimitError, UpstreamError } from '../../lib/errors';
+import type { Caller } from '../../rules/caller';
 import type { FileBytes, FileReader } from '../files/file-reader';
 import { readDocxTables } from './docx-tables';
 import { documentText } from './file-text';
@@ -20,8 +21,15 @@ export type ExtractionResult =
   | { status: 'success'; output: unknown; details?: string; row_errors?: RowError[] }
   | { status: 'error'; details: string; output: null; row_errors?: RowError[] };
 
-/** StructuredExtractor fills a JSON schema from a document's text (the LLM); absent without a provider. */
-export type StructuredExtractor = (text: string, schema: object) => Promise<unknown>;
+/**
+ * StructuredExtractor fills a JSON schema from a document's text (the LLM, for call's app and caller, who
+ * spend its budgets); absent without a provider.
+ */
+export type StructuredExtractor = (
+  text: string,
+  schema: object,
+  call: { appId: string; caller: Caller },
+) => Promise<unknown>;
 
 export interface ExtractionLimits {
   maxBytes: number;
@@ -87,6 +95,7 @@ export function createExtractionService(deps: ExtractionDeps) {
     file: FileBytes,
     schema: object,
     shape: ReturnType<typeof shapeOf>,
+    call: { appId: string; caller: Caller },
   ): Promise<ExtractionResult> {
     let text: string | null;
     try {
@@ -108,7 +117,14 @@ export function createExtractionService(deps: ExtractionDeps) {
         'Extracting this schema from a document needs a language model: set LLM_PROVIDER_URL on the server (tables in CSV, XLSX or JSON files and one-text-field schemas work without one)',
       );
     }
-    return { status: 'success', output: await deps.structured(text, schema) };
+    try {
+      return { status: 'success', output: await deps.structured(text, schema, call) };
+    } catch (error) {
+      // What the model answered (or failed to) is about this file: answered as apps check it. A timeout,
+      // a refused caller or a spent budget stay HTTP errors.
+      if (error instanceof UpstreamError) return failure(error.message);
+      throw error;
+    }
   }
 
   return {
@@ -116,7 +132,9 @@ export function createExtractionService(deps: ExtractionDeps) {
     async extract(
       appId: string,
       input: { file_url: string; json_schema: object },
+      caller: Caller = { kind: 'anonymous' },
     ): Promise<ExtractionResult> {
+      const call = { appId, caller };
       const file = await deps
         .readFileUrl(appId, input.file_url, { maxBytes: limits.maxBytes, timeoutMs: limits.fetchTimeoutMs })
         .catch((error: unknown) => {
@@ -132,15 +150,15 @@ export function createExtractionService(deps: ExtractionDeps) {
       const problem = archiveProblem(file.bytes, zipLimits);
       if (problem !== null) return failure(problem);
       const shape = shapeOf(input.json_schema);
-      if (shape.kind !== 'rows') return fromText(file, input.json_schema, shape);
+      if (shape.kind !== 'rows') return fromText(file, input.json_schema, shape, call);
       let mapped: MappedTable;
       if (fileKind(file) === 'docx') {
         const fromTable = await mapDocxTable(file, shape.row, limits.maxRows);
-        if (fromTable === null) return fromText(file, input.json_schema, shape);
+        if (fromTable === null) return fromText(file, input.json_schema, shape, call);
         mapped = fromTable;
       } else {
         const read = readTable(file, limits.maxRows);
-        if (read === null) return fromText(file, input.json_schema, shape);
+        if (read === null) return fromText(file, input.json_schema, shape, call);
         if (!read.ok) return failure(read.details);
         mapped = mapTable(read.table, shape.row);
       }

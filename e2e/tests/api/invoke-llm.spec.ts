@@ -1,0 +1,368 @@
+import { expect, test } from '@playwright/test';
+import {
+  AUTH_ENV,
+  SERVICE_TOKEN,
+  api,
+  createUser,
+  failure,
+  uniqueEmail,
+  userClient,
+} from '../../support/auth-helpers';
+import { TINY_PNG } from '../../support/openai-images-double';
+import { startOpenAiDouble, USAGE, type OpenAiDouble } from '../../support/openai-double';
+import { DEFAULT_APP_ID } from '../../support/sdk-client';
+import { startServer, type RunningServer } from '../../support/server-process';
+import { startUpstreamDouble, type UpstreamDouble } from '../../support/upstream-double';
+
+// Core.InvokeLLM and Core.TranscribeAudio through the official SDK against a real server and the
+// OpenAI-compatible double: no provider (503), text and schema answers, the repair retry, timeouts and
+// provider failures (no key in any answer or log), file_urls (our public and signed private files, an
+// image as a data URL, unsupported types, the SSRF guard), web context, sign-in, rate limit and the daily
+// token budget, and the usage the operator reads.
+const CORE = `/api/apps/${DEFAULT_APP_ID}/integration-endpoints/Core`;
+const KEY = 'sk-e2e-secret-provider-key-0123456789';
+
+type Core = {
+  InvokeLLM(input: Record<string, unknown>): Promise<unknown>;
+  ExtractDataFromUploadedFile(input: { file_url: string; json_schema: object }): Promise<unknown>;
+  TranscribeAudio(input: Record<string, unknown>): Promise<unknown>;
+  UploadFile(input: { file: File }): Promise<{ file_url: string }>;
+  UploadPrivateFile(input: { file: File }): Promise<{ file_uri: string }>;
+  CreateFileSignedUrl(input: { file_uri: string }): Promise<{ signed_url: string }>;
+};
+const coreOf = (server: RunningServer, token?: string) =>
+  userClient(server, token).integrations.Core as unknown as Core;
+const fileOf = (bytes: Buffer | string, name: string, type: string) =>
+  new File([new Uint8Array(typeof bytes === 'string' ? Buffer.from(bytes) : bytes)], name, { type });
+const schema = {
+  type: 'object',
+  properties: { mood: { type: 'string', enum: ['calm', 'tense'] }, score: { type: 'integer', minimum: 3 } },
+  required: ['mood', 'score'],
+};
+const NO_LIMITS = {
+  INTEGRATION_RATE_LIMIT_PER_MINUTE: '1000',
+  INTEGRATION_RATE_LIMIT_PER_USER_PER_MINUTE: '1000',
+};
+
+let double: OpenAiDouble;
+test.beforeAll(async () => {
+  double = await startOpenAiDouble();
+});
+test.afterAll(async () => {
+  await double.close();
+});
+
+test.describe('without a provider', () => {
+  let server: RunningServer;
+  test.beforeAll(async () => {
+    server = await startServer({ env: { ...AUTH_ENV } });
+  });
+  test.afterAll(async () => {
+    expect(await server.stop()).toBe(0);
+  });
+
+  test('InvokeLLM and TranscribeAudio answer 503 naming LLM_PROVIDER_URL; the start-up log says so', async () => {
+    for (const name of ['InvokeLLM', 'TranscribeAudio']) {
+      const answer = await api(server, `${CORE}/${name}`, { token: SERVICE_TOKEN, body: { prompt: 'hi' } });
+      expect(answer.status).toBe(503);
+      expect(answer.json.message).toContain('LLM_PROVIDER_URL');
+    }
+    const error = await failure(coreOf(server).InvokeLLM({ prompt: 'hi' }));
+    expect(error.status).toBe(503);
+    expect(server.logs()).toContain('InvokeLLM and TranscribeAudio answer 503 until LLM_PROVIDER_URL is set');
+  });
+});
+
+test.describe('with a provider', () => {
+  let server: RunningServer;
+  let upstream: UpstreamDouble;
+  let core: Core;
+  let userId: string;
+
+  test.beforeAll(async () => {
+    upstream = await startUpstreamDouble();
+    server = await startServer({
+      env: {
+        ...AUTH_ENV,
+        ...NO_LIMITS,
+        APP_VISIBILITY: 'public_with_login',
+        LLM_PROVIDER_URL: double.baseUrl,
+        LLM_API_KEY: KEY,
+        LLM_MODEL: 'double-default',
+        LLM_MODEL_MAP: 'gemini_3_flash=double-flash',
+        LLM_TIMEOUT_MS: '1500',
+        WEB_SEARCH_URL: double.searchUrl,
+        OUTBOUND_PRIVATE_HOSTS: upstream.hostPort,
+      },
+    });
+    const { token, user } = await createUser(server, { email: uniqueEmail('llm') });
+    userId = user.id;
+    core = coreOf(server, token);
+  });
+  test.afterAll(async () => {
+    expect(await server.stop()).toBe(0);
+    await upstream.close();
+  });
+
+  const lastChat = () => double.chats().at(-1) ?? {};
+
+  test('a prompt gets a string; the start-up log names the provider host and model, never the key', async () => {
+    expect(await core.InvokeLLM({ prompt: 'Say hello' })).toBe('echo: Say hello');
+    const request = double.requests.at(-1);
+    expect(request?.authorization).toBe(`Bearer ${KEY}`);
+    expect(lastChat().model).toBe('double-default');
+    const logs = server.logs();
+    expect(logs).toContain(new URL(double.baseUrl).host);
+    expect(logs).toContain('double-default');
+    expect(logs).not.toContain(KEY);
+  });
+
+  test('app model names map through LLM_MODEL_MAP; unknown ones use LLM_MODEL and are logged once', async () => {
+    await core.InvokeLLM({ prompt: 'a', model: 'gemini_3_flash' });
+    expect(lastChat().model).toBe('double-flash');
+    await core.InvokeLLM({ prompt: 'b', model: 'claude_sonnet_4_6' });
+    await core.InvokeLLM({ prompt: 'c', model: 'claude_sonnet_4_6' });
+    expect(lastChat().model).toBe('double-default');
+    // Logs reach the harness a moment after the answer.
+    await expect.poll(() => server.logs().split('claude_sonnet_4_6').length - 1).toBe(1);
+  });
+
+  test('a response_json_schema gets an object valid against it, asked as structured output', async () => {
+    expect(await core.InvokeLLM({ prompt: 'How do I feel?', response_json_schema: schema })).toEqual({
+      mood: 'calm',
+      score: 3,
+    });
+    expect(lastChat().response_format).toMatchObject({ type: 'json_schema', json_schema: { schema } });
+  });
+
+  test('an answer that does not validate is repaired once, then is a 502 naming what failed', async () => {
+    const chatsBefore = double.chats().length;
+    expect(await core.InvokeLLM({ prompt: '[invalid-once] mood?', response_json_schema: schema })).toEqual({
+      mood: 'calm',
+      score: 3,
+    });
+    expect(double.chats().length - chatsBefore).toBe(2);
+    const error = await failure(core.InvokeLLM({ prompt: '[invalid] mood?', response_json_schema: schema }));
+    expect(error.status).toBe(502);
+    expect(error.message).toContain('did not match response_json_schema after one retry');
+    expect(error.message).toContain('not JSON');
+  });
+
+  test('a hostile schema is refused before the provider is called (400)', async () => {
+    let deep: object = { type: 'string' };
+    for (let level = 0; level < 30; level += 1) deep = { type: 'object', properties: { a: deep } };
+    const chatsBefore = double.chats().length;
+    const error = await failure(core.InvokeLLM({ prompt: 'x', response_json_schema: deep }));
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('nested deeper');
+    expect(double.chats().length).toBe(chatsBefore);
+  });
+
+  test('a provider slower than LLM_TIMEOUT_MS is a 504', async () => {
+    const error = await failure(core.InvokeLLM({ prompt: '[delay:4000] slow' }));
+    expect(error.status).toBe(504);
+    expect(error.message).toContain('LLM_TIMEOUT_MS');
+  });
+
+  test('a provider 5xx is a 502 with a safe message: the key is in no answer and no log', async () => {
+    const answer = await api(server, `${CORE}/InvokeLLM`, {
+      token: SERVICE_TOKEN,
+      body: { prompt: '[fail] now' },
+    });
+    expect(answer.status).toBe(502);
+    expect(answer.json.message).toBe('The LLM provider failed (HTTP 500)');
+    expect(JSON.stringify(answer.json)).not.toContain(KEY);
+    await expect.poll(() => server.logs()).toContain('LLM provider failed');
+    expect(server.logs()).not.toContain(KEY);
+  });
+
+  test('anonymous callers of an app that needs sign-in are refused (401)', async () => {
+    const error = await failure(coreOf(server).InvokeLLM({ prompt: 'hi' }));
+    expect(error.status).toBe(401);
+  });
+
+  test('each call is recorded for the operator: model, caller and tokens', async () => {
+    await core.InvokeLLM({ prompt: 'count me', model: 'gemini_3_flash' });
+    const usage = await api(server, `/api/apps/${DEFAULT_APP_ID}/admin/llm-usage?limit=1`, {
+      method: 'GET',
+      token: SERVICE_TOKEN,
+    });
+    expect(usage.status).toBe(200);
+    expect((usage.json.items as unknown[])[0]).toMatchObject({
+      integration: 'InvokeLLM',
+      model: 'double-flash',
+      caller_kind: 'user',
+      user_id: userId,
+      ...USAGE,
+    });
+    const refused = await api(server, `/api/apps/${DEFAULT_APP_ID}/admin/llm-usage`, { method: 'GET' });
+    expect(refused.status).toBe(401);
+  });
+
+  test('file_urls: our public file and a signed private file are read as text', async () => {
+    const { file_url } = await core.UploadFile({ file: fileOf('Tent, 2 people', 'gear.txt', 'text/plain') });
+    await core.InvokeLLM({ prompt: 'What gear?', file_urls: [file_url] });
+    expect(JSON.stringify(lastChat().messages)).toContain('Tent, 2 people');
+    const { file_uri } = await core.UploadPrivateFile({
+      file: fileOf('a,b\nsecret-row,2\n', 'private.csv', 'text/csv'),
+    });
+    const { signed_url } = await core.CreateFileSignedUrl({ file_uri });
+    await core.InvokeLLM({ prompt: 'Read it', file_urls: signed_url });
+    expect(JSON.stringify(lastChat().messages)).toContain('secret-row');
+  });
+
+  test('file_urls: an image reaches the model as a data URL, never a URL of this server', async () => {
+    const { file_url } = await core.UploadFile({ file: fileOf(TINY_PNG, 'photo.png', 'image/png') });
+    await core.InvokeLLM({ prompt: 'What is in the photo?', file_urls: [file_url] });
+    const content = (lastChat().messages as { content: unknown }[]).at(-1)?.content as {
+      type: string;
+      image_url?: { url: string };
+    }[];
+    const image = content.find((part) => part.type === 'image_url');
+    expect(image?.image_url?.url).toBe(`data:image/png;base64,${TINY_PNG.toString('base64')}`);
+    expect(JSON.stringify(lastChat())).not.toContain('127.0.0.1');
+  });
+
+  test('file_urls: an unsupported type is a 400 naming the file; a trusted foreign URL is fetched', async () => {
+    const { file_url } = await core.UploadFile({
+      file: fileOf(Buffer.from([0x00, 0x01, 0x02, 0x03]), 'blob.bin', 'application/octet-stream'),
+    });
+    const error = await failure(core.InvokeLLM({ prompt: 'x', file_urls: [file_url] }));
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('blob.bin');
+    await core.InvokeLLM({ prompt: 'Foreign', file_urls: [`${upstream.origin}/text`] });
+    expect(JSON.stringify(lastChat().messages)).toContain('hello from upstream');
+  });
+
+  test('file_urls: private addresses are refused (SSRF guard) before the provider is called', async () => {
+    const chatsBefore = double.chats().length;
+    for (const url of ['http://127.0.0.1:9/x.png', 'http://10.0.0.1/doc.pdf', 'http://10.255.1.2:8080/a']) {
+      const error = await failure(core.InvokeLLM({ prompt: 'x', file_urls: [url] }));
+      expect(error.status, url).toBe(400);
+      expect(error.message).toContain('Refused to fetch');
+    }
+    expect(double.chats().length).toBe(chatsBefore);
+  });
+
+  test('add_context_from_internet adds the web search results with their URLs', async () => {
+    await core.InvokeLLM({ prompt: 'Lake level?', add_context_from_internet: true });
+    const sent = JSON.stringify(lastChat().messages);
+    expect(sent).toContain('https://news.example/lake');
+    expect(sent).toContain('The lake is 2 m high.');
+    expect(
+      double.requests.some((entry) => entry.path === '/searxng/search' && entry.body.q === 'Lake level?'),
+    ).toBe(true);
+  });
+
+  test('ExtractDataFromUploadedFile fills a schema from a document through the provider', async () => {
+    const { file_url } = await core.UploadFile({
+      file: fileOf('Invoice 17 for Ana, total 42.50 EUR', 'invoice.txt', 'text/plain'),
+    });
+    const invoice = {
+      type: 'object',
+      properties: { customer: { type: 'string' }, total: { type: 'number' } },
+    };
+    expect(await core.ExtractDataFromUploadedFile({ file_url, json_schema: invoice })).toEqual({
+      status: 'success',
+      output: { customer: 'text', total: 1.5 },
+    });
+    expect(JSON.stringify(lastChat().messages)).toContain('Invoice 17 for Ana');
+    expect(lastChat().response_format).toMatchObject({ json_schema: { schema: invoice } });
+  });
+
+  test('TranscribeAudio reads the uploaded audio (audio_url, as real apps pass it) and answers the text', async () => {
+    const { file_url } = await core.UploadFile({
+      file: fileOf(Buffer.from('OggS fake audio bytes'), 'note.ogg', 'audio/ogg'),
+    });
+    expect(await core.TranscribeAudio({ audio_url: file_url })).toMatch(
+      /^transcribed note\.ogg \(\d+ bytes\)$/,
+    );
+    const sent = double.requests.at(-1);
+    expect(sent?.path).toBe('/v1/audio/transcriptions');
+    expect(sent?.body.model).toBe('whisper-1');
+    const missing = await failure(core.TranscribeAudio({ language: 'en' }));
+    expect(missing.status).toBe(400);
+    expect(missing.message).toContain('audio_url');
+  });
+
+  test('the double streams text and tool calls, and answers tool results (for agents)', async () => {
+    const tools = [
+      {
+        type: 'function',
+        function: {
+          name: 'list_Todo',
+          parameters: { type: 'object', properties: { limit: { type: 'integer' } } },
+        },
+      },
+    ];
+    const call = await fetch(`${double.baseUrl}/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', tools, messages: [{ role: 'user', content: 'todos?' }] }),
+    }).then((response) => response.json() as Promise<{ choices: { message: { tool_calls: unknown[] } }[] }>);
+    expect(call.choices[0]?.message.tool_calls).toEqual([
+      { id: 'call_1', type: 'function', function: { name: 'list_Todo', arguments: '{"limit":1}' } },
+    ]);
+    const streamed = await fetch(`${double.baseUrl}/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hi there' }] }),
+    }).then((response) => response.text());
+    const result = await fetch(`${double.baseUrl}/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({
+        model: 'm',
+        tools,
+        messages: [
+          { role: 'user', content: 'todos?' },
+          { role: 'tool', tool_call_id: 'call_1', content: '[]' },
+        ],
+      }),
+    }).then((response) => response.json() as Promise<{ choices: { message: { content: string } }[] }>);
+    expect(result.choices[0]?.message.content).toBe('tool said: []');
+    expect(streamed).toContain('"content":"echo: "');
+    expect(streamed.trim().endsWith('data: [DONE]')).toBe(true);
+  });
+});
+
+test.describe('cost guards', () => {
+  let server: RunningServer;
+  test.beforeAll(async () => {
+    server = await startServer({
+      env: {
+        ...AUTH_ENV,
+        LLM_PROVIDER_URL: double.baseUrl,
+        LLM_DAILY_TOKEN_BUDGET: '100',
+        INTEGRATION_RATE_LIMIT_PER_MINUTE: '1000',
+        INTEGRATION_RATE_LIMIT_PER_USER_PER_MINUTE: '3',
+      },
+    });
+  });
+  test.afterAll(async () => {
+    expect(await server.stop()).toBe(0);
+  });
+
+  // Each call spends 20 tokens (USAGE) of the 100: the rows run in order on one server.
+  test('an app public without login admits anonymous callers', async () => {
+    expect(await coreOf(server).InvokeLLM({ prompt: 'hi' })).toBe('echo: hi');
+  });
+
+  test('a user over the per-user rate limit gets 429 with Retry-After', async () => {
+    const { token } = await createUser(server, { email: uniqueEmail('llm-rate') });
+    for (let call = 0; call < 3; call += 1) {
+      expect((await api(server, `${CORE}/InvokeLLM`, { token, body: { prompt: 'r' } })).status).toBe(200);
+    }
+    const refused = await api(server, `${CORE}/InvokeLLM`, { token, body: { prompt: 'r' } });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  test('the daily token budget, once spent, is a 429 with Retry-After until midnight UTC', async () => {
+    const { token } = await createUser(server, { email: uniqueEmail('llm-budget') });
+    expect((await api(server, `${CORE}/InvokeLLM`, { token, body: { prompt: 'b' } })).status).toBe(200);
+    const refused = await api(server, `${CORE}/InvokeLLM`, { token, body: { prompt: 'b' } });
+    expect(refused.status).toBe(429);
+    expect(refused.json.message).toContain('LLM_DAILY_TOKEN_BUDGET');
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(86_400);
+  });
+});

@@ -1,0 +1,62 @@
+// Wiring of the LLM integrations: the provider (or none), the model names, the daily budget on the usage
+// table, the file reader for file_urls and audio, and the web search.
+import type { Logger } from 'pino';
+import type { ServerConfig } from '../config/server-env';
+import type { FileReader } from '../services/files/file-reader';
+import { createLlmFiles } from '../services/llm/llm-files';
+import { createLlmProvider } from '../services/llm/llm-provider';
+import { createLlmService, type LlmService } from '../services/llm/llm-service';
+import { createModelNames } from '../services/llm/model-names';
+import { createTokenBudget } from '../services/llm/token-budget';
+import { createWebSearch } from '../services/llm/web-search';
+import type { Database } from '../store/database';
+import { createLlmUsageStore } from '../store/llm-usage-store';
+
+/** buildLlmService builds InvokeLLM and TranscribeAudio from the configuration. */
+export function buildLlmService(input: {
+  config: ServerConfig;
+  db: Database;
+  readFileUrl: FileReader;
+  visibilityOf: (appId: string) => Promise<string>;
+  logger: Logger;
+}): LlmService {
+  const { config, logger } = input;
+  const usage = createLlmUsageStore(input.db);
+  const provider = config.LLM_PROVIDER_URL
+    ? createLlmProvider({
+        baseUrl: config.LLM_PROVIDER_URL,
+        apiKey: config.LLM_API_KEY,
+        timeoutMs: config.LLM_TIMEOUT_MS,
+        onFailure: (detail) => logger.warn(detail, 'LLM provider failed'),
+      })
+    : null;
+  return createLlmService({
+    provider,
+    budget: createTokenBudget({ store: usage, dailyTokens: config.LLM_DAILY_TOKEN_BUDGET, log: logger }),
+    usage,
+    files: createLlmFiles({
+      readFileUrl: input.readFileUrl,
+      limits: { maxBytes: config.EXTRACT_MAX_MB * 1024 * 1024, timeoutMs: config.EXTRACT_FETCH_TIMEOUT_MS },
+    }),
+    readFileUrl: input.readFileUrl,
+    audioLimits: {
+      maxBytes: config.LLM_AUDIO_MAX_MB * 1024 * 1024,
+      timeoutMs: config.EXTRACT_FETCH_TIMEOUT_MS,
+    },
+    model: createModelNames(config.LLM_MODEL, config.LLM_MODEL_MAP, (name, fallback) =>
+      logger.warn(
+        { model: name, using: fallback },
+        'unknown LLM model name: using LLM_MODEL (add it to LLM_MODEL_MAP)',
+      ),
+    ),
+    transcribeModel: config.LLM_TRANSCRIBE_MODEL,
+    search: config.WEB_SEARCH_URL
+      ? createWebSearch({
+          baseUrl: config.WEB_SEARCH_URL,
+          timeoutMs: Math.min(config.LLM_TIMEOUT_MS, 15_000),
+        })
+      : undefined,
+    visibilityOf: input.visibilityOf,
+    log: { info: (message) => logger.info(message), warn: (fields, message) => logger.warn(fields, message) },
+  });
+}

@@ -1,0 +1,76 @@
+// InvokeLLM's `file_urls`, read server-side (our stored files straight from storage, foreign ones through
+// the guarded fetch): images become image parts as data URLs (a provider cannot reach this server's
+// localhost URLs, and private files need no public link), documents become their extracted text.
+import { InvalidInputError } from '../../lib/errors';
+import { documentText } from '../extraction/file-text';
+import type { FileBytes, FileReader, FileReadLimits } from '../files/file-reader';
+import type { ContentPart } from './llm-provider';
+
+/** MAX_DOCUMENT_CHARS bounds the text all files of one call add to the prompt. */
+export const MAX_DOCUMENT_CHARS = 200_000;
+
+/** imageTypeOf is the image type the provider accepts for bytes (magic numbers), or null. */
+export function imageTypeOf(bytes: Buffer): string | null {
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+    return 'image/png';
+  }
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  const head = bytes.subarray(0, 12).toString('latin1');
+  if (head.startsWith('GIF87a') || head.startsWith('GIF89a')) return 'image/gif';
+  if (head.startsWith('RIFF') && head.slice(8, 12) === 'WEBP') return 'image/webp';
+  return null;
+}
+
+/** FileContext is what a call's files add: image parts and a text block. */
+export interface FileContext {
+  images: ContentPart[];
+  text: string;
+}
+
+const nameOf = (file: FileBytes) => file.filename.slice(0, 100);
+
+/** createLlmFiles reads a call's file_urls into what the model is sent. */
+export function createLlmFiles(deps: { readFileUrl: FileReader; limits: FileReadLimits }) {
+  async function partOf(appId: string, url: string): Promise<{ image?: ContentPart; text?: string }> {
+    const file = await deps.readFileUrl(appId, url, deps.limits);
+    const imageType = imageTypeOf(file.bytes);
+    if (imageType) {
+      return {
+        image: {
+          type: 'image_url',
+          image_url: { url: `data:${imageType};base64,${file.bytes.toString('base64')}` },
+        },
+      };
+    }
+    let text: string | null;
+    try {
+      text = await documentText(file);
+    } catch (error) {
+      if (error instanceof InvalidInputError) throw error;
+      throw new InvalidInputError(
+        `The file ${nameOf(file)} could not be read: ${(error as Error).message.slice(0, 200)}`,
+      );
+    }
+    if (text === null) {
+      throw new InvalidInputError(
+        `The file ${nameOf(file)} (${file.contentType}) is not a type InvokeLLM reads: images (PNG, JPEG, GIF, WebP), PDF, DOCX, CSV, XLSX, JSON or text`,
+      );
+    }
+    return { text: `File ${nameOf(file)}:\n${text}` };
+  }
+
+  return {
+    /** read resolves urls of appId in order; any unreadable or unsupported file refuses the call (400). */
+    async read(appId: string, urls: readonly string[]): Promise<FileContext> {
+      const parts = await Promise.all(urls.map((url) => partOf(appId, url)));
+      const images = parts.flatMap((part) => (part.image ? [part.image] : []));
+      let text = parts.flatMap((part) => (part.text ? [part.text] : [])).join('\n\n');
+      if (text.length > MAX_DOCUMENT_CHARS) {
+        text = `${text.slice(0, MAX_DOCUMENT_CHARS)}\n[… the files' text is cut here: ${MAX_DOCUMENT_CHARS} characters at most]`;
+      }
+      return { images, text };
+    },
+  };
+}
+
+export type LlmFiles = ReturnType<typeof createLlmFiles>;

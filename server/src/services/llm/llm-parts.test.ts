@@ -1,0 +1,127 @@
+import { describe, expect, it, vi } from 'vitest';
+import { parseModelMap } from '../../config/llm-env';
+import { chatAnswerOf } from './llm-provider';
+import { imageTypeOf } from './llm-files';
+import { createModelNames } from './model-names';
+import { checkSchemaBounds, compileResponseSchema, describeErrors } from './response-schema';
+import { createTokenBudget } from './token-budget';
+import { contextFrom, searchResultsOf } from './web-search';
+
+describe('model names', () => {
+  it('maps known names, gives the default for automatic and unknown ones, reporting each unknown once', () => {
+    const onUnknown = vi.fn();
+    const model = createModelNames('llama3.2', { gpt_5: 'gpt-4o' }, onUnknown);
+    expect(model(undefined)).toBe('llama3.2');
+    expect(model('automatic')).toBe('llama3.2');
+    expect(model('gpt_5')).toBe('gpt-4o');
+    expect(model('gemini_3_flash')).toBe('llama3.2');
+    expect(model('gemini_3_flash')).toBe('llama3.2');
+    expect(onUnknown).toHaveBeenCalledTimes(1);
+    expect(model('toString')).toBe('llama3.2');
+  });
+
+  it('reads LLM_MODEL_MAP pairs and refuses malformed ones', () => {
+    expect(parseModelMap('gemini_3_flash=llama3.2, gpt_5=gpt-4o')).toEqual({
+      gemini_3_flash: 'llama3.2',
+      gpt_5: 'gpt-4o',
+    });
+    expect(parseModelMap('')).toEqual({});
+    expect(parseModelMap('a=b=c')).toBeNull();
+    expect(parseModelMap('nomodel')).toBeNull();
+  });
+});
+
+describe('response schema', () => {
+  it('validates and names what failed', () => {
+    const validate = compileResponseSchema({
+      type: 'object',
+      properties: { age: { type: 'integer' }, code: { type: 'string', pattern: '^[A-Z]{2}$' } },
+      required: ['age'],
+    });
+    expect(validate({ age: 3, code: 'AB' })).toBe(true);
+    expect(validate({ age: 'x', code: 'abc' })).toBe(false);
+    expect(describeErrors(validate.errors)).toContain('/age must be integer');
+  });
+
+  it('bounds size, depth and references before compiling', () => {
+    let deep: object = { type: 'string' };
+    for (let level = 0; level < 20; level += 1) deep = { type: 'object', properties: { a: deep } };
+    expect(() => checkSchemaBounds(deep)).toThrow(/nested deeper/);
+    expect(() => checkSchemaBounds({ description: 'x'.repeat(40_000) })).toThrow(/larger than/);
+    expect(() => checkSchemaBounds({ $ref: 'http://example.com/s.json' })).toThrow(/\$ref/);
+    expect(() => compileResponseSchema({ type: 'nonsense' })).toThrow(/not a valid JSON schema/);
+    const declared = compileResponseSchema({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: 'https://example.com/answer',
+      type: 'string',
+    });
+    expect(declared('ok')).toBe(true);
+  });
+
+  it('runs patterns in linear time (a backtracking pattern does not hang)', () => {
+    const validate = compileResponseSchema({ type: 'string', pattern: '^(a+)+$' });
+    const started = Date.now();
+    expect(validate(`${'a'.repeat(5000)}!`)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('token budget', () => {
+  it('refuses once the day is spent, with Retry-After until UTC midnight, and counts recorded calls', async () => {
+    const now = Date.UTC(2026, 0, 1, 23, 0, 0);
+    const store = { insertBatch: vi.fn(async () => undefined), tokensSince: vi.fn(async () => 90) };
+    const budget = createTokenBudget({ store, dailyTokens: 100, now: () => now, refreshMs: 60_000 });
+    await budget.check('app');
+    budget.record('app', {
+      integration: 'InvokeLLM',
+      model: 'm',
+      caller_kind: 'user',
+      user_id: 'u1',
+      prompt_tokens: 6,
+      completion_tokens: 4,
+    });
+    await expect(budget.check('app')).rejects.toMatchObject({ retryAfterSeconds: 3600 });
+    expect(store.tokensSince).toHaveBeenCalledTimes(1);
+    // Written later, in a batch; counted at once and still after the sum is read again.
+    await budget.flush();
+    expect(store.insertBatch).toHaveBeenCalledTimes(1);
+    await expect(budget.check('app')).rejects.toMatchObject({ retryAfterSeconds: 3600 });
+  });
+});
+
+describe('provider answers and helpers', () => {
+  it('reads a chat completion, estimating usage when none is reported', () => {
+    const body = {
+      choices: [{ message: { content: 'hello' } }],
+      usage: { prompt_tokens: 7, completion_tokens: 1 },
+    };
+    expect(chatAnswerOf(body, 'hi')).toEqual({
+      content: 'hello',
+      usage: { prompt_tokens: 7, completion_tokens: 1 },
+    });
+    expect(chatAnswerOf({ choices: [{ message: { content: 'abcdefgh' } }] }, 'abcd')?.usage).toEqual({
+      prompt_tokens: 1,
+      completion_tokens: 2,
+    });
+    expect(chatAnswerOf({ error: 'x' }, '')).toBeNull();
+  });
+
+  it('tells images by their bytes', () => {
+    expect(imageTypeOf(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]))).toBe('image/png');
+    expect(imageTypeOf(Buffer.from([0xff, 0xd8, 0xff, 0xe0]))).toBe('image/jpeg');
+    expect(imageTypeOf(Buffer.from('RIFF0000WEBPVP8 '))).toBe('image/webp');
+    expect(imageTypeOf(Buffer.from('%PDF-1.7'))).toBeNull();
+  });
+
+  it('keeps the top http(s) search results and makes them citable context', () => {
+    const results = searchResultsOf({
+      results: [
+        { title: 'A', url: 'https://a.example/x', content: 'about a' },
+        { title: 'bad', url: 'javascript:alert(1)', content: '' },
+      ],
+    });
+    expect(results).toEqual([{ title: 'A', url: 'https://a.example/x', content: 'about a' }]);
+    expect(contextFrom(results)).toContain('https://a.example/x');
+    expect(searchResultsOf(null)).toEqual([]);
+  });
+});

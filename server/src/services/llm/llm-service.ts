@@ -1,0 +1,237 @@
+// Core.InvokeLLM and Core.TranscribeAudio: who may call (signed in unless the app is public without
+// login), the daily token budget, the call itself (files and web context added, structured output checked
+// against the caller's schema with one repair), and the usage recorded for the operator.
+import {
+  InvalidInputError,
+  NotConfiguredError,
+  OutboundLimitError,
+  UnauthorizedError,
+  UpstreamError,
+} from '../../lib/errors';
+import type { Caller } from '../../rules/caller';
+import type { LlmUsageRow, LlmUsageStore } from '../../store/llm-usage-store';
+import type { FileReader } from '../files/file-reader';
+import { MAX_DOCUMENT_CHARS, type LlmFiles } from './llm-files';
+import type { ChatMessage, ContentPart, LlmProvider, TokenUsage } from './llm-provider';
+import { compileResponseSchema, describeErrors } from './response-schema';
+import type { TokenBudget } from './token-budget';
+import { contextFrom, type SearchResult } from './web-search';
+
+export const NOT_CONFIGURED =
+  'No LLM provider configured: set LLM_PROVIDER_URL to an OpenAI-compatible base URL (e.g. http://localhost:11434/v1 for Ollama) and optionally LLM_API_KEY and LLM_MODEL';
+
+export interface InvokeInput {
+  prompt: string;
+  model?: string | undefined;
+  response_json_schema?: object | undefined;
+  file_urls?: string[] | undefined;
+  add_context_from_internet?: boolean | undefined;
+}
+
+export interface TranscribeInput {
+  url: string;
+  language?: string | undefined;
+  prompt?: string | undefined;
+}
+
+export interface LlmServiceDeps {
+  /** provider is absent when LLM_PROVIDER_URL is not set: every call is then a 503 naming it. */
+  provider: LlmProvider | null;
+  budget: TokenBudget;
+  usage: Pick<LlmUsageStore, 'recent'>;
+  files: LlmFiles;
+  readFileUrl: FileReader;
+  audioLimits: { maxBytes: number; timeoutMs: number };
+  /** model maps an app's model name to the provider's (model-names.ts). */
+  model: (name: string | undefined) => string;
+  transcribeModel: string;
+  /** search is the web search (WEB_SEARCH_URL), absent when none is configured. */
+  search?: ((query: string) => Promise<SearchResult[]>) | undefined;
+  visibilityOf: (appId: string) => Promise<string>;
+  log: { info(message: string): void; warn(fields: object, message: string): void };
+}
+
+/** stripFences takes the JSON out of a ```json fenced answer (models add them despite being told not to). */
+function stripFences(text: string): string {
+  const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/i.exec(text);
+  return (fenced?.[1] ?? text).trim();
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(stripFences(text)) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+const callerFields = (caller: Caller) => ({
+  caller_kind: caller.kind,
+  user_id: caller.kind === 'user' ? caller.user.id : null,
+});
+
+/** createLlmService builds the LLM integrations on the provider (or none) and the guards. */
+export function createLlmService(deps: LlmServiceDeps) {
+  let searchIgnoredLogged = false;
+
+  function requireProvider(): LlmProvider {
+    if (!deps.provider) throw new NotConfiguredError(NOT_CONFIGURED);
+    return deps.provider;
+  }
+
+  async function admit(appId: string, caller: Caller, integration: string): Promise<LlmProvider> {
+    requireProvider();
+    if (caller.kind === 'anonymous' && (await deps.visibilityOf(appId)) !== 'public_without_login') {
+      throw new UnauthorizedError(
+        `${integration} needs a signed-in user on this app: sign in first`,
+        'auth_required',
+      );
+    }
+    await deps.budget.check(appId);
+    return requireProvider();
+  }
+
+  async function webContext(input: InvokeInput): Promise<string> {
+    if (!input.add_context_from_internet) return '';
+    if (!deps.search) {
+      if (!searchIgnoredLogged) {
+        searchIgnoredLogged = true;
+        deps.log.info(
+          'InvokeLLM add_context_from_internet is ignored: set WEB_SEARCH_URL to a SearXNG instance to add web results',
+        );
+      }
+      return '';
+    }
+    try {
+      return contextFrom(await deps.search(input.prompt));
+    } catch (error) {
+      // The answer is still useful without the results: the call goes on, the operator hears why.
+      deps.log.warn({ reason: (error as Error).message }, 'web search failed: answering without it');
+      return '';
+    }
+  }
+
+  async function userMessage(appId: string, input: InvokeInput): Promise<ChatMessage> {
+    const [files, web] = await Promise.all([
+      input.file_urls && input.file_urls.length > 0
+        ? deps.files.read(appId, input.file_urls)
+        : { images: [], text: '' },
+      webContext(input),
+    ]);
+    const text = [web, files.text, input.prompt].filter(Boolean).join('\n\n');
+    if (files.images.length === 0) return { role: 'user', content: text };
+    const parts: ContentPart[] = [{ type: 'text', text }, ...files.images];
+    return { role: 'user', content: parts };
+  }
+
+  return {
+    /** configured says whether a provider is set (the start-up report and health name it). */
+    configured: deps.provider !== null,
+    /** requireProvider throws the 503 naming LLM_PROVIDER_URL when no provider is set (before any input check). */
+    requireProvider: (): void => void requireProvider(),
+    /** recentUsage lists appId's newest recorded calls, for the operator. */
+    async recentUsage(appId: string, limit: number): Promise<LlmUsageRow[]> {
+      await deps.budget.flush();
+      return deps.usage.recent(appId, limit);
+    },
+    /** close writes the usage still queued (call before the database closes). */
+    close: () => deps.budget.close(),
+    /** invoke answers InvokeLLM: a string, or with response_json_schema a value that satisfies it. */
+    async invoke(appId: string, caller: Caller, input: InvokeInput): Promise<unknown> {
+      const provider = await admit(appId, caller, 'InvokeLLM');
+      // The schema is checked and compiled before anything is spent on the call.
+      const schema = input.response_json_schema;
+      const validate = schema ? compileResponseSchema(schema) : null;
+      const model = deps.model(input.model);
+      const messages: ChatMessage[] = [];
+      if (schema) {
+        // For providers without structured output, the instruction alone asks for the same.
+        messages.push({
+          role: 'system',
+          content: `Answer with one JSON value only, no prose and no code fences, that matches this JSON schema:\n${JSON.stringify(schema)}`,
+        });
+      }
+      messages.push(await userMessage(appId, input));
+      const spent: TokenUsage = { prompt_tokens: 0, completion_tokens: 0 };
+      const ask = async (conversation: ChatMessage[]) => {
+        const answer = await provider.chat({ model, messages: conversation, jsonSchema: schema });
+        spent.prompt_tokens += answer.usage.prompt_tokens;
+        spent.completion_tokens += answer.usage.completion_tokens;
+        return answer.content;
+      };
+      const recordUsage = () =>
+        deps.budget.record(appId, { integration: 'InvokeLLM', model, ...callerFields(caller), ...spent });
+      try {
+        const first = await ask(messages);
+        if (!validate) return first;
+        const check = (text: string): { ok: true; value: unknown } | { ok: false; problem: string } => {
+          const parsed = parseJson(text);
+          if (!parsed.ok) return { ok: false, problem: 'the answer is not JSON' };
+          return validate(parsed.value) ? parsed : { ok: false, problem: describeErrors(validate.errors) };
+        };
+        const firstCheck = check(first);
+        if (firstCheck.ok) return firstCheck.value;
+        // One repair: the model sees its answer and what was wrong with it.
+        const second = await ask([
+          ...messages,
+          { role: 'assistant', content: first },
+          {
+            role: 'user',
+            content: `That answer does not match the JSON schema: ${firstCheck.problem}. Answer again with only the corrected JSON.`,
+          },
+        ]);
+        const secondCheck = check(second);
+        if (secondCheck.ok) return secondCheck.value;
+        throw new UpstreamError(
+          `The model's answer did not match response_json_schema after one retry: ${secondCheck.problem}`,
+        );
+      } finally {
+        // Whatever was spent is recorded, the failed attempts too (they cost the same).
+        if (spent.prompt_tokens + spent.completion_tokens > 0) recordUsage();
+      }
+    },
+
+    /**
+     * structured fills schema from a document's text for ExtractDataFromUploadedFile: the same call, guards
+     * and usage as InvokeLLM with that schema.
+     */
+    async structured(appId: string, caller: Caller, text: string, schema: object): Promise<unknown> {
+      const document =
+        text.length > MAX_DOCUMENT_CHARS ? `${text.slice(0, MAX_DOCUMENT_CHARS)}\n[… cut]` : text;
+      return this.invoke(appId, caller, {
+        prompt: `Extract the data the JSON schema describes from this document. Use only what the document says.\n\nDocument:\n${document}`,
+        response_json_schema: schema,
+      });
+    },
+
+    /** transcribe answers TranscribeAudio: the audio file's text. */
+    async transcribe(appId: string, caller: Caller, input: TranscribeInput): Promise<string> {
+      const provider = await admit(appId, caller, 'TranscribeAudio');
+      const file = await deps.readFileUrl(appId, input.url, deps.audioLimits).catch((error: unknown) => {
+        if (error instanceof OutboundLimitError && error.reason === 'size') {
+          throw new InvalidInputError(
+            `The audio file is larger than ${Math.round(deps.audioLimits.maxBytes / 1024 / 1024)} MB (LLM_AUDIO_MAX_MB)`,
+          );
+        }
+        throw error;
+      });
+      const result = await provider.transcribe({
+        model: deps.transcribeModel,
+        bytes: file.bytes,
+        filename: file.filename,
+        contentType: file.contentType,
+        language: input.language,
+        prompt: input.prompt,
+      });
+      deps.budget.record(appId, {
+        integration: 'TranscribeAudio',
+        model: deps.transcribeModel,
+        ...callerFields(caller),
+        ...result.usage,
+      });
+      return result.text;
+    },
+  };
+}
+
+export type LlmService = ReturnType<typeof createLlmService>;
