@@ -7,9 +7,9 @@ import { waitForHydration } from './open-site';
 import { signInOnPage } from './login-page';
 import type { RunningServer } from './server-process';
 
-/** LATER_CAPABILITY matches the API paths of later issues: LLM, e-mail, extraction, functions, agents. */
+/** LATER_CAPABILITY matches the API paths of later issues: LLM, e-mail, extraction, agents (functions run). */
 const LATER_CAPABILITY =
-  /\/integration-endpoints\/Core\/(InvokeLLM|SendEmail|SendSMS|ExtractDataFromUploadedFile)$|\/functions\/|\/agents(\/|$)/;
+  /\/integration-endpoints\/Core\/(InvokeLLM|SendEmail|SendSMS|ExtractDataFromUploadedFile)$|\/agents(\/|$)/;
 
 /** ApiCall is one answered request to our server's API, as the browser saw it. */
 export interface ApiCall {
