@@ -1,6 +1,7 @@
 // Wiring of function automations (`function.jsonc` `automations`): the runner (services/automations/) calls
 // functions as the service role; entity writes on this instance nudge it, other instances' writes are found
-// by its poll. Started only when some function declares automations.
+// by its poll. Started only when some function declares automations; connector automations are loaded and
+// logged as not run (the runner says so: this server has no connectors).
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createAutomationRunner } from '../services/automations/automation-runner';
@@ -26,16 +27,6 @@ export async function startAutomations(input: {
     .filter((def) => def.automations.length > 0)
     .map((def) => ({ functionName: def.name, automations: def.automations }));
   if (declared.length === 0) return;
-  for (const { functionName, automations } of declared) {
-    for (const automation of automations) {
-      if (automation.type === 'connector') {
-        log.warn(
-          { function: functionName, automation: automation.name },
-          'connector automations need connectors, which this server does not have: not run',
-        );
-      }
-    }
-  }
   const runner = createAutomationRunner({
     appId: input.appId,
     store: createAutomationsStore(input.db),

@@ -100,6 +100,8 @@ export function startFunctionProcess(spec: SpawnSpec): Promise<FunctionProcess> 
           exited,
           isAlive: () => alive,
           kill: () => {
+            // Dead from now on for the pool, before the exit event arrives.
+            alive = false;
             agent.destroy();
             stopChild(child);
           },

@@ -254,6 +254,8 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
         },
       );
       outgoing.once('error', () => {
+        // A broken call leaves the process suspect (dying, or its server gone): the next call starts afresh.
+        lease.process.kill();
         void lease.process.exited.then((why) =>
           log.warn({ function: def.name, why }, 'function process ended'),
         );
