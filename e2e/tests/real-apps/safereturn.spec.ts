@@ -127,3 +127,26 @@ test('reset a forgotten password through the app’s own pages and the link it m
   const refused = watch.takeCalls().filter((call) => call.status >= 400);
   for (const call of refused) expect(`${call.path} ${call.status}`).toMatch(/\/entities\/User\/me 401$/);
 });
+
+test('the mail-API functions fail softly without their provider: a JSON error, no hang, the server unharmed', async () => {
+  const call = (name: string, body: unknown) =>
+    fetch(`${server.url}/api/apps/${app.appId}/functions/${name}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const trip = await serviceApi<{ id: string }>(server, `/api/apps/${app.appId}/entities/TripPlan`, {
+    method: 'POST',
+    body: {
+      primary_name: 'Alert Test',
+      authority_contacts: [{ name: 'Ranger', email: 'ranger@example.test' }],
+    },
+  });
+  const alert = await call('alertAuthorities', { tripId: trip.id, alerterName: 'Kim' });
+  expect(alert.status).toBe(500);
+  expect(await alert.json()).toEqual({ error: 'RESEND_API_KEY not configured' });
+  const mail = await call('sendEmail', { to: 'a@example.test', subject: 'Hi', body: '<p>Hi</p>' });
+  expect(mail.status).toBe(500);
+  expect(await mail.json()).toEqual({ error: 'RESEND_API_KEY not configured' });
+  expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+});
