@@ -10,6 +10,7 @@ import { loadSecrets, type ServerSecrets } from './lib/secrets-file';
 import { formatIssues } from './lib/validation';
 import { buildAccountsPart, openPlatformDatabase } from './platform/platform';
 import { pruneFilesCommand } from './platform/files-prune-command';
+import { functionsInstallCommand } from './platform/functions-install-command';
 import { secretsCommand } from './platform/secrets-command';
 import { loadSettings } from './platform/settings';
 import { loadProject, projectDirFrom, type EntityDef } from './services/entities/project-loader';
@@ -30,6 +31,7 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   secrets set <NAME>      the value is read from stdin when piped, else typed at a hidden prompt
   secrets list            names only (values are never shown)
   secrets delete <NAME>
+  functions install       fetch every function's npm: packages into the functions' Deno cache (a deploy step)
 Reads DATA_DIR, APP_ID, SERVICE_TOKEN, JWT_SECRET and SECRETS_KEY like the server.`;
 
 /** AdminRequest is one operator action as the admin API spells it. */
@@ -182,6 +184,12 @@ async function main(): Promise<void> {
     const live = await liveServerUrl(config.DATA_DIR);
     const report = await pruneFilesCommand(config, positionals[1], values, live);
     console.log(JSON.stringify(report, null, 2));
+    return;
+  }
+  if (command === 'functions') {
+    const report = await functionsInstallCommand(config, project, positionals[1]);
+    console.log(JSON.stringify(report, null, 2));
+    if (Object.keys(report.failed).length > 0) process.exitCode = 1;
     return;
   }
   if (command === 'secrets') {

@@ -181,6 +181,7 @@ test('FUNCTION_TIMEOUT_S: 504 and the process is killed; the heap limit: 502; th
   // The spinning process was killed: a fresh one answers.
   expect((await fetch(`${fn('slow')}?quick`)).status).toBe(200);
 
+  expect((await fetch(`${fn('heap')}?small`)).status).toBe(200); // started: the limit alone is measured
   const heap = await fetch(fn('heap'));
   expect(heap.status).toBe(502);
   expect((await fetch(`${fn('heap')}?small`)).status).toBe(200);

@@ -32,6 +32,8 @@ export const FunctionsEnvShape = {
       .regex(/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/, 'must be a 127.x.y.z address')
       .default('127.0.0.44'),
   ),
+  /** FUNCTIONS_WATCH restarts functions when their files change (`on`/`off`; unset: on when NODE_ENV is unset or `development`). */
+  FUNCTIONS_WATCH: z.preprocess(blankAsUndefined, z.enum(['on', 'off']).optional()),
   /** FUNCTIONS_DENO_DIR is Deno's cache of `npm:` packages (default `DATA_DIR/deno`); may be shared. */
   FUNCTIONS_DENO_DIR: z.preprocess(blankAsUndefined, z.string().min(1).optional()),
 };

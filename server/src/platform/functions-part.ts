@@ -1,5 +1,6 @@
 // Wiring of backend functions: the project's functions, the Deno runtime, the sandbox's view of this
 // server (a dedicated loopback address, accepted on the same Fastify server), and restarts on secret changes.
+import { watch, type FSWatcher } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
@@ -16,10 +17,13 @@ import type { SecretsService } from '../services/secrets/secrets-service';
 export interface FunctionsPart {
   service: FunctionsService;
   apiUrl: { value: string };
+  /** watching says FUNCTIONS_WATCH is on; stopWatching ends it (a no-op when off). */
+  watching: boolean;
+  stopWatching: () => void;
 }
 
 /** shippedSdkVersion is the version of `@base44/sdk` this server installs (every function's SDK). */
-function shippedSdkVersion(): string {
+export function shippedSdkVersion(): string {
   const require = createRequire(import.meta.url);
   return (require('@base44/sdk/package.json') as { version: string }).version;
 }
@@ -75,6 +79,7 @@ export async function buildFunctions(input: {
     secretsFor: (appId) => input.secrets.secretsFor(appId),
     mintServiceToken: input.mintServiceToken,
     log: log.child({ component: 'functions' }),
+    watch: watchOn(config),
   });
   // Every function's environment holds all the app's secrets: a change restarts them (on their next call).
   input.secrets.subscribe(() => service.restartAll());
@@ -83,7 +88,54 @@ export async function buildFunctions(input: {
   } else if (functions.size > 0 && deno.ok) {
     log.info({ functions: functions.size, deno: deno.runtime.version, path: deno.runtime.path }, 'functions');
   }
-  return { service, apiUrl };
+  const part: FunctionsPart = {
+    service,
+    apiUrl,
+    watching: watchOn(config) && deno.ok,
+    stopWatching: () => undefined,
+  };
+  if (part.watching) {
+    part.stopWatching = watchFunctions([functionsDir, join(project.dir, 'shared')], async () => {
+      try {
+        await service.reload(await loadFunctions(functionsDir, shown));
+        log.info({ functions: service.names().length }, 'functions changed: reloaded');
+      } catch (error) {
+        // A half-edited function.jsonc: keep running the last good set until the next change.
+        log.warn({ err: error }, 'functions changed but could not be loaded: kept the previous ones');
+      }
+    });
+  }
+  return part;
+}
+
+/** watchOn says whether FUNCTIONS_WATCH is on: said so, or unset in development (NODE_ENV unset or development). */
+function watchOn(config: ServerConfig): boolean {
+  const development = (process.env.NODE_ENV ?? 'development') === 'development';
+  return config.FUNCTIONS_WATCH === 'on' || (config.FUNCTIONS_WATCH === undefined && development);
+}
+
+/** watchFunctions calls onChange 300 ms after the last change under dirs (missing ones are skipped). */
+function watchFunctions(dirs: string[], onChange: () => Promise<void>): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let running = Promise.resolve();
+  const changed = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      running = running.then(onChange);
+    }, 300);
+  };
+  const watchers: FSWatcher[] = [];
+  for (const dir of dirs) {
+    try {
+      watchers.push(watch(dir, { recursive: true }, changed));
+    } catch {
+      // No such folder: nothing to watch there.
+    }
+  }
+  return () => {
+    clearTimeout(timer);
+    for (const watcher of watchers) watcher.close();
+  };
 }
 
 /**
@@ -93,7 +145,7 @@ export async function buildFunctions(input: {
 export function listenForFunctions(app: FastifyInstance, part: FunctionsPart, host: string): void {
   let extra: Server | null = null;
   app.addHook('onListen', async () => {
-    if (part.service.names().length === 0) return;
+    if (part.service.names().length === 0 && !part.watching) return;
     const server = createServer((socket) => app.server.emit('connection', socket));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -104,6 +156,7 @@ export function listenForFunctions(app: FastifyInstance, part: FunctionsPart, ho
     extra = server;
   });
   app.addHook('onClose', async () => {
+    part.stopWatching();
     await part.service.close();
     await new Promise<void>((resolve) => (extra ? extra.close(() => resolve()) : resolve()));
   });

@@ -3,7 +3,6 @@
 // (shared/spec/platform-protocol.md §1.4): the app id, the API address the sandbox may reach, a freshly
 // minted short-lived service token, and the caller's own Authorization. Headers a visitor sent under those
 // names are dropped first. Each call has a deadline; past it the process is killed.
-import { execFile } from 'node:child_process';
 import { chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -20,7 +19,8 @@ import { findFunction, type FunctionDef } from './function-discovery';
 import { createFunctionPool, type PoolLimits } from './function-pool';
 import { FunctionStartError, startFunctionProcess, type FunctionOutput } from './function-process';
 import { writeRuntimeFiles, SOCKET_ENV, type RuntimeFiles } from './runtime-files';
-import { cacheArgs, sandboxArgs } from './sandbox-flags';
+import { cachePackages, denoEnv } from './package-cache';
+import { sandboxArgs } from './sandbox-flags';
 
 /** STRIPPED_HEADERS are never passed from the caller: the platform's own, and hop-by-hop ones. */
 const STRIPPED_HEADERS = new Set([
@@ -39,8 +39,6 @@ const STRIPPED_HEADERS = new Set([
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'trailer', 'te']);
 /** START_TIMEOUT_MS bounds a process's start (an SDK function is ready in about 0.3 s). */
 const START_TIMEOUT_MS = 20_000;
-/** CACHE_TIMEOUT_MS bounds fetching a function's `npm:` packages the first time. */
-const CACHE_TIMEOUT_MS = 180_000;
 /** NOBODY is the uid/gid a function runs as when the server runs as root. */
 const NOBODY = { uid: 65534, gid: 65534 };
 
@@ -83,16 +81,10 @@ export interface FunctionsServiceDeps {
   secretsFor: (appId: string) => Promise<Record<string, string>>;
   mintServiceToken: (appId: string, seconds: number) => Promise<string>;
   log: FunctionsLog;
+  /** watch prepares the runtime even with no function yet (FUNCTIONS_WATCH: functions may be added). */
+  watch?: boolean;
   /** runAs overrides the child's user (default: nobody when the server runs as root). */
   runAs?: { uid: number; gid: number } | null;
-}
-
-function run(path: string, args: string[], env: Record<string, string>, timeoutMs: number) {
-  return new Promise<string>((resolve) => {
-    execFile(path, args, { env, timeout: timeoutMs, maxBuffer: 1024 * 1024 }, (error, _stdout, stderr) =>
-      resolve(error ? `${error.message}\n${stderr}`.trim() : ''),
-    );
-  });
 }
 
 /** callHeaders is what the function receives: the caller's headers minus the platform's, plus the platform's. */
@@ -125,10 +117,11 @@ function answerHeaders(response: IncomingMessage): Record<string, string | strin
 /** createFunctionsService returns the functions of one app; see the file comment. */
 export async function createFunctionsService(deps: FunctionsServiceDeps) {
   const { deno, log } = deps;
+  let functions = deps.functions;
   const runAs = deps.runAs !== undefined ? deps.runAs : process.getuid?.() === 0 ? NOBODY : null;
   let files: RuntimeFiles | null = null;
   let socketDir = '';
-  if (deno.ok && deps.functions.size > 0) {
+  if (deno.ok && (functions.size > 0 || deps.watch)) {
     // Under the temp folder: a socket path has ~100 bytes, and the child's user must read the wrappers.
     const sandboxDir = await mkdtemp(join(tmpdir(), 'b44fn-'));
     await chmod(sandboxDir, 0o755);
@@ -146,13 +139,7 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
       await chmod(dirname(deps.denoDir), 0o711).catch(() => undefined);
     }
   }
-  const baseEnv = {
-    DENO_DIR: deps.denoDir,
-    NO_COLOR: '1',
-    DENO_NO_UPDATE_CHECK: '1',
-    // The machine's own CAs too (a TLS-inspecting egress proxy, a private registry).
-    DENO_TLS_CA_STORE: 'mozilla,system',
-  };
+  const baseEnv = denoEnv(deps.denoDir);
   const cached = new Map<string, Promise<void>>();
   let sockets = 0;
 
@@ -160,14 +147,12 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
   function ensureCached(def: FunctionDef, wrapper: string): Promise<void> {
     let pending = cached.get(def.name);
     if (!pending) {
-      const denoPath = deno.ok ? deno.runtime.path : '';
-      const env = { ...baseEnv, PATH: process.env.PATH ?? '' };
-      pending = run(
-        denoPath,
-        cacheArgs((files as RuntimeFiles).importMap, wrapper),
-        env,
-        CACHE_TIMEOUT_MS,
-      ).then((problem) => {
+      pending = cachePackages({
+        denoPath: deno.ok ? deno.runtime.path : '',
+        denoDir: deps.denoDir,
+        importMap: (files as RuntimeFiles).importMap,
+        wrapper,
+      }).then((problem) => {
         // Not fatal: `--cached-only` then names what is missing when the process starts.
         if (problem)
           log.warn({ function: def.name, problem: problem.slice(0, 2000) }, 'function packages not cached');
@@ -178,7 +163,8 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
   }
 
   const pool = createFunctionPool(deps.limits, async (name) => {
-    const def = deps.functions.get(name) as FunctionDef;
+    const def = functions.get(name);
+    if (!def) throw new FunctionLoadError(`Function ${name} was removed`, '');
     const runtime = files as RuntimeFiles;
     const wrapper = await runtime.wrapperFor(def.name, def.entry);
     await ensureCached(def, wrapper);
@@ -276,7 +262,7 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
     name: string,
     body: unknown,
   ): Promise<{ ok: boolean; status: number; detail?: string }> {
-    const def = deps.functions.get(name);
+    const def = functions.get(name);
     if (!def) return { ok: false, status: 404, detail: `Function ${name} not found` };
     try {
       const answer = await invoke(def, {
@@ -300,10 +286,27 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
     /** runtime says whether functions can run, and with which Deno (the start-up report). */
     runtime: deno,
     /** find returns the function a path names and the rest of the path, or null. */
-    find: (path: string) => findFunction(deps.functions, path),
-    names: () => [...deps.functions.keys()],
+    find: (path: string) => findFunction(functions, path),
+    names: () => [...functions.keys()],
     /** definitions are the loaded functions (their automations). */
-    definitions: () => [...deps.functions.values()],
+    definitions: () => [...functions.values()],
+    /**
+     * reload takes a new set of functions (their files changed): the import map and package cache are
+     * redone, and every process stops, so each call from now on runs the new code.
+     */
+    async reload(next: ReadonlyMap<string, FunctionDef>): Promise<void> {
+      functions = next;
+      if (files) {
+        const fresh = await writeRuntimeFiles({
+          dir: files.dir,
+          codeDirs: deps.codeDirs,
+          sdkVersion: deps.sdkVersion,
+        });
+        files = fresh;
+      }
+      cached.clear();
+      pool.stopAll();
+    },
     invoke,
     invokeJson,
     /** restartAll stops every process; each starts again, with fresh secrets, on its next call. */
