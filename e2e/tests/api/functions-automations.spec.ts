@@ -8,7 +8,12 @@ import { expect, test } from '@playwright/test';
 import { api, createUser, SERVICE_TOKEN, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { FUNCTIONS_ENV, FUNCTIONS_PROJECT } from '../../support/functions-project';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
-import { currentDatabaseMode, startServer, type RunningServer } from '../../support/server-process';
+import {
+  currentDatabaseMode,
+  removeServerData,
+  startServer,
+  type RunningServer,
+} from '../../support/server-process';
 
 test.skip(
   currentDatabaseMode() === 'postgres',
@@ -89,4 +94,76 @@ test('a one-time schedule runs once', async () => {
     await server.stop();
     await rm(project, { recursive: true, force: true });
   }
+});
+
+test.describe('on PostgreSQL', () => {
+  test.skip(!process.env.DATABASE_URL, 'needs DATABASE_URL');
+
+  test('a write whose server is killed -9 before delivery is delivered after the restart', async () => {
+    test.setTimeout(240_000);
+    const first = await startServer({ env: FUNCTIONS_ENV, database: 'postgres', keepData: true });
+    const databaseUrl = first.databaseUrl as string;
+    const note = await api(first, `/api/apps/${DEFAULT_APP_ID}/entities/Note`, {
+      token: SERVICE_TOKEN,
+      body: { text: 'before the crash' },
+    });
+    expect(note.status).toBe(201);
+    await first.kill('SIGKILL');
+    const second = await startServer({ env: FUNCTIONS_ENV, databaseUrl, dataDir: first.dataDir });
+    try {
+      // The killed server had claimed the job: it is retried once that claim lapses (FUNCTION_TIMEOUT_S + 60 s).
+      // At least once: a delivery the killed server made but did not record may be repeated.
+      await expect
+        .poll(async () => (await audits(second)).filter((row) => row.note_id === note.json.id), {
+          timeout: 120_000,
+        })
+        .toContainEqual(expect.objectContaining({ event_type: 'create', text: 'before the crash' }));
+    } finally {
+      await second.stop();
+      await removeServerData(first);
+    }
+  });
+
+  test('a one-time schedule runs exactly once with two instances on one database and Redis', async () => {
+    test.setTimeout(180_000);
+    const project = await mkdtemp(join(tmpdir(), 'queen-automations-'));
+    await chmod(project, 0o755);
+    await cp(FUNCTIONS_PROJECT, project, { recursive: true });
+    await mkdir(join(project, 'functions/once'));
+    await cp(join(FUNCTIONS_PROJECT, 'functions/on-note/entry.ts'), join(project, 'functions/once/entry.ts'));
+    await writeFile(
+      join(project, 'functions/once/function.jsonc'),
+      JSON.stringify({
+        name: 'once',
+        automations: [
+          {
+            name: 'soon',
+            type: 'scheduled',
+            schedule_mode: 'one-time',
+            one_time_date: new Date(Date.now() + 40_000).toISOString(),
+            function_args: { label: 'twice?' },
+          },
+        ],
+      }),
+    );
+    const env = {
+      ...FUNCTIONS_ENV,
+      PROJECT_DIR: project,
+      SECRETS_KEY: Buffer.alloc(32, 9).toString('base64'),
+      JWT_SECRET: 'j'.repeat(40),
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    };
+    const one = await startServer({ env, database: 'postgres' });
+    const two = await startServer({ env, databaseUrl: one.databaseUrl as string });
+    try {
+      const scheduled = async () => (await audits(one)).filter((row) => row.source === 'scheduled');
+      await expect.poll(scheduled, { timeout: 90_000 }).toHaveLength(1);
+      await new Promise((wait) => setTimeout(wait, 5_000));
+      expect(await scheduled()).toHaveLength(1);
+    } finally {
+      await two.stop();
+      await one.stop();
+      await rm(project, { recursive: true, force: true });
+    }
+  });
 });

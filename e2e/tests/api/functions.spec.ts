@@ -122,6 +122,19 @@ test('multipart in, binary out (a streamed PDF)', async () => {
   expect(body[299_999]).toBe(299_999 % 251);
 });
 
+test('50 concurrent calls all answer (a small pool shares its processes)', async () => {
+  const answers = await Promise.all(
+    Array.from({ length: 50 }, (_, index) =>
+      fetch(`${fn('hello')}?n=${index}`).then(async (response) => ({
+        status: response.status,
+        query: ((await response.json()) as { query: string }).query,
+      })),
+    ),
+  );
+  expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);
+  expect(new Set(answers.map((answer) => answer.query)).size).toBe(50);
+});
+
 test('a body over FUNCTION_MAX_BODY_MB is refused with 413', async () => {
   const response = await fetch(fn('hello'), { method: 'POST', body: new Uint8Array(1024 * 1024 + 10) });
   expect(response.status).toBe(413);
