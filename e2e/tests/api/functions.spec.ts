@@ -95,6 +95,10 @@ test('the function receives the platform headers, never the visitor’s; functio
   });
   expect(asService.status).toBe(200);
 
+  await expect
+    .poll(() => server.logs())
+    .toMatch(/"function":"hello","status":200,"ms":\d+,"reqId":"[^"]+","msg":"function call"/);
+
   const fetched = await userClient(server).functions.fetch('/hello/a/b?q=2');
   expect(await fetched.json()).toMatchObject({ method: 'GET', path: '/a/b', query: '?q=2' });
 });

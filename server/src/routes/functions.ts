@@ -65,6 +65,7 @@ export async function registerFunctionsRoutes(app: FastifyInstance, deps: Functi
         method: request.method,
         path: `/${found.rest}${query}`,
         headers: request.headers,
+        requestId: request.id,
         body: raw && typeof raw.pipe === 'function' ? raw.pipe(byteLimit(deps.maxBodyBytes)) : null,
       });
       return reply.code(answer.status).headers(answer.headers).send(answer.body);

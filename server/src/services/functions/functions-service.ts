@@ -49,6 +49,8 @@ export interface FunctionCall {
   path: string;
   headers: IncomingHttpHeaders;
   body: Readable | null;
+  /** requestId ties the call's log line to the HTTP request's (absent for automations). */
+  requestId?: string;
 }
 
 /** FunctionAnswer is the function's response, its body still streaming. */
@@ -200,6 +202,7 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
   async function invoke(def: FunctionDef, call: FunctionCall): Promise<FunctionAnswer> {
     if (!deno.ok) throw new FunctionsUnavailableError('functions runtime unavailable');
     const timeoutSeconds = Math.ceil(deps.limits.timeoutMs / 1000);
+    const started = Date.now();
     const lease = await pool.acquire(def.name);
     const serviceToken = await deps.mintServiceToken(deps.appId, timeoutSeconds + 60);
     const headers = callHeaders(call.headers, { appId: deps.appId, apiUrl: deps.apiUrl(), serviceToken });
@@ -235,7 +238,18 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
         (response) => {
           if (settled) return response.destroy();
           settled = true;
-          response.once('close', done);
+          response.once('close', () => {
+            done();
+            log.info(
+              {
+                function: def.name,
+                status: response.statusCode,
+                ms: Date.now() - started,
+                reqId: call.requestId,
+              },
+              'function call',
+            );
+          });
           resolve({ status: response.statusCode ?? 502, headers: answerHeaders(response), body: response });
         },
       );
