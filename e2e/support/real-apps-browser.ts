@@ -8,10 +8,10 @@ import { signInOnPage } from './login-page';
 import type { RunningServer } from './server-process';
 
 /**
- * LATER_CAPABILITY matches the API paths of later issues: SMS, functions, agents. InvokeLLM is not one: the
- * real-apps server has the provider double, so its calls must succeed.
+ * LATER_CAPABILITY matches the API paths of later issues: SMS and agents. InvokeLLM is not one (the real-apps
+ * server has the provider double, so its calls must succeed), nor are functions (they run).
  */
-const LATER_CAPABILITY = /\/integration-endpoints\/Core\/SendSMS$|\/functions\/|\/agents(\/|$)/;
+const LATER_CAPABILITY = /\/integration-endpoints\/Core\/SendSMS$|\/agents(\/|$)/;
 
 /** ApiCall is one answered request to our server's API, as the browser saw it. */
 export interface ApiCall {

@@ -107,6 +107,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       LOG_LEVEL: 'info',
       // One Redis serves every test run on the machine: servers of this run only hear each other.
       REDIS_PREFIX: `queen-test-${process.pid}`,
+      // Functions' npm packages are fetched once for the whole run (and kept between runs), not per server.
+      FUNCTIONS_DENO_DIR: join(REPO_ROOT, 'e2e/.cache/deno'),
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...options.env,
       PORT: String(port),

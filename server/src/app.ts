@@ -18,6 +18,7 @@ import { registerFilesRoutes } from './routes/files';
 import { registerHealthRoutes } from './routes/health';
 import { registerIntegrationsRoutes } from './routes/integrations';
 import { registerMediaRoutes } from './routes/media';
+import { registerFunctionsRoutes } from './routes/functions';
 import { registerNotYetRoutes } from './routes/not-yet';
 import { registerPublicSettingsRoutes } from './routes/public-settings';
 import { registerSiteRoutes } from './routes/site';
@@ -40,6 +41,7 @@ import type { RateLimiter } from './services/limits/rate-limiter';
 import type { SecretsService } from './services/secrets/secrets-service';
 import type { LlmService } from './services/llm/llm-service';
 import type { EmailSender } from './services/mail/send-email';
+import type { FunctionsService } from './services/functions/functions-service';
 
 /** BODY_LIMIT is the largest request body accepted (1 MB); larger ones get 413. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -76,6 +78,9 @@ export interface AppDeps {
   extraction: ExtractionService;
   /** llm is Core.InvokeLLM and Core.TranscribeAudio (503 without a provider). */
   llm: LlmService;
+  /** functions are the app's backend functions (Deno); functionsMaxBodyBytes bounds a call's body. */
+  functions: FunctionsService;
+  functionsMaxBodyBytes: number;
   isShuttingDown: () => boolean;
   /** realtime is socket.io with its fan-out (the platform passes the REDIS_URL one); default single instance. */
   realtime?: Realtime;
@@ -173,6 +178,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerCustomIntegrationsRoutes(app, { guard, apps: deps.apps, budget, custom: deps.customIntegrations });
   await registerFilesRoutes(app, { guard, budget, files: deps.files, publicUrl: deps.publicUrl });
+  await registerFunctionsRoutes(app, {
+    guard,
+    appId: deps.appId,
+    functions: deps.functions,
+    maxBodyBytes: deps.functionsMaxBodyBytes,
+  });
   registerNotYetRoutes(app);
   registerMediaRoutes(app, deps.images);
   await registerSiteRoutes(app, {

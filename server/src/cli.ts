@@ -10,6 +10,7 @@ import { loadSecrets, type ServerSecrets } from './lib/secrets-file';
 import { formatIssues } from './lib/validation';
 import { buildAccountsPart, openPlatformDatabase } from './platform/platform';
 import { pruneFilesCommand } from './platform/files-prune-command';
+import { functionsInstallCommand } from './platform/functions-install-command';
 import { secretsCommand } from './platform/secrets-command';
 import { loadSettings } from './platform/settings';
 import { loadProject, projectDirFrom, type EntityDef } from './services/entities/project-loader';
@@ -30,6 +31,7 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   secrets set <NAME>      the value is read from stdin when piped, else typed at a hidden prompt
   secrets list            names only (values are never shown)
   secrets delete <NAME>
+  functions install       fetch every function's npm: packages into the functions' Deno cache (a deploy step)
   --app <path>            a hosted app's repository (its base44/ folder), as npm start -- --app takes
 Reads DATA_DIR, APP_ID, PROJECT_DIR, SERVICE_TOKEN, JWT_SECRET and SECRETS_KEY like the server; with a server
 running on DATA_DIR, commands act on the app that server hosts.`;
@@ -196,6 +198,12 @@ async function main(): Promise<void> {
   if (command === 'files') {
     const report = await pruneFilesCommand(config, positionals[1], values, live?.url ?? null);
     console.log(JSON.stringify(report, null, 2));
+    return;
+  }
+  if (command === 'functions') {
+    const report = await functionsInstallCommand(config, project, positionals[1]);
+    console.log(JSON.stringify(report, null, 2));
+    if (Object.keys(report.failed).length > 0) process.exitCode = 1;
     return;
   }
   if (command === 'secrets') {

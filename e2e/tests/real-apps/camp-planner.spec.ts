@@ -131,3 +131,45 @@ test('sign in, visit every page, upload a private document, add gear; page views
     .toEqual(['CampingTrips', 'Documents', 'Profile', 'Shed']);
   await watch.expectClean();
 });
+
+test('exportExpenses (Deno, npm:jspdf) answers the signed-in user with a PDF of the trip’s expenses', async () => {
+  test.setTimeout(180_000); // the first call fetches jspdf into the shared Deno cache
+  const email = uniqueEmail('camp-pdf');
+  await createAppUser(server, app, email);
+  const login = await fetch(`${server.url}/api/apps/${app.appId}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  const { access_token: token } = (await login.json()) as { access_token: string };
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const created = await fetch(`${server.url}/api/apps/${app.appId}/entities/Trip`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'Lake Weekend', location: 'Lake Tahoe', start_date: '2026-07-01' }),
+  });
+  expect(created.status).toBe(201);
+  const trip = (await created.json()) as { id: string };
+  const expenses = [
+    { description: 'Firewood', category: 'supplies', amount: 12.5, paid_by_name: 'Ann', date: '2026-07-01' },
+    { description: 'Campsite fee', category: 'campsite_fees', amount: 40, split_between: ['a', 'b'] },
+  ];
+  const pdf = await fetch(`${server.url}/api/apps/${app.appId}/functions/exportExpenses`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ tripId: trip.id, expenses }),
+  });
+  expect(pdf.status).toBe(200);
+  expect(pdf.headers.get('content-type')).toBe('application/pdf');
+  const bytes = Buffer.from(await pdf.arrayBuffer());
+  expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  expect(bytes.length).toBeGreaterThan(1000);
+
+  // Anonymous: the function's own 401 (auth.me has no user), passed through.
+  const anonymous = await fetch(`${server.url}/api/apps/${app.appId}/functions/exportExpenses`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ tripId: trip.id }),
+  });
+  expect(anonymous.status).toBeGreaterThanOrEqual(400);
+});

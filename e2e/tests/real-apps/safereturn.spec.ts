@@ -1,6 +1,7 @@
 // safereturn (2026 template, same origin): the app's own email/password pages (register → OTP from the mail
 // → verify → setToken; log in; forgot → the mailed link to its own /reset-password → log in), the dashboard's TripPlan list, the profile's updateMe with custom User
-// fields and photo (a public upload), and the family portal whose anonymous function call (a later issue) must answer 501.
+// fields and photo (a public upload), and the family portal, whose anonymous call of the backend function
+// getTripPublic reads the trip as the service role (Deno).
 import { expect, test } from '@playwright/test';
 import { PASSWORD, uniqueEmail } from '../../support/auth-helpers';
 import { linkFrom, otpFrom, waitForMail } from '../../support/outbox';
@@ -90,11 +91,19 @@ test('register with the emailed code, open dashboard and profile, save the profi
     })
     .toBe(photoUrl);
 
-  // The family portal calls the backend function getTripPublic anonymously: 501 until functions exist.
-  await page.goto(`${server.url}/family?id=000000000000000000000000`);
-  await expect
-    .poll(() => watch.laterCalls().map((call) => call.path))
-    .toContain(`/api/apps/${app.appId}/functions/getTripPublic`);
+  // The family portal calls the backend function getTripPublic anonymously; it reads the trip as the
+  // service role and the page shows it.
+  const trip = await serviceApi<{ id: string }>(server, `/api/apps/${app.appId}/entities/TripPlan`, {
+    method: 'POST',
+    body: {
+      primary_name: 'Portal Traveler',
+      park_name: 'Glacier Point',
+      expected_return_datetime: new Date(Date.now() + 86_400_000).toISOString(),
+    },
+  });
+  await page.goto(`${server.url}/family?id=${trip.id}`);
+  await expect(page.getByText('Portal Traveler')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Glacier Point')).toBeVisible();
   await watch.expectClean();
 
   // Log in again through the app's own login page, in a fresh browser context.
@@ -142,4 +151,27 @@ test('reset a forgotten password through the app’s own pages and the link it m
   // Anonymous, the layout's auth.me() got 401 (caught by the app): the only refusals.
   const refused = watch.takeCalls().filter((call) => call.status >= 400);
   for (const call of refused) expect(`${call.path} ${call.status}`).toMatch(/\/entities\/User\/me 401$/);
+});
+
+test('the mail-API functions fail softly without their provider: a JSON error, no hang, the server unharmed', async () => {
+  const call = (name: string, body: unknown) =>
+    fetch(`${server.url}/api/apps/${app.appId}/functions/${name}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const trip = await serviceApi<{ id: string }>(server, `/api/apps/${app.appId}/entities/TripPlan`, {
+    method: 'POST',
+    body: {
+      primary_name: 'Alert Test',
+      authority_contacts: [{ name: 'Ranger', email: 'ranger@example.test' }],
+    },
+  });
+  const alert = await call('alertAuthorities', { tripId: trip.id, alerterName: 'Kim' });
+  expect(alert.status).toBe(500);
+  expect(await alert.json()).toEqual({ error: 'RESEND_API_KEY not configured' });
+  const mail = await call('sendEmail', { to: 'a@example.test', subject: 'Hi', body: '<p>Hi</p>' });
+  expect(mail.status).toBe(500);
+  expect(await mail.json()).toEqual({ error: 'RESEND_API_KEY not configured' });
+  expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
 });

@@ -6,6 +6,7 @@ import { AuthEnvShape } from './auth-env';
 import { blankAsUndefined, milliseconds } from './env-values';
 import { FilesEnvShape, fileStorageKind } from './files-env';
 import { ExtractionEnvShape } from './extraction-env';
+import { FunctionsEnvShape } from './functions-env';
 import { HostingEnvShape } from './hosting-env';
 import { OutboundEnvShape } from './outbound-env';
 import { SecretsEnvShape } from './secrets-env';
@@ -125,6 +126,7 @@ export const ServerEnvSchema = z.object({
   ...MailEnvShape,
   ...ExtractionEnvShape,
   ...LlmEnvShape,
+  ...FunctionsEnvShape,
 });
 
 export type ServerEnv = z.infer<typeof ServerEnvSchema>;

@@ -81,3 +81,25 @@ describe('createTokenSigner', () => {
     expect(await signer.verify(token, 'app')).toBeNull();
   });
 });
+
+describe('minted service-role tokens (a function call’s own)', () => {
+  it('verify as the service role for their app only, and never as a user', async () => {
+    const token = await signer.mintService('app', 60);
+    expect(await signer.verifyService(token, 'app')).toBe(true);
+    expect(await signer.verifyService(token, 'other')).toBe(false);
+    expect(await signer.verify(token, 'app')).toBeNull();
+    expect(await createTokenSigner('b'.repeat(40), '30d').verifyService(token, 'app')).toBe(false);
+  });
+
+  it('expire, and a user token is not one', async () => {
+    const expired = await new SignJWT({ app_id: 'app', role: 'service' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('service-role')
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 120)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(new TextEncoder().encode(secret));
+    expect(await signer.verifyService(expired, 'app')).toBe(false);
+    const user = await signer.mint({ userId: 'u1', appId: 'app', tokenVersion: 0 });
+    expect(await signer.verifyService(user, 'app')).toBe(false);
+  });
+});

@@ -29,7 +29,14 @@ export interface TokenSigner {
   verify(token: string, expectedAppId: string): Promise<AccessTokenClaims | null>;
   /** mintIdToken signs an OIDC-style id token (`sub`, `email`, `aud` = app id) for SSO. */
   mintIdToken(claims: IdTokenClaims): Promise<string>;
+  /** mintService signs a service-role token of appId that expires in seconds (a function call's own). */
+  mintService(appId: string, seconds: number): Promise<string>;
+  /** verifyService says whether token is an unexpired service-role token of appId minted here. */
+  verifyService(token: string, appId: string): Promise<boolean>;
 }
+
+/** SERVICE_SUBJECT is the subject of minted service-role tokens; verify never takes one for a user. */
+const SERVICE_SUBJECT = 'service-role';
 
 const ALGORITHM = 'HS256';
 
@@ -56,7 +63,7 @@ export function createTokenSigner(secret: string, expiresIn: string): TokenSigne
           requiredClaims: ['exp', 'iat'],
         });
         if (typeof payload.sub !== 'string' || payload.sub === '') return null;
-        if (payload.app_id !== expectedAppId) return null;
+        if (payload.app_id !== expectedAppId || payload.role === 'service') return null;
         // A token "issued" in the future would outlive its expiry window as seen by its issuer.
         if (typeof payload.iat !== 'number' || payload.iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS)
           return null;
@@ -76,6 +83,23 @@ export function createTokenSigner(secret: string, expiresIn: string): TokenSigne
         .setIssuedAt()
         .setExpirationTime('1h')
         .sign(key);
+    },
+    async mintService(appId, seconds) {
+      return new SignJWT({ app_id: appId, role: 'service' })
+        .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+        .setSubject(SERVICE_SUBJECT)
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(Date.now() / 1000) + seconds)
+        .sign(key);
+    },
+    async verifyService(token, appId) {
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM], requiredClaims: ['exp'] });
+        return payload.role === 'service' && payload.sub === SERVICE_SUBJECT && payload.app_id === appId;
+      } catch (error) {
+        if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return false;
+        throw error;
+      }
     },
   };
 }

@@ -27,8 +27,11 @@ import { createEntityEvents, type EntityEvents } from '../services/entities/enti
 import { createExtractionService } from '../services/extraction/extraction-service';
 import { createFileReader, type FileReader } from '../services/files/file-reader';
 import { createFileService } from '../services/files/file-service';
+import { buildFunctions, listenForFunctions } from './functions-part';
+import { startAutomations } from './automations-part';
 import { openFileStorage } from '../services/files/open-file-storage';
 import type { EntityDef, Project } from '../services/entities/project-loader';
+import type { FunctionsService } from '../services/functions/functions-service';
 import { createReadCache } from '../services/entities/read-cache';
 import { USER_ENTITY } from '../services/entities/user-entity';
 import { createBuiltinImageProvider, type ImageProvider } from '../services/images/image-provider';
@@ -192,6 +195,8 @@ export interface Platform {
   secretsReport: { stored: number; keySource: string };
   /** outbound is the guarded fetch for caller-chosen URLs and the file reader built on it (integrations). */
   outbound: { fetchPublic: PublicFetch; readFileUrl: FileReader };
+  /** functions are the app's backend functions (the start-up report names the runtime). */
+  functions: FunctionsService;
   /** close stops the app (sockets first) and then the database. */
   close(): Promise<void>;
 }
@@ -343,6 +348,14 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
       ? await loadSiteBundle(config.OWN_SITE_DIST)
       : null;
 
+  const functions = await buildFunctions({
+    config,
+    project,
+    secrets: appSecrets,
+    mintServiceToken: accounts.accessTokens.mintServiceToken,
+    log: logger,
+  });
+
   const app = await buildApp({
     logger,
     appId: config.APP_ID,
@@ -364,6 +377,8 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     mail,
     extraction,
     llm,
+    functions: functions.service,
+    functionsMaxBodyBytes: config.FUNCTION_MAX_BODY_MB * 1024 * 1024,
     isShuttingDown: input.isShuttingDown,
     realtime,
     limiter,
@@ -377,6 +392,16 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     corsOrigins: config.CORS_ORIGINS,
   });
   app.addHook('onClose', async () => limiterRedis?.close());
+  listenForFunctions(app, functions, config.FUNCTIONS_API_HOST);
+  await startAutomations({
+    app,
+    appId: config.APP_ID,
+    db,
+    functions: functions.service,
+    events: entityEvents,
+    timeoutMs: config.FUNCTION_TIMEOUT_S * 1000,
+    log: logger,
+  });
   // Buffered page views are written once requests have drained, before the database closes.
   app.addHook('onClose', () => appLogs.close());
   // LLM usage rows still queued are written the same way.
@@ -398,6 +423,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     secrets: appSecrets,
     secretsReport: { stored: storedSecrets, keySource: secrets.secretsKeySource },
     outbound: { fetchPublic, readFileUrl },
+    functions: functions.service,
     async close() {
       // A request still running at close (a query until its deadline) ends on a keep-alive connection
       // that the client keeps open: close connections as they become idle, or they hold the close open.

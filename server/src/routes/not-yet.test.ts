@@ -1,4 +1,4 @@
-// Calls that belong to later issues (LLM, e-mail, functions, agents) answer 501 JSON naming the missing
+// Calls that belong to later issues (LLM, agents) answer 501 JSON naming the missing
 // capability, in-process; the real-apps e2e project checks the same from a browser.
 import { describe, expect, it } from 'vitest';
 import { TEST_APP_ID, TEST_SERVICE_TOKEN, useTestPlatform } from '../test-support/build-test-platform';
@@ -18,8 +18,6 @@ async function call(method: 'GET' | 'POST', url: string) {
 describe('capabilities of later issues', () => {
   it.each([
     ['POST', `/api/apps/${TEST_APP_ID}/integration-endpoints/Core/SendSMS`, 'Core.SendSMS'],
-    ['POST', `/api/apps/${TEST_APP_ID}/functions/exportExpenses`, 'function exportExpenses'],
-    ['GET', '/api/functions/stream/x?y=1', 'function stream'],
     ['GET', `/api/apps/${TEST_APP_ID}/agents/conversations`, 'Agents'],
     ['POST', `/api/apps/${TEST_APP_ID}/agents/conversations/v2/c1/messages`, 'Agents'],
   ] as const)('%s %s answers 501 naming %s', async (method, url, capability) => {
@@ -41,6 +39,17 @@ describe('capabilities of later issues', () => {
       expect(answer.body.message).toContain('LLM_PROVIDER_URL');
     },
   );
+
+  it('answers a function the project lacks with 404 JSON (functions are no longer 501)', async () => {
+    for (const [method, url] of [
+      ['POST', `/api/apps/${TEST_APP_ID}/functions/exportExpenses`],
+      ['GET', '/api/functions/stream/x?y=1'],
+    ] as const) {
+      const answer = await call(method, url);
+      expect(answer.status).toBe(404);
+      expect(answer.body.message).toMatch(/^Function (exportExpenses|stream) not found$/);
+    }
+  });
 
   it('leaves other unknown API paths a plain 404', async () => {
     expect((await call('GET', '/api/apps/x/nothing')).status).toBe(404);

@@ -20,6 +20,15 @@ export const INVALID_TOKEN = 'Invalid or expired token: sign in again';
 /** MAX_VERIFIED_TOKENS bounds the tokens whose signature is remembered as checked. */
 const MAX_VERIFIED_TOKENS = 10_000;
 
+/** mintedServiceRole says whether token claims the service role (cheap: the signature is checked after). */
+function mintedServiceRole(token: string): boolean {
+  try {
+    return decodeJwt(token).role === 'service';
+  } catch {
+    return false;
+  }
+}
+
 function bearerOf(header: string | undefined): string | null {
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -66,6 +75,9 @@ export function createAccessTokens(deps: {
     if (token === null) return { status: 'none' };
     if (token === '' || token === 'null' || token === 'undefined') return { status: 'invalid' };
     if (isServiceToken(token)) return { status: 'service' };
+    // A function call's own short-lived service token (minted per call; see services/functions/).
+    if (mintedServiceRole(token) && (await deps.signer.verifyService(token, appId)))
+      return { status: 'service' };
     const claims = await claimsOf(token, appId);
     if (!claims) return { status: 'invalid' };
     const user = await identities.find(appId, claims.userId, () => deps.users.findById(appId, claims.userId));
@@ -77,6 +89,8 @@ export function createAccessTokens(deps: {
   return {
     check,
     /** issueToken mints an access token for the user at its current token version. */
+    /** mintServiceToken mints a service-role token of appId valid for seconds (a function call's). */
+    mintServiceToken: (appId: string, seconds: number) => deps.signer.mintService(appId, seconds),
     issueToken: (user: UserRow) =>
       deps.signer.mint({ userId: user.id, appId: user.app_id, tokenVersion: user.token_version }),
   };

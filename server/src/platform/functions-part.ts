@@ -1,0 +1,163 @@
+// Wiring of backend functions: the project's functions, the Deno runtime, the sandbox's view of this
+// server (a dedicated loopback address, accepted on the same Fastify server), and restarts on secret changes.
+import { watch, type FSWatcher } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { ServerConfig } from '../config/server-env';
+import type { Project } from '../services/entities/project-loader';
+import { probeDeno } from '../services/functions/deno-binary';
+import { loadFunctions } from '../services/functions/function-discovery';
+import { createFunctionsService, type FunctionsService } from '../services/functions/functions-service';
+import type { SecretsService } from '../services/secrets/secrets-service';
+
+/** FunctionsPart is the functions service and where functions reach the API (set once listening). */
+export interface FunctionsPart {
+  service: FunctionsService;
+  apiUrl: { value: string };
+  /** watching says FUNCTIONS_WATCH is on; stopWatching ends it (a no-op when off). */
+  watching: boolean;
+  stopWatching: () => void;
+}
+
+/** shippedSdkVersion is the version of `@base44/sdk` this server installs (every function's SDK). */
+export function shippedSdkVersion(): string {
+  const require = createRequire(import.meta.url);
+  return (require('@base44/sdk/package.json') as { version: string }).version;
+}
+
+/** loopbackPort is the port of a service URL (database, Redis), closed to functions on FUNCTIONS_API_HOST. */
+function loopbackPort(url: string | undefined, fallback: number): number | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.port ? Number(parsed.port) : fallback;
+  } catch {
+    return null;
+  }
+}
+
+/** buildFunctions loads `functions/` and builds the service (calls answer 503 when Deno is unusable). */
+export async function buildFunctions(input: {
+  config: ServerConfig;
+  project: Project;
+  secrets: SecretsService;
+  mintServiceToken: (appId: string, seconds: number) => Promise<string>;
+  log: Logger;
+}): Promise<FunctionsPart> {
+  const { config, project, log } = input;
+  const shown = (file: string) => relative(process.cwd(), file) || file;
+  const functionsDir = join(project.dir, 'functions');
+  const functions = await loadFunctions(functionsDir, shown);
+  const deno = await probeDeno(config.DENO_PATH);
+  const apiUrl = { value: `http://127.0.0.1:${config.PORT}` };
+  const deniedPorts = [
+    5432,
+    6379,
+    loopbackPort(config.DATABASE_URL, 5432),
+    loopbackPort(config.REDIS_URL, 6379),
+  ];
+  const service = await createFunctionsService({
+    appId: config.APP_ID,
+    functions,
+    deno,
+    denoDir: config.FUNCTIONS_DENO_DIR ?? join(config.DATA_DIR, 'deno'),
+    codeDirs: [functionsDir, join(project.dir, 'shared')],
+    sdkVersion: shippedSdkVersion(),
+    apiUrl: () => apiUrl.value,
+    apiHost: config.FUNCTIONS_API_HOST,
+    deniedPorts: deniedPorts.filter((port): port is number => port !== null),
+    limits: {
+      instances: config.FUNCTION_INSTANCES,
+      maxProcesses: config.FUNCTION_MAX_PROCESSES,
+      idleMs: config.FUNCTION_IDLE_S * 1000,
+      timeoutMs: config.FUNCTION_TIMEOUT_S * 1000,
+      memoryMb: config.FUNCTION_MEMORY_MB,
+    },
+    secretsFor: (appId) => input.secrets.secretsFor(appId),
+    mintServiceToken: input.mintServiceToken,
+    log: log.child({ component: 'functions' }),
+    watch: watchOn(config),
+  });
+  // Every function's environment holds all the app's secrets: a change restarts them (on their next call).
+  input.secrets.subscribe(() => service.restartAll());
+  if (functions.size > 0 && !deno.ok) {
+    log.warn({ problem: deno.problem }, 'functions runtime unavailable: function calls answer 503');
+  } else if (functions.size > 0 && deno.ok) {
+    log.info({ functions: functions.size, deno: deno.runtime.version, path: deno.runtime.path }, 'functions');
+  }
+  const part: FunctionsPart = {
+    service,
+    apiUrl,
+    watching: watchOn(config) && deno.ok,
+    stopWatching: () => undefined,
+  };
+  if (part.watching) {
+    part.stopWatching = watchFunctions([functionsDir, join(project.dir, 'shared')], async () => {
+      try {
+        await service.reload(await loadFunctions(functionsDir, shown));
+        log.info({ functions: service.names().length }, 'functions changed: reloaded');
+      } catch (error) {
+        // A half-edited function.jsonc: keep running the last good set until the next change.
+        log.warn({ err: error }, 'functions changed but could not be loaded: kept the previous ones');
+      }
+    });
+  }
+  return part;
+}
+
+/** watchOn says whether FUNCTIONS_WATCH is on: said so, or unset in development (NODE_ENV unset or development). */
+function watchOn(config: ServerConfig): boolean {
+  const development = (process.env.NODE_ENV ?? 'development') === 'development';
+  return config.FUNCTIONS_WATCH === 'on' || (config.FUNCTIONS_WATCH === undefined && development);
+}
+
+/** watchFunctions calls onChange 300 ms after the last change under dirs (missing ones are skipped). */
+function watchFunctions(dirs: string[], onChange: () => Promise<void>): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let running = Promise.resolve();
+  const changed = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      running = running.then(onChange);
+    }, 300);
+  };
+  const watchers: FSWatcher[] = [];
+  for (const dir of dirs) {
+    try {
+      watchers.push(watch(dir, { recursive: true }, changed));
+    } catch {
+      // No such folder: nothing to watch there.
+    }
+  }
+  return () => {
+    clearTimeout(timer);
+    for (const watcher of watchers) watcher.close();
+  };
+}
+
+/**
+ * listenForFunctions makes the server also accept connections on FUNCTIONS_API_HOST (an ephemeral port),
+ * the one loopback address the sandbox may reach, once the server listens; its processes stop on close.
+ */
+export function listenForFunctions(app: FastifyInstance, part: FunctionsPart, host: string): void {
+  let extra: Server | null = null;
+  app.addHook('onListen', async () => {
+    if (part.service.names().length === 0 && !part.watching) return;
+    const server = createServer((socket) => app.server.emit('connection', socket));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, host, () => resolve());
+    });
+    const address = server.address();
+    if (address && typeof address === 'object') part.apiUrl.value = `http://${host}:${address.port}`;
+    extra = server;
+  });
+  app.addHook('onClose', async () => {
+    part.stopWatching();
+    await part.service.close();
+    await new Promise<void>((resolve) => (extra ? extra.close(() => resolve()) : resolve()));
+  });
+}

@@ -1,0 +1,79 @@
+import { Agent } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FunctionsBusyError } from './function-errors';
+import { createFunctionPool, type FunctionPool } from './function-pool';
+import type { FunctionProcess } from './function-process';
+
+function fakeProcess(): FunctionProcess & { killed: boolean } {
+  let alive = true;
+  const item = {
+    socketPath: '/nowhere',
+    agent: new Agent(),
+    active: 0,
+    lastUsed: Date.now(),
+    exited: new Promise<string>(() => undefined),
+    killed: false,
+    isAlive: () => alive,
+    kill: () => {
+      alive = false;
+      item.killed = true;
+    },
+  };
+  return item;
+}
+
+let pool: FunctionPool | null = null;
+afterEach(() => pool?.close());
+
+function poolOf(limits: { instances: number; maxProcesses: number; idleMs?: number }) {
+  const started: Array<{ name: string; item: ReturnType<typeof fakeProcess> }> = [];
+  pool = createFunctionPool({ idleMs: 60_000, ...limits }, async (name) => {
+    const item = fakeProcess();
+    started.push({ name, item });
+    return item;
+  });
+  return { pool, started };
+}
+
+describe('createFunctionPool', () => {
+  it('starts lazily, reuses an idle process, and starts another for a concurrent call up to instances', async () => {
+    const { pool, started } = poolOf({ instances: 2, maxProcesses: 10 });
+    const first = await pool.acquire('a');
+    const second = await pool.acquire('a');
+    expect(started).toHaveLength(2);
+    const third = await pool.acquire('a'); // both busy, at the cap: shares the least busy
+    expect(started).toHaveLength(2);
+    [first, second, third].forEach((lease) => lease.release());
+    await pool.acquire('a');
+    expect(started).toHaveLength(2);
+  });
+
+  it('stops the least recently used idle process of another function at the process cap', async () => {
+    const { pool, started } = poolOf({ instances: 1, maxProcesses: 2 });
+    (await pool.acquire('a')).release();
+    (await pool.acquire('b')).release();
+    (await pool.acquire('c')).release();
+    expect(started.map((entry) => entry.name)).toEqual(['a', 'b', 'c']);
+    expect(started[0]?.item.killed).toBe(true);
+    expect(pool.size()).toBe(2);
+  });
+
+  it('answers busy when every process serves a call and the function has none', async () => {
+    const { pool } = poolOf({ instances: 1, maxProcesses: 1 });
+    await pool.acquire('a');
+    await expect(pool.acquire('b')).rejects.toThrow(FunctionsBusyError);
+  });
+
+  it('replaces a dead process, and stopAll and close kill every one', async () => {
+    const { pool, started } = poolOf({ instances: 1, maxProcesses: 5 });
+    const lease = await pool.acquire('a');
+    lease.process.kill();
+    lease.release();
+    await pool.acquire('a');
+    expect(started).toHaveLength(2);
+    pool.stopAll();
+    expect(started.every((entry) => entry.item.killed)).toBe(true);
+    pool.close();
+    await expect(pool.acquire('a')).rejects.toThrow(FunctionsBusyError);
+  });
+});

@@ -1,0 +1,131 @@
+// The running processes of every function: started lazily on a call, up to `instances` per function for
+// concurrent calls, at most `maxProcesses` in all (an idle process of another function is stopped to make
+// room), and stopped by the reaper after `idleMs` unused. A dead process (crash, heap limit, kill) is
+// dropped, so the next call starts a fresh one.
+import { FunctionsBusyError } from './function-errors';
+import type { FunctionProcess } from './function-process';
+
+/** PoolLimits are the pool's bounds. */
+export interface PoolLimits {
+  instances: number;
+  maxProcesses: number;
+  idleMs: number;
+}
+
+/** Lease is one process serving one call; release it when the call ends. */
+export interface Lease {
+  process: FunctionProcess;
+  release(): void;
+}
+
+/** createFunctionPool keeps processes by function name; start makes a new process of a function. */
+export function createFunctionPool(limits: PoolLimits, start: (name: string) => Promise<FunctionProcess>) {
+  const running = new Map<string, FunctionProcess[]>();
+  const starting = new Map<string, number>();
+  let closed = false;
+
+  const total = () =>
+    [...running.values()].reduce((sum, list) => sum + list.length, 0) +
+    [...starting.values()].reduce((sum, count) => sum + count, 0);
+
+  const alive = (name: string) => {
+    const list = (running.get(name) ?? []).filter((item) => item.isAlive());
+    running.set(name, list);
+    return list;
+  };
+
+  /** makeRoom stops the least recently used idle process of any function; false when none is idle. */
+  function makeRoom(): boolean {
+    let oldest: { name: string; item: FunctionProcess } | null = null;
+    for (const [name, list] of running) {
+      for (const item of list) {
+        if (item.active === 0 && (!oldest || item.lastUsed < oldest.item.lastUsed)) oldest = { name, item };
+      }
+    }
+    if (!oldest) return false;
+    stop(oldest.name, oldest.item);
+    return true;
+  }
+
+  function stop(name: string, item: FunctionProcess): void {
+    item.kill();
+    running.set(
+      name,
+      (running.get(name) ?? []).filter((other) => other !== item),
+    );
+  }
+
+  function lease(item: FunctionProcess): Lease {
+    item.active += 1;
+    let released = false;
+    return {
+      process: item,
+      release() {
+        if (released) return;
+        released = true;
+        item.active -= 1;
+        item.lastUsed = Date.now();
+      },
+    };
+  }
+
+  async function acquire(name: string): Promise<Lease> {
+    if (closed) throw new FunctionsBusyError('The server is stopping');
+    const list = alive(name);
+    const idle = list.find((item) => item.active === 0);
+    if (idle) return lease(idle);
+    const own = list.length + (starting.get(name) ?? 0);
+    if (own < limits.instances && (total() < limits.maxProcesses || makeRoom())) {
+      starting.set(name, (starting.get(name) ?? 0) + 1);
+      try {
+        const item = await start(name);
+        if (closed) {
+          item.kill();
+          throw new FunctionsBusyError('The server is stopping');
+        }
+        running.set(name, [...alive(name), item]);
+        return lease(item);
+      } finally {
+        starting.set(name, (starting.get(name) ?? 1) - 1);
+      }
+    }
+    // Every slot is taken: share the least busy process of this function (Deno serves calls concurrently).
+    const least = alive(name).sort((a, b) => a.active - b.active)[0];
+    if (least) return lease(least);
+    throw new FunctionsBusyError('Every function process is busy: try again in a moment');
+  }
+
+  const reaper = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [name, list] of running) {
+        for (const item of list) {
+          if (!item.isAlive() || (item.active === 0 && now - item.lastUsed > limits.idleMs)) stop(name, item);
+        }
+      }
+    },
+    Math.min(30_000, Math.max(1000, limits.idleMs / 4)),
+  );
+  reaper.unref();
+
+  return {
+    acquire,
+    /** stopFunction kills every process of name (its code or secrets changed); calls start fresh. */
+    stopFunction(name: string): void {
+      for (const item of running.get(name) ?? []) stop(name, item);
+    },
+    /** stopAll kills every process (a secret changed: each function's environment holds all of them). */
+    stopAll(): void {
+      for (const [name, list] of running) for (const item of list) stop(name, item);
+    },
+    /** size is how many processes run now (the start-up report, tests). */
+    size: () => [...running.values()].reduce((sum, list) => sum + list.filter((i) => i.isAlive()).length, 0),
+    close(): void {
+      closed = true;
+      clearInterval(reaper);
+      for (const [name, list] of running) for (const item of list) stop(name, item);
+    },
+  };
+}
+
+export type FunctionPool = ReturnType<typeof createFunctionPool>;
