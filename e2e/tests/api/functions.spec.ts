@@ -142,6 +142,21 @@ test('50 concurrent calls all answer (a small pool shares its processes)', async
 test('a body over FUNCTION_MAX_BODY_MB is refused with 413', async () => {
   const response = await fetch(fn('hello'), { method: 'POST', body: new Uint8Array(1024 * 1024 + 10) });
   expect(response.status).toBe(413);
+  // Streamed without a length, it is cut off once past the limit: 413 as well, and the function lives on.
+  const chunk = new Uint8Array(256 * 1024);
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.enqueue(chunk);
+    },
+  });
+  const streamed = await fetch(fn('echo-upload'), {
+    method: 'POST',
+    body: stream,
+    headers: { 'content-type': 'application/octet-stream' },
+    duplex: 'half',
+  } as RequestInit);
+  expect(streamed.status).toBe(413);
+  expect((await fetch(fn('hello'))).status).toBe(200);
 });
 
 test('secrets reach functions as environment variables, and a change restarts them', async () => {

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config/server-env';
 import type { Project } from '../services/entities/project-loader';
-import { probeDeno } from '../services/functions/deno-binary';
+import { probeDeno, type DenoProbe } from '../services/functions/deno-binary';
 import { loadFunctions } from '../services/functions/function-discovery';
 import { createFunctionsService, type FunctionsService } from '../services/functions/functions-service';
 import type { SecretsService } from '../services/secrets/secrets-service';
@@ -51,7 +51,11 @@ export async function buildFunctions(input: {
   const shown = (file: string) => relative(process.cwd(), file) || file;
   const functionsDir = join(project.dir, 'functions');
   const functions = await loadFunctions(functionsDir, shown);
-  const deno = await probeDeno(config.DENO_PATH);
+  // Probed only when needed: running `deno --version` costs a process start on every server (and test) boot.
+  const deno: DenoProbe =
+    functions.size > 0 || watchOn(config)
+      ? await probeDeno(config.DENO_PATH)
+      : { ok: false, problem: 'not looked for: the project has no functions' };
   const apiUrl = { value: `http://127.0.0.1:${config.PORT}` };
   const deniedPorts = [
     5432,

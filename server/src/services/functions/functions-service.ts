@@ -253,8 +253,11 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
           resolve({ status: response.statusCode ?? 502, headers: answerHeaders(response), body: response });
         },
       );
+      let bodyError: Error | null = null;
       outgoing.once('error', () => {
-        // A broken call leaves the process suspect (dying, or its server gone): the next call starts afresh.
+        // A body that broke (the caller went away, or it grew past the limit: 413) says nothing about the
+        // process, which stays; any other break leaves it suspect, and the next call starts afresh.
+        if (bodyError) return fail(bodyError);
         lease.process.kill();
         void lease.process.exited.then((why) =>
           log.warn({ function: def.name, why }, 'function process ended'),
@@ -262,7 +265,10 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
         fail(new FunctionCrashError(`Function ${def.name} crashed`));
       });
       if (call.body) {
-        call.body.once('error', (error) => outgoing.destroy(error));
+        call.body.once('error', (error) => {
+          bodyError = error;
+          outgoing.destroy(error);
+        });
         call.body.pipe(outgoing);
       } else outgoing.end();
     });
