@@ -1,8 +1,10 @@
 // safereturn (2026 template, same origin): the app's own email/password pages (register → OTP from the mail
-// → verify → setToken; log in; forgot → the mailed link to its own /reset-password → log in), the dashboard's TripPlan list, the profile's updateMe with custom User
-// fields and photo (a public upload), and the family portal, whose anonymous call of the backend function
-// getTripPublic reads the trip as the service role (Deno).
-import { expect, test } from '@playwright/test';
+// → verify → setToken; log in; forgot → the mailed link to its own /reset-password → log in), the
+// dashboard's TripPlan list and its "I'm Back" (Core.SendEmail to the contacts), the profile's updateMe with
+// custom User fields and photo (a public upload), the new-plan form (InvokeLLM finds the agency; the Deno
+// function submitTripPlan files the plan as the service role), and the family portal, whose anonymous call
+// of the backend function getTripPublic reads the trip as the service role (Deno).
+import { expect, test, type Page } from '@playwright/test';
 import { PASSWORD, uniqueEmail } from '../../support/auth-helpers';
 import { linkFrom, otpFrom, waitForMail } from '../../support/outbox';
 import {
@@ -174,4 +176,117 @@ test('the mail-API functions fail softly without their provider: a JSON error, n
   expect(mail.status).toBe(500);
   expect(await mail.json()).toEqual({ error: 'RESEND_API_KEY not configured' });
   expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+});
+
+/** signInThroughAppPage signs a user in on the app's own /login page. */
+async function signInThroughAppPage(page: Page, email: string): Promise<void> {
+  await page.goto(`${server.url}/login`);
+  await page.locator('#email').fill(email);
+  await page.locator('#password').fill(PASSWORD);
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL(`${server.url}/`);
+}
+
+test('file a trip plan: the agency step asks InvokeLLM, filing runs submitTripPlan (Deno) as the service role', async ({
+  page,
+}) => {
+  const email = uniqueEmail('safereturn-plan');
+  await createAppUser(server, app, email);
+  await signInThroughAppPage(page, email);
+  const watch = watchBrowser(page, server);
+  await page.goto(`${server.url}/new-plan`);
+  const next = (label: string) => page.getByRole('button', { name: `Continue to ${label} →` }).click();
+  await page.getByPlaceholder('e.g. Crater Lake National Park, Oregon').fill('Zion National Park, Utah');
+  await next('Route');
+  await next('People');
+  await page.getByPlaceholder('Full name').first().fill('Plan Walker');
+  await next('Contacts');
+  await page.getByPlaceholder('Jane Doe').fill('Kin Walker');
+  await page.getByPlaceholder('jane@email.com').fill(uniqueEmail('safereturn-kin'));
+  for (const label of ['Vehicle', 'Gear', 'Medical', 'Agency']) await next(label);
+  // The agency lookup is on by default: arriving at the step asks InvokeLLM with response_json_schema
+  // (the provider double answers it) and shows the agency.
+  const llmStatuses = () =>
+    watch.calls
+      .filter((call) => call.path.endsWith('/integration-endpoints/Core/InvokeLLM'))
+      .map((c) => c.status);
+  await expect.poll(llmStatuses).toEqual([200]);
+  await expect(page.getByText('Identified Agency')).toBeVisible();
+  await next('Confirm & File');
+  await page.getByRole('button', { name: /I understand that if I do not return/ }).click();
+  await page.getByRole('button', { name: 'Confirm & File Trip Plan' }).click();
+  await page.waitForURL(/\/confirmation\?id=/, { timeout: 60_000 });
+
+  const id = new URL(page.url()).searchParams.get('id') ?? '';
+  const plan = await serviceApi<{ primary_name?: string; park_name?: string; status?: string }>(
+    server,
+    `/api/apps/${app.appId}/entities/TripPlan/${id}`,
+  );
+  expect(plan).toMatchObject({
+    primary_name: 'Plan Walker',
+    park_name: 'Zion National Park, Utah',
+    status: 'active',
+  });
+  const contacts = await serviceApi<Array<{ contact_name: string }>>(
+    server,
+    `/api/apps/${app.appId}/entities/EmergencyContact?q=${encodeURIComponent(JSON.stringify({ trip_plan_id: id }))}`,
+  );
+  expect(contacts.map((contact) => contact.contact_name)).toEqual(['Kin Walker']);
+  // Offline, the functions that post to outside services (Zapier, Resend) answer their own errors, which
+  // the app catches: those are the only failing calls, and submitTripPlan succeeded.
+  expect(watch.pageErrors).toEqual([]);
+  const calls = watch.takeCalls();
+  const failing = calls.filter(
+    (call) => call.status >= 400 && !/\/functions\/(sendToZapier|sendEmail)$/.test(call.path),
+  );
+  expect(failing.map((call) => `${call.method} ${call.path} → ${call.status} ${call.body}`)).toEqual([]);
+  expect(
+    calls.filter((call) => call.path.endsWith('/functions/submitTripPlan')).map((c) => c.status),
+  ).toEqual([200]);
+});
+
+test('“I’m Back” on the dashboard mails the trip’s emergency contact through Core.SendEmail', async ({
+  page,
+}) => {
+  const traveler = uniqueEmail('safereturn-traveler');
+  const kin = uniqueEmail('safereturn-kin');
+  await createAppUser(server, app, traveler);
+  // As on the hosted platform, SendEmail reaches users of the app: the contact has an account.
+  await createAppUser(server, app, kin);
+  await signInThroughAppPage(page, traveler);
+  const token = await page.evaluate(() => localStorage.getItem('base44_access_token'));
+  const createAsTraveler = async (entity: string, body: Record<string, unknown>) => {
+    const response = await fetch(`${server.url}/api/apps/${app.appId}/entities/${entity}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token ?? ''}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(response.ok, `${entity}: ${response.status}`).toBe(true);
+    return (await response.json()) as { id: string };
+  };
+  const plan = await createAsTraveler('TripPlan', {
+    primary_name: 'Walker',
+    park_name: 'Zion',
+    status: 'active',
+    expected_return_datetime: new Date(Date.now() + 86_400_000).toISOString(),
+  });
+  await createAsTraveler('EmergencyContact', {
+    trip_plan_id: plan.id,
+    contact_name: 'Kin',
+    contact_email: kin,
+  });
+
+  const watch = watchBrowser(page, server);
+  await page.goto(`${server.url}/dashboard`);
+  await page
+    .getByRole('button', { name: /Walker/ })
+    .first()
+    .click();
+  await page
+    .getByRole('button', { name: 'I’m Back' })
+    .or(page.getByRole('button', { name: "I'm Back" }))
+    .click();
+  const mail = await waitForMail(server.dataDir, kin);
+  expect(mail.text.replace(/=\r?\n/g, '')).toContain('Walker has safely returned from Zion');
+  await watch.expectClean();
 });
