@@ -219,3 +219,33 @@ test('FUNCTION_TIMEOUT_S: 504 and the process is killed; the heap limit: 502; th
   expect((await fetch(`${fn('heap')}?small`)).status).toBe(200);
   expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
 });
+
+test('a decoded space or euro sign in a functions.fetch path is passed on re-encoded; the server lives on', async () => {
+  const response = await fetch(`${server.url}/api/functions/hello/a%20b/%E2%82%AC?x=1`);
+  expect(response.status).toBe(200);
+  expect(await response.json()).toMatchObject({ path: '/a%20b/%E2%82%AC', query: '?x=1' });
+  // Past FUNCTION_TIMEOUT_S (3 s): such a call once lost its lease, and its timer then ended the server.
+  await new Promise((resolve) => setTimeout(resolve, 3500));
+  expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+});
+
+test('a call that times out retires its process: another call on that process still gets its answer', async () => {
+  // One process per function, so the two calls share it; the first idles past the 4 s timeout.
+  const shared = await startServer({
+    env: { ...FUNCTIONS_ENV, FUNCTION_INSTANCES: '1', FUNCTION_TIMEOUT_S: '4' },
+  });
+  try {
+    const slow = (query: string) => fetch(`${shared.url}/api/apps/${DEFAULT_APP_ID}/functions/slow?${query}`);
+    expect((await slow('quick')).status).toBe(200);
+    const stuck = slow('wait=10000');
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const meanwhile = slow('wait=3000'); // answers 1 s after the first call's timeout
+    expect((await stuck).status).toBe(504);
+    const answer = await meanwhile;
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ waited: 3000 });
+    expect((await slow('quick')).status).toBe(200); // a fresh process serves the next call
+  } finally {
+    await shared.stop();
+  }
+});

@@ -48,6 +48,23 @@ describe('createFunctionPool', () => {
     expect(started).toHaveLength(2);
   });
 
+  it('retires a process a call timed out on: no new call reaches it, and it dies when its last call ends', async () => {
+    const { pool, started } = poolOf({ instances: 1, maxProcesses: 10 });
+    const slow = await pool.acquire('a');
+    const other = await pool.acquire('a'); // shares the one process (instances: 1)
+    expect(started).toHaveLength(1);
+    slow.retire();
+    slow.release();
+    expect(started[0]?.item.killed).toBe(false); // another caller's call is still on it
+    const next = await pool.acquire('a');
+    expect(started).toHaveLength(2); // a fresh process, not the retiring one
+    expect(next.process).toBe(started[1]?.item);
+    other.release();
+    expect(started[0]?.item.killed).toBe(true);
+    next.release();
+    expect(started[1]?.item.killed).toBe(false);
+  });
+
   it('stops the least recently used idle process of another function at the process cap', async () => {
     const { pool, started } = poolOf({ instances: 1, maxProcesses: 2 });
     (await pool.acquire('a')).release();

@@ -16,12 +16,18 @@ export interface PoolLimits {
 export interface Lease {
   process: FunctionProcess;
   release(): void;
+  /**
+   * retire takes the process out of service after this call (it timed out there): no new call is given
+   * to it, and it is killed once the calls already on it end, so one caller's timeout never cuts off others.
+   */
+  retire(): void;
 }
 
 /** createFunctionPool keeps processes by function name; start makes a new process of a function. */
 export function createFunctionPool(limits: PoolLimits, start: (name: string) => Promise<FunctionProcess>) {
   const running = new Map<string, FunctionProcess[]>();
   const starting = new Map<string, number>();
+  const retiring = new WeakSet<FunctionProcess>();
   let closed = false;
 
   const total = () =>
@@ -55,7 +61,7 @@ export function createFunctionPool(limits: PoolLimits, start: (name: string) => 
     );
   }
 
-  function lease(item: FunctionProcess): Lease {
+  function lease(name: string, item: FunctionProcess): Lease {
     item.active += 1;
     let released = false;
     return {
@@ -65,15 +71,22 @@ export function createFunctionPool(limits: PoolLimits, start: (name: string) => 
         released = true;
         item.active -= 1;
         item.lastUsed = Date.now();
+        if (retiring.has(item) && item.active === 0) stop(name, item);
+      },
+      retire() {
+        retiring.add(item);
       },
     };
   }
 
+  /** serving are the live processes of name that take new calls. */
+  const serving = (name: string) => alive(name).filter((item) => !retiring.has(item));
+
   async function acquire(name: string): Promise<Lease> {
     if (closed) throw new FunctionsBusyError('The server is stopping');
-    const list = alive(name);
+    const list = serving(name);
     const idle = list.find((item) => item.active === 0);
-    if (idle) return lease(idle);
+    if (idle) return lease(name, idle);
     const own = list.length + (starting.get(name) ?? 0);
     if (own < limits.instances && (total() < limits.maxProcesses || makeRoom())) {
       starting.set(name, (starting.get(name) ?? 0) + 1);
@@ -84,14 +97,14 @@ export function createFunctionPool(limits: PoolLimits, start: (name: string) => 
           throw new FunctionsBusyError('The server is stopping');
         }
         running.set(name, [...alive(name), item]);
-        return lease(item);
+        return lease(name, item);
       } finally {
         starting.set(name, (starting.get(name) ?? 1) - 1);
       }
     }
     // Every slot is taken: share the least busy process of this function (Deno serves calls concurrently).
-    const least = alive(name).sort((a, b) => a.active - b.active)[0];
-    if (least) return lease(least);
+    const least = serving(name).sort((a, b) => a.active - b.active)[0];
+    if (least) return lease(name, least);
     throw new FunctionsBusyError('Every function process is busy: try again in a moment');
   }
 

@@ -4,10 +4,16 @@
 // minted short-lived service token, and the caller's own Authorization. Headers a visitor sent under those
 // names are dropped first. Each call has a deadline; past it the process is killed.
 import { chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import {
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+} from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
+import { InvalidInputError } from '../../lib/errors';
 import type { DenoProbe } from './deno-binary';
 import {
   FunctionCrashError,
@@ -204,10 +210,18 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
     const timeoutSeconds = Math.ceil(deps.limits.timeoutMs / 1000);
     const started = Date.now();
     const lease = await pool.acquire(def.name);
-    const serviceToken = await deps.mintServiceToken(deps.appId, timeoutSeconds + 60);
-    const headers = callHeaders(call.headers, { appId: deps.appId, apiUrl: deps.apiUrl(), serviceToken });
+    let headers: ReturnType<typeof callHeaders>;
+    try {
+      const serviceToken = await deps.mintServiceToken(deps.appId, timeoutSeconds + 60);
+      headers = callHeaders(call.headers, { appId: deps.appId, apiUrl: deps.apiUrl(), serviceToken });
+    } catch (error) {
+      lease.release();
+      throw error;
+    }
     return new Promise<FunctionAnswer>((resolve, reject) => {
       let settled = false;
+      // Set once the request exists; fail() may run before that (a request node:http refuses).
+      let timer: NodeJS.Timeout | undefined = undefined;
       const done = () => {
         clearTimeout(timer);
         lease.release();
@@ -218,47 +232,58 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
         done();
         reject(error);
       };
-      const timer = setTimeout(() => {
+      let outgoing: ClientRequest;
+      try {
+        outgoing = httpRequest(
+          {
+            socketPath: lease.process.socketPath,
+            agent: lease.process.agent,
+            method: call.method,
+            path: call.path,
+            headers,
+          },
+          (response) => {
+            if (settled) return response.destroy();
+            settled = true;
+            response.once('close', () => {
+              done();
+              log.info(
+                {
+                  function: def.name,
+                  status: response.statusCode,
+                  ms: Date.now() - started,
+                  reqId: call.requestId,
+                },
+                'function call',
+              );
+            });
+            resolve({ status: response.statusCode ?? 502, headers: answerHeaders(response), body: response });
+          },
+        );
+      } catch (error) {
+        // A path or header node:http refuses: the caller's input, refused before anything was sent.
+        fail(new InvalidInputError(`The function call could not be sent: ${(error as Error).message}`));
+        return;
+      }
+      timer = setTimeout(() => {
         log.warn(
           { function: def.name, timeoutMs: deps.limits.timeoutMs },
-          'function timed out: process killed',
+          'function timed out: its process is retired',
         );
-        lease.process.kill();
+        // This call ends now; the process takes no new call and is killed once the calls on it end (at
+        // once when this was its only one), so a caller's timeout never cuts off another caller's call.
+        lease.retire();
         outgoing.destroy();
         fail(new FunctionTimeoutError(`Function ${def.name} did not answer within ${timeoutSeconds} s`));
       }, deps.limits.timeoutMs);
-      const outgoing = httpRequest(
-        {
-          socketPath: lease.process.socketPath,
-          agent: lease.process.agent,
-          method: call.method,
-          path: call.path,
-          headers,
-        },
-        (response) => {
-          if (settled) return response.destroy();
-          settled = true;
-          response.once('close', () => {
-            done();
-            log.info(
-              {
-                function: def.name,
-                status: response.statusCode,
-                ms: Date.now() - started,
-                reqId: call.requestId,
-              },
-              'function call',
-            );
-          });
-          resolve({ status: response.statusCode ?? 502, headers: answerHeaders(response), body: response });
-        },
-      );
       let bodyError: Error | null = null;
       outgoing.once('error', () => {
+        // Settled already: this call timed out (its request was destroyed above), nothing more to do.
+        if (settled) return;
         // A body that broke (the caller went away, or it grew past the limit: 413) says nothing about the
-        // process, which stays; any other break leaves it suspect, and the next call starts afresh.
+        // process, which stays; any other break leaves it suspect: it is retired (killed once its calls end).
         if (bodyError) return fail(bodyError);
-        lease.process.kill();
+        lease.retire();
         void lease.process.exited.then((why) =>
           log.warn({ function: def.name, why }, 'function process ended'),
         );
