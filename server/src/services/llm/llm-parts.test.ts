@@ -66,6 +66,35 @@ describe('response schema', () => {
   });
 });
 
+describe('response schema patterns', () => {
+  const withPatterns = (...patterns: string[]) => ({
+    type: 'object',
+    properties: Object.fromEntries(patterns.map((pattern, i) => [`f${i}`, { type: 'string', pattern }])),
+  });
+
+  it('keeps the patterns real apps send', () => {
+    const validate = compileResponseSchema(
+      withPatterns('^\\d{5}$', '^[A-Z]{2}\\d{6,10}$', '^\\S+@\\S+\\.\\S{2,}$'),
+    );
+    expect(validate({ f0: '12345', f1: 'AB1234567', f2: 'a@b.co' })).toBe(true);
+  });
+
+  it('refuses, before compiling, patterns whose repeats expand far (nested or chained counts)', () => {
+    expect(() => checkSchemaBounds(withPatterns('^(.{0,1000}){30}x$'))).toThrow(/multiply past 1000/);
+    expect(() => checkSchemaBounds(withPatterns('^(a{0,40}){40}$'))).toThrow(/multiply past 1000/);
+    expect(() =>
+      checkSchemaBounds({ type: 'object', patternProperties: { '^x{2000}$': { type: 'string' } } }),
+    ).toThrow(/multiply past 1000/);
+  });
+
+  it('refuses too many or too long patterns', () => {
+    expect(() => checkSchemaBounds(withPatterns(...Array.from({ length: 21 }, () => '^a$')))).toThrow(
+      /more than 20 patterns/,
+    );
+    expect(() => checkSchemaBounds(withPatterns('a'.repeat(501)))).toThrow(/longer than 500/);
+  });
+});
+
 describe('token budget', () => {
   it('refuses once the day is spent, with Retry-After until UTC midnight, and counts recorded calls', async () => {
     const now = Date.UTC(2026, 0, 1, 23, 0, 0);
