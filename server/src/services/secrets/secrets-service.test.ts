@@ -103,8 +103,11 @@ describe('secrets service', () => {
 
   it('detects a value altered in the database', async () => {
     await service().set(APP, 'ALTERED', 'value');
+    // The first character of the IV (`v1.<iv>.…`): all six of its bits are data. (The last character of
+    // a base64 part may carry padding bits only, so changing it can leave the bytes as they were.)
     await db.query(
-      `UPDATE app_secrets SET sealed = regexp_replace(sealed, '.$', CASE WHEN right(sealed, 1) = 'A' THEN 'B' ELSE 'A' END)
+      `UPDATE app_secrets
+       SET sealed = overlay(sealed PLACING (CASE WHEN substr(sealed, 4, 1) = 'A' THEN 'B' ELSE 'A' END) FROM 4 FOR 1)
        WHERE app_id = $1 AND name = 'ALTERED'`,
       [APP],
     );
