@@ -179,6 +179,44 @@ function behaves(open: () => Promise<Database | undefined>, why: () => string) {
     expect((await createAutomationsStore(on).countJobs(APP)).pending).toBe(0);
   });
 
+  it('never runs a job on two runners at once: each is claimed just before it runs', async (context) => {
+    const on = ready(context);
+    const records = createEntityRecordsStore(on);
+    const ran: string[] = [];
+    // Each call outlasts half the claim: jobs claimed together would expire while waiting their turn.
+    const slow: AutomationInvoker = async (_name, body) => {
+      ran.push(String((body as { event: { entity_id: string } }).event.entity_id));
+      await new Promise((wait) => setTimeout(wait, 500));
+      return OK;
+    };
+    const both = [0, 1].map(() =>
+      createAutomationRunner({
+        appId: APP,
+        store: createAutomationsStore(on),
+        functions: [onTodo],
+        invoke: slow,
+        log: quiet,
+        pollMs: 50,
+        lockMs: 800,
+      }),
+    );
+    for (const automations of both) await automations.start();
+    await records.insertMany(
+      APP,
+      'Todo',
+      ['claim-1', 'claim-2', 'claim-3', 'claim-4'].map((id) => ({
+        id,
+        data: {},
+        created_by: null,
+        created_by_id: null,
+      })),
+    );
+    both.forEach((automations) => automations.nudge());
+    await until(async () => (await createAutomationsStore(on).countJobs(APP)).pending === 0, 20_000);
+    await Promise.all(both.map((automations) => automations.close()));
+    expect([...ran].sort()).toEqual(['claim-1', 'claim-2', 'claim-3', 'claim-4']);
+  }, 30_000);
+
   it('runs a due scheduled run once, whichever of two runners sees it', async (context) => {
     const on = ready(context);
     const nightly: FunctionAutomations = {

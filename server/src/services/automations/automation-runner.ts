@@ -39,8 +39,6 @@ export interface AutomationRunnerOptions {
   /** lockMs is how long a claimed job stays another instance's; longer than a function may run. */
   lockMs?: number;
   maxAttempts?: number;
-  /** batch is how many jobs one poll claims; they run one after another, in queue order. */
-  batch?: number;
 }
 
 /** backoffMs is the wait before retry `attempt` (1-based): 1 s, 2 s, 4 s… up to 10 minutes. */
@@ -79,7 +77,6 @@ export function createAutomationRunner(options: AutomationRunnerOptions) {
   const pollMs = options.pollMs ?? 1000;
   const lockMs = options.lockMs ?? 5 * 60_000;
   const maxAttempts = options.maxAttempts ?? 8;
-  const batch = options.batch ?? 20;
   const scheduled = new Map<string, ScheduledAutomation>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | null = null;
@@ -132,13 +129,12 @@ export function createAutomationRunner(options: AutomationRunnerOptions) {
 
   async function poll(): Promise<void> {
     await takeDueSchedules();
-    for (;;) {
-      const jobs = await store.claimJobs(appId, batch, lockMs);
-      for (const job of jobs) {
-        if (closed) return;
-        await runJob(job);
-      }
-      if (jobs.length < batch) return;
+    // One job claimed at a time, just before it runs: a claim lasts lockMs, and jobs claimed together but
+    // run one after another would outlive it, letting another instance run the same job at once.
+    while (!closed) {
+      const [job] = await store.claimJobs(appId, 1, lockMs);
+      if (!job) return;
+      await runJob(job);
     }
   }
 
