@@ -1,4 +1,4 @@
-import { crc32, deflateRawSync } from 'node:zlib';
+import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
 
 // Real (small) PDF and DOCX files built in the test, so a spec states the text it uploads: a PDF with one
 // line of Helvetica text per page, and a DOCX (a zip of three XML parts) with one paragraph per line. The
@@ -32,6 +32,21 @@ export function pdfOf(pages: readonly string[]): Buffer {
     body += `${String(offsets[id]).padStart(10, '0')} 00000 n \n`;
   body += `trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(body, 'latin1');
+}
+
+/** flatePdfOf is a one-page PDF whose content stream is content, FlateDecode-compressed (a bomb, say). */
+export function flatePdfOf(content: Buffer): Buffer {
+  const packed = deflateSync(content, { level: 9 });
+  const head =
+    '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n' +
+    '3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>\nendobj\n' +
+    '5 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>\nendobj\n' +
+    `4 0 obj\n<< /Length ${packed.length} /Filter /FlateDecode >>\nstream\n`;
+  return Buffer.concat([
+    Buffer.from(head, 'latin1'),
+    packed,
+    Buffer.from('\nendstream\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1'),
+  ]);
 }
 
 /** ZipEntry is one file of a zip; declaredSize, when set, is the uncompressed size the zip claims. */

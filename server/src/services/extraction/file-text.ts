@@ -6,6 +6,7 @@ import { PDFParse } from 'pdf-parse';
 import { InvalidInputError } from '../../lib/errors';
 import type { FileBytes } from '../files/file-reader';
 import { fileKind } from './file-kind';
+import { pdfProblem } from './pdf-guard';
 import { archiveProblem, DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-guard';
 
 /** MAX_PDF_PAGES bounds the pages read from one PDF (a cap on work, not on the file's size). */
@@ -37,8 +38,8 @@ function workbookText(bytes: Buffer): string {
 
 /**
  * documentText is a file's text: PDF, DOCX, XLSX/XLS/ODS (as CSV), CSV, JSON and plain text; null for
- * any other type (images, archives). A zip bomb throws InvalidInputError (checked before any parser
- * runs); a damaged file throws the parser's error.
+ * any other type (images, archives). A zip bomb, or a PDF whose streams unpack past the same limit, throws
+ * InvalidInputError (checked before any parser runs); a damaged file throws the parser's error.
  */
 export async function documentText(
   file: FileBytes,
@@ -47,8 +48,12 @@ export async function documentText(
   const problem = archiveProblem(file.bytes, zipLimits);
   if (problem !== null) throw new InvalidInputError(`${file.filename.slice(0, 100)}: ${problem}`);
   switch (fileKind(file)) {
-    case 'pdf':
+    case 'pdf': {
+      // The same bound on unpacked bytes as a zip's, for the PDF's compressed streams (Flate bombs).
+      const bomb = pdfProblem(file.bytes, zipLimits.maxUncompressedBytes);
+      if (bomb !== null) throw new InvalidInputError(`${file.filename.slice(0, 100)}: ${bomb}`);
       return (await pdfText(file.bytes)).trim();
+    }
     case 'docx':
       return (await mammoth.extractRawText({ buffer: file.bytes })).value.trim();
     case 'spreadsheet':
