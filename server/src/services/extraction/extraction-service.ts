@@ -71,7 +71,9 @@ async function mapDocxTable(file: FileBytes, row: RowSchema, maxRows: number): P
   let tables: TableRead[];
   try {
     tables = await readDocxTables(file.bytes, maxRows);
-  } catch {
+  } catch (error) {
+    // Over the reader's time or memory: said here rather than tried again as text.
+    if (error instanceof InvalidInputError) return { ok: false, details: error.message };
     return null; // a damaged document: the text path names the parser's error
   }
   for (const table of tables) {

@@ -1,11 +1,9 @@
 // The text of a document, for mapping onto a one-string schema here and for InvokeLLM's file_urls:
 // PDF (pdf-parse), DOCX (mammoth), spreadsheets and CSV as CSV text, JSON and plain text as they are.
 import * as XLSX from '@e965/xlsx';
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
-import mammoth from 'mammoth';
 import { InvalidInputError } from '../../lib/errors';
 import type { FileBytes } from '../files/file-reader';
+import { readInWorker } from './document-worker';
 import { fileKind } from './file-kind';
 import { pdfProblem } from './pdf-guard';
 import { archiveProblem, DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-guard';
@@ -15,50 +13,9 @@ export const MAX_PDF_PAGES = 500;
 /** MAX_SHEETS bounds the sheets of a workbook turned into text. */
 const MAX_SHEETS = 20;
 
-/** PDF_TEXT_TIMEOUT_MS bounds the time one PDF's text may take to read. */
-export const PDF_TEXT_TIMEOUT_MS = 20_000;
-
-// pdf.js works synchronously for as long as a document asks (pages may share one large content stream,
-// decoded again for each of them), so a PDF is read in a worker thread, ended when it overruns.
-const PDF_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { PDFParse } = require(workerData.module);
-(async () => {
-  const parser = new PDFParse({ data: workerData.bytes, isEvalSupported: false });
-  try {
-    const result = await parser.getText({ first: workerData.maxPages, pageJoiner: '' });
-    parentPort.postMessage({ text: result.text });
-  } catch (error) {
-    parentPort.postMessage({ error: String((error && error.message) || error) });
-  } finally {
-    await parser.destroy().catch(() => undefined);
-  }
-})();
-`;
-const pdfParseModule = createRequire(import.meta.url).resolve('pdf-parse');
-
 /** pdfText reads a PDF's text (its first MAX_PDF_PAGES pages) off the main thread within timeoutMs. */
-export function pdfText(bytes: Buffer, timeoutMs = PDF_TEXT_TIMEOUT_MS): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(PDF_WORKER, {
-      eval: true,
-      workerData: { module: pdfParseModule, bytes: new Uint8Array(bytes), maxPages: MAX_PDF_PAGES },
-    });
-    const timer = setTimeout(() => {
-      void worker.terminate();
-      reject(new InvalidInputError(`The PDF took longer than ${timeoutMs / 1000} s to read`));
-    }, timeoutMs);
-    worker.once('message', (answer: { text?: string; error?: string }) => {
-      clearTimeout(timer);
-      void worker.terminate();
-      if (answer.error !== undefined) reject(new Error(answer.error));
-      else resolve(answer.text ?? '');
-    });
-    worker.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
+export function pdfText(bytes: Buffer, timeoutMs?: number): Promise<string> {
+  return readInWorker('pdf-text', bytes, { timeoutMs, maxPages: MAX_PDF_PAGES });
 }
 
 function workbookText(bytes: Buffer): string {
@@ -92,7 +49,7 @@ export async function documentText(
       return (await pdfText(file.bytes)).trim();
     }
     case 'docx':
-      return (await mammoth.extractRawText({ buffer: file.bytes })).value.trim();
+      return (await readInWorker('docx-text', file.bytes, { maxPages: MAX_PDF_PAGES })).trim();
     case 'spreadsheet':
       return workbookText(file.bytes).trim();
     case 'csv':
