@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readInWorker } from './document-worker';
+import { documentWorkerPeak, MAX_DOCUMENT_WORKERS, readInWorker } from './document-worker';
 
 /** storedDocx is a DOCX (a zip of stored parts) with one paragraph per line. */
 function storedDocx(lines: string[]): Buffer {
@@ -62,6 +62,13 @@ describe('readInWorker', () => {
       '<p>Trip to Bled</p><p>Guide Marta</p>',
     );
     await expect(readInWorker('docx-text', Buffer.from('not a zip'), { maxPages: 0 })).rejects.toThrow();
+  });
+
+  it('reads at most MAX_DOCUMENT_WORKERS documents at once; the others wait their turn', async () => {
+    const docx = storedDocx(['One line']);
+    const reads = Array.from({ length: 5 }, () => readInWorker('docx-text', docx, { maxPages: 0 }));
+    expect(await Promise.all(reads)).toEqual(Array(5).fill('One line\n\n'));
+    expect(documentWorkerPeak()).toBe(MAX_DOCUMENT_WORKERS);
   });
 
   it('refuses a document that overruns the deadline or the heap, leaving this thread free', async () => {

@@ -11,6 +11,26 @@ export const DOCUMENT_TIMEOUT_MS = 20_000;
 /** DOCUMENT_HEAP_MB bounds the worker's heap (its V8 old generation) while it reads one document. */
 export const DOCUMENT_HEAP_MB = 1024;
 
+/** MAX_DOCUMENT_WORKERS bounds the documents read at once (each worker may use DOCUMENT_HEAP_MB); others wait. */
+export const MAX_DOCUMENT_WORKERS = 2;
+
+let running = 0;
+let peak = 0;
+const waiting: (() => void)[] = [];
+
+/** documentWorkerPeak is the most workers that ran at once (for tests). */
+export const documentWorkerPeak = (): number => peak;
+
+async function slot(): Promise<() => void> {
+  if (running >= MAX_DOCUMENT_WORKERS) await new Promise<void>((turn) => waiting.push(turn));
+  running += 1;
+  peak = Math.max(peak, running);
+  return () => {
+    running -= 1;
+    waiting.shift()?.();
+  };
+}
+
 /** DocumentTask is what the worker makes of the bytes: a PDF's text, a DOCX's text or its HTML. */
 export type DocumentTask = 'pdf-text' | 'docx-text' | 'docx-html';
 
@@ -46,10 +66,23 @@ const resolveModule = createRequire(import.meta.url).resolve;
 const modules = { pdf: resolveModule('pdf-parse'), docx: resolveModule('mammoth') };
 
 /**
- * readInWorker runs task on bytes off the main thread: the text, or the parser's error; a document over
- * timeoutMs or the worker's heap is an InvalidInputError saying so.
+ * readInWorker runs task on bytes off the main thread (at most MAX_DOCUMENT_WORKERS at once): the text, or
+ * the parser's error; a document over timeoutMs or the worker's heap is an InvalidInputError saying so.
  */
-export function readInWorker(
+export async function readInWorker(
+  task: DocumentTask,
+  bytes: Buffer,
+  options: { timeoutMs?: number; maxPages: number; heapMb?: number },
+): Promise<string> {
+  const release = await slot();
+  try {
+    return await runWorker(task, bytes, options);
+  } finally {
+    release();
+  }
+}
+
+function runWorker(
   task: DocumentTask,
   bytes: Buffer,
   options: { timeoutMs?: number; maxPages: number; heapMb?: number },
