@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { AUTH_ENV, api, createUser, failure, uniqueEmail, userClient } from '../../support/auth-helpers';
+import { flatePdfOf } from '../../support/documents';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import { startServer, type RunningServer } from '../../support/server-process';
 
@@ -225,6 +226,25 @@ test('files over EXTRACT_MAX_MB and tables over EXTRACT_MAX_ROWS are refused wit
   expect(await core.ExtractDataFromUploadedFile({ file_url: many, json_schema: rowsSchema })).toMatchObject({
     status: 'error',
     details: 'The file has more than 100 data rows, the most this server extracts (EXTRACT_MAX_ROWS)',
+  });
+});
+
+test('a PDF whose compressed streams unpack past 20 × EXTRACT_MAX_MB is refused before the parser runs', async () => {
+  // ~25 KB on disk, 25 MB once inflated: pdf.js would hold it whole (a 1 MB file could ask for 1 GB).
+  const content = Buffer.concat([
+    Buffer.from('BT /F1 12 Tf 72 720 Td (Invoice 9) Tj ET\n'),
+    Buffer.alloc(25 * 1024 * 1024, 0x20),
+  ]);
+  const bomb = await upload(flatePdfOf(content), 'bomb.pdf', 'application/pdf');
+  expect(await core.ExtractDataFromUploadedFile({ file_url: bomb, json_schema: textSchema })).toEqual({
+    status: 'error',
+    details: "bomb.pdf: The PDF's compressed streams unpack to more than 20 MB, more than extraction reads",
+    output: null,
+  });
+  const small = await upload(flatePdfOf(content.subarray(0, 1024 * 1024)), 'small.pdf', 'application/pdf');
+  expect(await core.ExtractDataFromUploadedFile({ file_url: small, json_schema: textSchema })).toEqual({
+    status: 'success',
+    output: { content: 'Invoice 9' },
   });
 });
 

@@ -8,6 +8,7 @@ import {
   uniqueEmail,
   userClient,
 } from '../../support/auth-helpers';
+import { docxOf, pdfOf } from '../../support/documents';
 import { TINY_PNG } from '../../support/openai-images-double';
 import { startOpenAiDouble, USAGE, type OpenAiDouble } from '../../support/openai-double';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
@@ -70,6 +71,23 @@ test.describe('without a provider', () => {
     const error = await failure(coreOf(server).InvokeLLM({ prompt: 'hi' }));
     expect(error.status).toBe(503);
     expect(server.logs()).toContain('InvokeLLM and TranscribeAudio answer 503 until LLM_PROVIDER_URL is set');
+  });
+
+  test('ExtractDataFromUploadedFile of a PDF or DOCX with a multi-field schema is status error naming LLM_PROVIDER_URL', async () => {
+    const { token } = await createUser(server, { email: uniqueEmail('llm-none') });
+    const core = coreOf(server, token);
+    const schema = { type: 'object', properties: { number: { type: 'string' }, total: { type: 'number' } } };
+    for (const file of [
+      fileOf(pdfOf(['Invoice 7 total 3 EUR']), 'invoice.pdf', 'application/pdf'),
+      fileOf(docxOf(['Invoice 8 total 4 EUR']), 'invoice.docx', 'application/octet-stream'),
+    ]) {
+      const { file_url } = await core.UploadFile({ file });
+      expect(await core.ExtractDataFromUploadedFile({ file_url, json_schema: schema }), file.name).toEqual({
+        status: 'error',
+        details: expect.stringContaining('set LLM_PROVIDER_URL'),
+        output: null,
+      });
+    }
   });
 });
 
@@ -268,6 +286,148 @@ test.describe('with a provider', () => {
     });
     expect(JSON.stringify(lastChat().messages)).toContain('Invoice 17 for Ana');
     expect(lastChat().response_format).toMatchObject({ json_schema: { schema: invoice } });
+  });
+
+  // A real PDF and DOCX whose schema is not one text field: their extracted text (never the bytes, never a
+  // URL of this server) is the document the model is asked to fill the schema from.
+  const invoiceSchema = {
+    type: 'object',
+    properties: {
+      invoice_number: { type: 'string' },
+      customer: { type: 'string' },
+      total: { type: 'number' },
+      paid: { type: 'boolean' },
+    },
+    required: ['invoice_number', 'customer', 'total', 'paid'],
+  };
+  const extractionUsage = async () => {
+    const usage = await api(server, `/api/apps/${DEFAULT_APP_ID}/admin/llm-usage?limit=1`, {
+      method: 'GET',
+      token: SERVICE_TOKEN,
+    });
+    return (usage.json.items as Record<string, unknown>[])[0];
+  };
+  const expectDocumentSent = (lines: string[], file_url: string) => {
+    const sent = JSON.stringify(lastChat().messages);
+    for (const line of lines) expect(sent).toContain(line);
+    expect(sent).not.toContain('%PDF');
+    expect(sent).not.toContain('PK\\u0003');
+    expect(sent).not.toContain('word/document.xml');
+    expect(sent).not.toContain(file_url);
+    expect(sent).not.toContain('127.0.0.1');
+  };
+
+  test('ExtractDataFromUploadedFile: a PDF goes to the model as its text; the answer fits the schema; usage is recorded', async () => {
+    const lines = ['Invoice INV-2026-88', 'Customer: Ana Lima (Ljubljana)', 'Total due 42.50 EUR, paid'];
+    const { file_url } = await core.UploadFile({
+      file: fileOf(pdfOf(lines), 'invoice.pdf', 'application/pdf'),
+    });
+    expect(await core.ExtractDataFromUploadedFile({ file_url, json_schema: invoiceSchema })).toEqual({
+      status: 'success',
+      output: { invoice_number: 'text', customer: 'text', total: 1.5, paid: true },
+    });
+    expectDocumentSent(lines, file_url);
+    expect(lastChat().response_format).toMatchObject({ json_schema: { schema: invoiceSchema } });
+    expect(await extractionUsage()).toMatchObject({
+      integration: 'ExtractDataFromUploadedFile',
+      model: 'double-default',
+      caller_kind: 'user',
+      user_id: userId,
+      ...USAGE,
+    });
+  });
+
+  test('ExtractDataFromUploadedFile: a DOCX (sent as a generic binary) goes to the model as its text', async () => {
+    const lines = ['Invoice INV-2026-91', 'Customer: Marta & Co <trips>', 'Total due 17 EUR'];
+    const { file_url } = await core.UploadFile({
+      file: fileOf(docxOf(lines), 'invoice.docx', 'application/octet-stream'),
+    });
+    expect(await core.ExtractDataFromUploadedFile({ file_url, json_schema: invoiceSchema })).toEqual({
+      status: 'success',
+      output: { invoice_number: 'text', customer: 'text', total: 1.5, paid: true },
+    });
+    expectDocumentSent(lines, file_url);
+    expect(await extractionUsage()).toMatchObject({ integration: 'ExtractDataFromUploadedFile', ...USAGE });
+  });
+
+  test('ExtractDataFromUploadedFile: an array-of-objects schema on a PDF without a table is filled by the model', async () => {
+    const lines = ['Packing list', 'Tent for 2 people, 1 piece', 'Lantern, 2 pieces'];
+    const { file_url } = await core.UploadFile({ file: fileOf(pdfOf(lines), 'gear.pdf', 'application/pdf') });
+    const rows = {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { item: { type: 'string' }, quantity: { type: 'integer', minimum: 1 } },
+        required: ['item', 'quantity'],
+      },
+    };
+    expect(await core.ExtractDataFromUploadedFile({ file_url, json_schema: rows })).toEqual({
+      status: 'success',
+      output: [{ item: 'text', quantity: 1 }],
+    });
+    expectDocumentSent(lines, file_url);
+    expect(lastChat().response_format).toMatchObject({ json_schema: { schema: rows } });
+  });
+
+  test('ExtractDataFromUploadedFile: a provider failure or an answer that never fits is status error with a safe message', async () => {
+    const failing = await core.UploadFile({
+      file: fileOf(pdfOf(['Invoice [fail] 1']), 'fail.pdf', 'application/pdf'),
+    });
+    const failed = await api(server, `${CORE}/ExtractDataFromUploadedFile`, {
+      token: SERVICE_TOKEN,
+      body: { file_url: failing.file_url, json_schema: invoiceSchema },
+    });
+    expect(failed.status).toBe(200);
+    expect(failed.json).toEqual({
+      status: 'error',
+      details: 'The LLM provider failed (HTTP 500)',
+      output: null,
+    });
+    expect(JSON.stringify(failed.json)).not.toContain(KEY);
+    const chatsBefore = double.chats().length;
+    const invalid = await core.UploadFile({
+      file: fileOf(docxOf(['Invoice [invalid] 2']), 'invalid.docx', 'application/octet-stream'),
+    });
+    const result = (await core.ExtractDataFromUploadedFile({
+      file_url: invalid.file_url,
+      json_schema: invoiceSchema,
+    })) as { status: string; details: string };
+    expect(result.status).toBe('error');
+    expect(result.details).toContain('did not match json_schema after one retry');
+    expect(double.chats().length - chatsBefore).toBe(2);
+  });
+
+  test('ExtractDataFromUploadedFile: a long document is cut before it reaches the model', async () => {
+    const long = `Invoice INV-LONG ${'lorem ipsum '.repeat(25_000)}END-OF-DOCUMENT`;
+    const { file_url } = await core.UploadFile({ file: fileOf(long, 'long.txt', 'text/plain') });
+    expect(await core.ExtractDataFromUploadedFile({ file_url, json_schema: invoiceSchema })).toMatchObject({
+      status: 'success',
+    });
+    const sent = JSON.stringify(lastChat().messages);
+    expect(sent).toContain('Invoice INV-LONG');
+    expect(sent).toContain('[… cut]');
+    expect(sent).not.toContain('END-OF-DOCUMENT');
+    expect(sent.length).toBeLessThan(210_000);
+  });
+
+  test('ExtractDataFromUploadedFile: a DOCX whose zip lies about its size is refused before any parser or model', async () => {
+    // 60 MB of XML deflated to ~60 KB, its directory declaring 100 bytes: the parsers would inflate it all.
+    const bomb = docxOf([], {
+      data: Buffer.from(`<w:document>${'x'.repeat(60 * 1024 * 1024)}</w:document>`),
+      declaredSize: 100,
+    });
+    const { file_url } = await core.UploadFile({
+      file: fileOf(bomb, 'bomb.docx', 'application/octet-stream'),
+    });
+    const chatsBefore = double.chats().length;
+    expect(await core.ExtractDataFromUploadedFile({ file_url, json_schema: invoiceSchema })).toMatchObject({
+      status: 'error',
+      details: expect.stringContaining('zip bomb'),
+    });
+    const error = await failure(core.InvokeLLM({ prompt: 'Summarise', file_urls: [file_url] }));
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('zip bomb');
+    expect(double.chats().length).toBe(chatsBefore);
   });
 
   test('TranscribeAudio reads the uploaded audio (audio_url, as real apps pass it) and answers the text', async () => {

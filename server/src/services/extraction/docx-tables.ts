@@ -1,7 +1,7 @@
 // Tables inside a DOCX (mammoth keeps them as HTML `<table>`s), read as the same header-and-rows tables
 // as a sheet, so a Word table maps onto a row schema without an LLM.
-import mammoth from 'mammoth';
 import { htmlToText } from '../../lib/html-text';
+import { readInWorker } from './document-worker';
 import { tableFromGrid, type TableRead } from './read-table';
 
 /** MAX_DOCX_TABLES bounds how many tables of one document are tried. */
@@ -13,7 +13,7 @@ function cellsOf(row: string): string[] {
 
 /** readDocxTables returns each table of a DOCX (at most MAX_DOCX_TABLES), as read with the row cap. */
 export async function readDocxTables(bytes: Buffer, maxRows: number): Promise<TableRead[]> {
-  const { value: html } = await mammoth.convertToHtml({ buffer: bytes });
+  const html = await readInWorker('docx-html', bytes, { maxPages: 0 });
   const tables = [...html.matchAll(/<table\b[^>]*>([\s\S]*?)<\/table>/gi)].slice(0, MAX_DOCX_TABLES);
   return tables.map((table) => {
     const grid = [...(table[1] ?? '').matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/gi)].map((row) =>

@@ -13,8 +13,11 @@ import { readCsv, readJson, readSpreadsheet, type TableRead } from './read-table
 import { shapeOf, type RowSchema } from './schema-shape';
 import { archiveProblem } from './zip-guard';
 
-/** UNPACK_RATIO bounds how much a zip-based file (XLSX, ODS, DOCX) may unpack to, times EXTRACT_MAX_MB. */
-const UNPACK_RATIO = 20;
+/**
+ * UNPACK_RATIO bounds how much a zip-based file (XLSX, ODS, DOCX) or a PDF's compressed streams may unpack
+ * to, times EXTRACT_MAX_MB.
+ */
+export const UNPACK_RATIO = 20;
 
 /** ExtractionResult is the integration's answer: the output, or why there is none. */
 export type ExtractionResult =
@@ -68,7 +71,9 @@ async function mapDocxTable(file: FileBytes, row: RowSchema, maxRows: number): P
   let tables: TableRead[];
   try {
     tables = await readDocxTables(file.bytes, maxRows);
-  } catch {
+  } catch (error) {
+    // Over the reader's time or memory: said here rather than tried again as text.
+    if (error instanceof InvalidInputError) return { ok: false, details: error.message };
     return null; // a damaged document: the text path names the parser's error
   }
   for (const table of tables) {
@@ -90,6 +95,7 @@ function summary(rejected: number, errors: RowError[]): string {
 /** createExtractionService builds the extraction on the file reader, its caps and the optional LLM. */
 export function createExtractionService(deps: ExtractionDeps) {
   const { limits } = deps;
+  const zipLimits = { maxEntries: 10_000, maxUncompressedBytes: UNPACK_RATIO * limits.maxBytes };
 
   async function fromText(
     file: FileBytes,
@@ -99,8 +105,9 @@ export function createExtractionService(deps: ExtractionDeps) {
   ): Promise<ExtractionResult> {
     let text: string | null;
     try {
-      text = await documentText(file);
+      text = await documentText(file, zipLimits);
     } catch (error) {
+      if (error instanceof InvalidInputError) return failure(error.message);
       return failure(
         `The file ${file.filename.slice(0, 100)} could not be read: ${(error as Error).message.slice(0, 200)}`,
       );
@@ -146,7 +153,6 @@ export function createExtractionService(deps: ExtractionDeps) {
           }
           throw error;
         });
-      const zipLimits = { maxEntries: 10_000, maxUncompressedBytes: UNPACK_RATIO * limits.maxBytes };
       const problem = archiveProblem(file.bytes, zipLimits);
       if (problem !== null) return failure(problem);
       const shape = shapeOf(input.json_schema);

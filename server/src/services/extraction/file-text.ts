@@ -1,11 +1,11 @@
 // The text of a document, for mapping onto a one-string schema here and for InvokeLLM's file_urls:
 // PDF (pdf-parse), DOCX (mammoth), spreadsheets and CSV as CSV text, JSON and plain text as they are.
 import * as XLSX from '@e965/xlsx';
-import mammoth from 'mammoth';
-import { PDFParse } from 'pdf-parse';
 import { InvalidInputError } from '../../lib/errors';
 import type { FileBytes } from '../files/file-reader';
+import { readInWorker } from './document-worker';
 import { fileKind } from './file-kind';
+import { pdfProblem } from './pdf-guard';
 import { archiveProblem, DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-guard';
 
 /** MAX_PDF_PAGES bounds the pages read from one PDF (a cap on work, not on the file's size). */
@@ -13,14 +13,9 @@ export const MAX_PDF_PAGES = 500;
 /** MAX_SHEETS bounds the sheets of a workbook turned into text. */
 const MAX_SHEETS = 20;
 
-async function pdfText(bytes: Buffer): Promise<string> {
-  const parser = new PDFParse({ data: new Uint8Array(bytes), isEvalSupported: false });
-  try {
-    const result = await parser.getText({ first: MAX_PDF_PAGES, pageJoiner: '' });
-    return result.text;
-  } finally {
-    await parser.destroy();
-  }
+/** pdfText reads a PDF's text (its first MAX_PDF_PAGES pages) off the main thread within timeoutMs. */
+export function pdfText(bytes: Buffer, timeoutMs?: number): Promise<string> {
+  return readInWorker('pdf-text', bytes, { timeoutMs, maxPages: MAX_PDF_PAGES });
 }
 
 function workbookText(bytes: Buffer): string {
@@ -37,8 +32,8 @@ function workbookText(bytes: Buffer): string {
 
 /**
  * documentText is a file's text: PDF, DOCX, XLSX/XLS/ODS (as CSV), CSV, JSON and plain text; null for
- * any other type (images, archives). A zip bomb throws InvalidInputError (checked before any parser
- * runs); a damaged file throws the parser's error.
+ * any other type (images, archives). A zip bomb, or a PDF whose streams unpack past the same limit, throws
+ * InvalidInputError (checked before any parser runs); a damaged file throws the parser's error.
  */
 export async function documentText(
   file: FileBytes,
@@ -47,10 +42,14 @@ export async function documentText(
   const problem = archiveProblem(file.bytes, zipLimits);
   if (problem !== null) throw new InvalidInputError(`${file.filename.slice(0, 100)}: ${problem}`);
   switch (fileKind(file)) {
-    case 'pdf':
+    case 'pdf': {
+      // The same bound on unpacked bytes as a zip's, for the PDF's compressed streams (Flate bombs).
+      const bomb = pdfProblem(file.bytes, zipLimits.maxUncompressedBytes);
+      if (bomb !== null) throw new InvalidInputError(`${file.filename.slice(0, 100)}: ${bomb}`);
       return (await pdfText(file.bytes)).trim();
+    }
     case 'docx':
-      return (await mammoth.extractRawText({ buffer: file.bytes })).value.trim();
+      return (await readInWorker('docx-text', file.bytes, { maxPages: MAX_PDF_PAGES })).trim();
     case 'spreadsheet':
       return workbookText(file.bytes).trim();
     case 'csv':

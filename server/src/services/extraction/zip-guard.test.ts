@@ -21,6 +21,25 @@ describe('zipProblem', () => {
     );
   });
 
+  it('refuses an entry that inflates past the size its directory declares (a lying zip bomb)', () => {
+    const bytes = Buffer.from(workbook(2000));
+    const end = bytes.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+    let offset = bytes.readUInt32LE(end + 16);
+    let largest = offset;
+    for (let index = 0; index < bytes.readUInt16LE(end + 10); index++) {
+      if (bytes.readUInt32LE(offset + 24) > bytes.readUInt32LE(largest + 24)) largest = offset;
+      offset +=
+        46 +
+        bytes.readUInt16LE(offset + 28) +
+        bytes.readUInt16LE(offset + 30) +
+        bytes.readUInt16LE(offset + 32);
+    }
+    bytes.writeUInt32LE(10, largest + 24);
+    expect(zipProblem(bytes, { maxEntries: 100, maxUncompressedBytes: 10 * 1024 * 1024 })).toMatch(
+      /unpacks to more than its zip directory declares/,
+    );
+  });
+
   it('refuses bytes that are not a zip', () => {
     expect(
       zipProblem(Buffer.from('PK\u0003\u0004 not really', 'latin1'), {

@@ -2,6 +2,7 @@
 // the guarded fetch): images become image parts as data URLs (a provider cannot reach this server's
 // localhost URLs, and private files need no public link), documents become their extracted text.
 import { InvalidInputError } from '../../lib/errors';
+import { UNPACK_RATIO } from '../extraction/extraction-service';
 import { documentText } from '../extraction/file-text';
 import type { FileBytes, FileReader, FileReadLimits } from '../files/file-reader';
 import type { ContentPart } from './llm-provider';
@@ -44,7 +45,10 @@ export function createLlmFiles(deps: { readFileUrl: FileReader; limits: FileRead
     }
     let text: string | null;
     try {
-      text = await documentText(file);
+      text = await documentText(file, {
+        maxEntries: 10_000,
+        maxUncompressedBytes: UNPACK_RATIO * deps.limits.maxBytes,
+      });
     } catch (error) {
       if (error instanceof InvalidInputError) throw error;
       throw new InvalidInputError(

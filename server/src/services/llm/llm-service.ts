@@ -124,6 +124,66 @@ export function createLlmService(deps: LlmServiceDeps) {
     return { role: 'user', content: parts };
   }
 
+  /** complete is one chat call for integration: guards, files, web context, schema check and usage. */
+  async function complete(
+    appId: string,
+    caller: Caller,
+    input: InvokeInput,
+    integration: 'InvokeLLM' | 'ExtractDataFromUploadedFile',
+  ): Promise<unknown> {
+    const provider = await admit(appId, caller, integration);
+    // The schema is checked and compiled before anything is spent on the call.
+    const schema = input.response_json_schema;
+    const validate = schema ? compileResponseSchema(schema) : null;
+    const model = deps.model(input.model);
+    const messages: ChatMessage[] = [];
+    if (schema) {
+      // For providers without structured output, the instruction alone asks for the same.
+      messages.push({
+        role: 'system',
+        content: `Answer with one JSON value only, no prose and no code fences, that matches this JSON schema:\n${JSON.stringify(schema)}`,
+      });
+    }
+    messages.push(await userMessage(appId, input));
+    const spent: TokenUsage = { prompt_tokens: 0, completion_tokens: 0 };
+    const ask = async (conversation: ChatMessage[]) => {
+      const answer = await provider.chat({ model, messages: conversation, jsonSchema: schema });
+      spent.prompt_tokens += answer.usage.prompt_tokens;
+      spent.completion_tokens += answer.usage.completion_tokens;
+      return answer.content;
+    };
+    const recordUsage = () =>
+      deps.budget.record(appId, { integration, model, ...callerFields(caller), ...spent });
+    try {
+      const first = await ask(messages);
+      if (!validate) return first;
+      const check = (text: string): { ok: true; value: unknown } | { ok: false; problem: string } => {
+        const parsed = parseJson(text);
+        if (!parsed.ok) return { ok: false, problem: 'the answer is not JSON' };
+        return validate(parsed.value) ? parsed : { ok: false, problem: describeErrors(validate.errors) };
+      };
+      const firstCheck = check(first);
+      if (firstCheck.ok) return firstCheck.value;
+      // One repair: the model sees its answer and what was wrong with it.
+      const second = await ask([
+        ...messages,
+        { role: 'assistant', content: first },
+        {
+          role: 'user',
+          content: `That answer does not match the JSON schema: ${firstCheck.problem}. Answer again with only the corrected JSON.`,
+        },
+      ]);
+      const secondCheck = check(second);
+      if (secondCheck.ok) return secondCheck.value;
+      throw new UpstreamError(
+        `The model's answer did not match ${integration === 'InvokeLLM' ? 'response_json_schema' : 'json_schema'} after one retry: ${secondCheck.problem}`,
+      );
+    } finally {
+      // Whatever was spent is recorded, the failed attempts too (they cost the same).
+      if (spent.prompt_tokens + spent.completion_tokens > 0) recordUsage();
+    }
+  }
+
   return {
     /** configured says whether a provider is set (the start-up report and health name it). */
     configured: deps.provider !== null,
@@ -137,71 +197,25 @@ export function createLlmService(deps: LlmServiceDeps) {
     /** close writes the usage still queued (call before the database closes). */
     close: () => deps.budget.close(),
     /** invoke answers InvokeLLM: a string, or with response_json_schema a value that satisfies it. */
-    async invoke(appId: string, caller: Caller, input: InvokeInput): Promise<unknown> {
-      const provider = await admit(appId, caller, 'InvokeLLM');
-      // The schema is checked and compiled before anything is spent on the call.
-      const schema = input.response_json_schema;
-      const validate = schema ? compileResponseSchema(schema) : null;
-      const model = deps.model(input.model);
-      const messages: ChatMessage[] = [];
-      if (schema) {
-        // For providers without structured output, the instruction alone asks for the same.
-        messages.push({
-          role: 'system',
-          content: `Answer with one JSON value only, no prose and no code fences, that matches this JSON schema:\n${JSON.stringify(schema)}`,
-        });
-      }
-      messages.push(await userMessage(appId, input));
-      const spent: TokenUsage = { prompt_tokens: 0, completion_tokens: 0 };
-      const ask = async (conversation: ChatMessage[]) => {
-        const answer = await provider.chat({ model, messages: conversation, jsonSchema: schema });
-        spent.prompt_tokens += answer.usage.prompt_tokens;
-        spent.completion_tokens += answer.usage.completion_tokens;
-        return answer.content;
-      };
-      const recordUsage = () =>
-        deps.budget.record(appId, { integration: 'InvokeLLM', model, ...callerFields(caller), ...spent });
-      try {
-        const first = await ask(messages);
-        if (!validate) return first;
-        const check = (text: string): { ok: true; value: unknown } | { ok: false; problem: string } => {
-          const parsed = parseJson(text);
-          if (!parsed.ok) return { ok: false, problem: 'the answer is not JSON' };
-          return validate(parsed.value) ? parsed : { ok: false, problem: describeErrors(validate.errors) };
-        };
-        const firstCheck = check(first);
-        if (firstCheck.ok) return firstCheck.value;
-        // One repair: the model sees its answer and what was wrong with it.
-        const second = await ask([
-          ...messages,
-          { role: 'assistant', content: first },
-          {
-            role: 'user',
-            content: `That answer does not match the JSON schema: ${firstCheck.problem}. Answer again with only the corrected JSON.`,
-          },
-        ]);
-        const secondCheck = check(second);
-        if (secondCheck.ok) return secondCheck.value;
-        throw new UpstreamError(
-          `The model's answer did not match response_json_schema after one retry: ${secondCheck.problem}`,
-        );
-      } finally {
-        // Whatever was spent is recorded, the failed attempts too (they cost the same).
-        if (spent.prompt_tokens + spent.completion_tokens > 0) recordUsage();
-      }
-    },
+    invoke: (appId: string, caller: Caller, input: InvokeInput): Promise<unknown> =>
+      complete(appId, caller, input, 'InvokeLLM'),
 
     /**
-     * structured fills schema from a document's text for ExtractDataFromUploadedFile: the same call, guards
-     * and usage as InvokeLLM with that schema.
+     * structured fills schema from a document's text for ExtractDataFromUploadedFile: the same call and
+     * guards as InvokeLLM with that schema, its usage recorded under ExtractDataFromUploadedFile.
      */
     async structured(appId: string, caller: Caller, text: string, schema: object): Promise<unknown> {
       const document =
         text.length > MAX_DOCUMENT_CHARS ? `${text.slice(0, MAX_DOCUMENT_CHARS)}\n[… cut]` : text;
-      return this.invoke(appId, caller, {
-        prompt: `Extract the data the JSON schema describes from this document. Use only what the document says.\n\nDocument:\n${document}`,
-        response_json_schema: schema,
-      });
+      return complete(
+        appId,
+        caller,
+        {
+          prompt: `Extract the data the JSON schema describes from this document. Use only what the document says.\n\nDocument:\n${document}`,
+          response_json_schema: schema,
+        },
+        'ExtractDataFromUploadedFile',
+      );
     },
 
     /** transcribe answers TranscribeAudio: the audio file's text. */

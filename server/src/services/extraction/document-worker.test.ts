@@ -1,0 +1,87 @@
+import { crc32 } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { documentWorkerPeak, MAX_DOCUMENT_WORKERS, readInWorker } from './document-worker';
+
+/** storedDocx is a DOCX (a zip of stored parts) with one paragraph per line. */
+function storedDocx(lines: string[]): Buffer {
+  const paragraphs = lines.map((line) => `<w:p><w:r><w:t>${line}</w:t></w:r></w:p>`).join('');
+  const parts: [string, string][] = [
+    [
+      '[Content_Types].xml',
+      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/></Types>',
+    ],
+    [
+      '_rels/.rels',
+      '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+    ],
+    [
+      'word/document.xml',
+      `<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paragraphs}</w:body></w:document>`,
+    ],
+  ];
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const [name, text] of parts) {
+    const data = Buffer.from(text);
+    const fileName = Buffer.from(name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(10, 4);
+    local.writeUInt32LE(crc32(data), 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(fileName.length, 26);
+    const entry = Buffer.alloc(46);
+    entry.writeUInt32LE(0x02014b50, 0);
+    entry.writeUInt16LE(10, 6);
+    entry.writeUInt32LE(crc32(data), 16);
+    entry.writeUInt32LE(data.length, 20);
+    entry.writeUInt32LE(data.length, 24);
+    entry.writeUInt16LE(fileName.length, 28);
+    entry.writeUInt32LE(offset, 42);
+    locals.push(local, fileName, data);
+    central.push(entry, fileName);
+    offset += 30 + fileName.length + data.length;
+  }
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(parts.length, 8);
+  end.writeUInt16LE(parts.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+describe('readInWorker', () => {
+  it('reads a DOCX as text or HTML off the main thread', async () => {
+    const docx = storedDocx(['Trip to Bled', 'Guide Marta']);
+    expect(await readInWorker('docx-text', docx, { maxPages: 0 })).toBe('Trip to Bled\n\nGuide Marta\n\n');
+    expect(await readInWorker('docx-html', docx, { maxPages: 0 })).toBe(
+      '<p>Trip to Bled</p><p>Guide Marta</p>',
+    );
+    await expect(readInWorker('docx-text', Buffer.from('not a zip'), { maxPages: 0 })).rejects.toThrow();
+  });
+
+  it('reads at most MAX_DOCUMENT_WORKERS documents at once; the others wait their turn', async () => {
+    const docx = storedDocx(['One line']);
+    const reads = Array.from({ length: 5 }, () => readInWorker('docx-text', docx, { maxPages: 0 }));
+    expect(await Promise.all(reads)).toEqual(Array(5).fill('One line\n\n'));
+    expect(documentWorkerPeak()).toBe(MAX_DOCUMENT_WORKERS);
+  });
+
+  it('refuses a document that overruns the deadline or the heap, leaving this thread free', async () => {
+    const big = storedDocx(Array.from({ length: 100_000 }, (_, index) => `Line ${index} lorem ipsum dolor`));
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 20);
+    await expect(readInWorker('docx-text', big, { maxPages: 0, timeoutMs: 400 })).rejects.toThrow(
+      'The document took longer than 0.4 s to read',
+    );
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(5);
+    await expect(readInWorker('docx-text', big, { maxPages: 0, heapMb: 32 })).rejects.toThrow(
+      'The document needs more memory to read than this server gives one file',
+    );
+  }, 30_000);
+});
