@@ -30,10 +30,22 @@ export interface FileContext {
 
 const nameOf = (file: FileBytes) => file.filename.slice(0, 100);
 
+/**
+ * MAX_FILES_BYTES bounds the bytes all file_urls of one call may hold together: images stay in memory, as
+ * base64 data URLs in the provider request, for as long as the call runs (each file alone is capped by
+ * EXTRACT_MAX_MB, ten of them could otherwise hold hundreds of MB per call).
+ */
+export const MAX_FILES_BYTES = 20 * 1024 * 1024;
+
 /** createLlmFiles reads a call's file_urls into what the model is sent. */
 export function createLlmFiles(deps: { readFileUrl: FileReader; limits: FileReadLimits }) {
-  async function partOf(appId: string, url: string): Promise<{ image?: ContentPart; text?: string }> {
+  async function partOf(
+    appId: string,
+    url: string,
+    spend: (bytes: number) => void,
+  ): Promise<{ image?: ContentPart; text?: string }> {
     const file = await deps.readFileUrl(appId, url, deps.limits);
+    spend(file.bytes.length);
     const imageType = imageTypeOf(file.bytes);
     if (imageType) {
       return {
@@ -66,7 +78,18 @@ export function createLlmFiles(deps: { readFileUrl: FileReader; limits: FileRead
   return {
     /** read resolves urls of appId in order; any unreadable or unsupported file refuses the call (400). */
     async read(appId: string, urls: readonly string[]): Promise<FileContext> {
-      const parts = await Promise.all(urls.map((url) => partOf(appId, url)));
+      // One file at a time, so a call never holds more than the total cap (plus one file) in memory.
+      let total = 0;
+      const spend = (bytes: number) => {
+        total += bytes;
+        if (total > MAX_FILES_BYTES) {
+          throw new InvalidInputError(
+            `file_urls add up to more than ${MAX_FILES_BYTES / 1024 / 1024} MB: send fewer or smaller files`,
+          );
+        }
+      };
+      const parts: Array<{ image?: ContentPart; text?: string }> = [];
+      for (const url of urls) parts.push(await partOf(appId, url, spend));
       const images = parts.flatMap((part) => (part.image ? [part.image] : []));
       let text = parts.flatMap((part) => (part.text ? [part.text] : [])).join('\n\n');
       if (text.length > MAX_DOCUMENT_CHARS) {

@@ -3,6 +3,7 @@ import { parseModelMap } from '../../config/llm-env';
 import { chatAnswerOf } from './llm-provider';
 import { imageTypeOf } from './llm-files';
 import { createModelNames } from './model-names';
+import { createLlmFiles, MAX_FILES_BYTES } from './llm-files';
 import { checkSchemaBounds, compileResponseSchema, describeErrors } from './response-schema';
 import { createTokenBudget } from './token-budget';
 import { contextFrom, searchResultsOf } from './web-search';
@@ -152,5 +153,30 @@ describe('provider answers and helpers', () => {
     expect(results).toEqual([{ title: 'A', url: 'https://a.example/x', content: 'about a' }]);
     expect(contextFrom(results)).toContain('https://a.example/x');
     expect(searchResultsOf(null)).toEqual([]);
+  });
+});
+
+describe('file_urls', () => {
+  it('refuses a call whose files add up past MAX_FILES_BYTES, reading them one at a time', async () => {
+    const png = Buffer.from('89504e470d0a1a0a', 'hex');
+    let reads = 0;
+    const files = createLlmFiles({
+      limits: { maxBytes: 10 * 1024 * 1024, timeoutMs: 1000 },
+      readFileUrl: async (_appId, url) => {
+        reads += 1;
+        return {
+          bytes: Buffer.concat([png, Buffer.alloc(8 * 1024 * 1024)]),
+          contentType: 'image/png',
+          filename: url,
+          source: 'stored',
+        };
+      },
+    });
+    await expect(files.read('app', ['a.png', 'b.png'])).resolves.toMatchObject({ images: [{}, {}] });
+    reads = 0;
+    await expect(files.read('app', ['a.png', 'b.png', 'c.png', 'd.png'])).rejects.toThrow(
+      new RegExp(`file_urls add up to more than ${MAX_FILES_BYTES / 1024 / 1024} MB`),
+    );
+    expect(reads).toBe(3); // stopped at the file that crossed the cap
   });
 });
