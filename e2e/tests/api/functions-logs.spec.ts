@@ -1,18 +1,38 @@
 // Function logs through a real server and real Deno processes: each call's status, duration and output
 // (bounded, with the app's secrets and the call's tokens redacted) land in the app logs under the request id,
-// and admins read them with the SDK's `appLogs.fetchLogs({type: 'function' | function: NAME})`.
+// and admins read them with the SDK's `appLogs.fetchLogs({type: 'function' | function: NAME})`; the
+// operator's `npm run cli -- logs --function NAME [--follow]` prints them through the live server, or from
+// the database once it has stopped.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createUser, SERVICE_TOKEN, uniqueEmail, userClient } from '../../support/auth-helpers';
+import { runCli } from '../../support/cli-process';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import { FUNCTIONS_ENV } from '../../support/functions-project';
-import { currentDatabaseMode, startServer, type RunningServer } from '../../support/server-process';
+import {
+  currentDatabaseMode,
+  REPO_ROOT,
+  removeServerData,
+  startServer,
+  type RunningServer,
+} from '../../support/server-process';
 
 test.skip(currentDatabaseMode() === 'postgres', 'function logs run the same on both stores');
 test.describe.configure({ mode: 'serial' });
 
 const SECRET = `sk-log-${randomBytes(12).toString('hex')}`;
 let server: RunningServer;
+let dataDir: string;
+const cliEnv = () => ({
+  DATA_DIR: dataDir,
+  SERVICE_TOKEN,
+  APP_ID: DEFAULT_APP_ID,
+  PROJECT_DIR: FUNCTIONS_ENV.PROJECT_DIR ?? '',
+});
 const fn = (name: string) => `${server.url}/api/apps/${DEFAULT_APP_ID}/functions/${name}`;
 
 interface FunctionLog {
@@ -28,7 +48,8 @@ interface FunctionLog {
 }
 
 test.beforeAll(async () => {
-  server = await startServer({ env: { ...FUNCTIONS_ENV, APP_LOG_FLUSH_MS: '200' } });
+  dataDir = await mkdtemp(join(tmpdir(), 'queen-fnlogs-'));
+  server = await startServer({ dataDir, keepData: true, env: { ...FUNCTIONS_ENV, APP_LOG_FLUSH_MS: '200' } });
   const set = await fetch(`${server.url}/api/apps/${DEFAULT_APP_ID}/admin/secrets/FN_LOG_SECRET`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${SERVICE_TOKEN}` },
@@ -39,6 +60,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await server.stop();
+  await removeServerData({ dataDir });
 });
 
 /** logsOf polls fetchLogs until a call with requestId is there (it is written a moment after the answer). */
@@ -121,4 +143,60 @@ test('failures are logged too, and only admins and the service role read functio
   expect(((await pages.json()) as { items: { page: string }[] }).items.every((item) => 'page' in item)).toBe(
     true,
   );
+});
+
+/** callChatty calls the chatty function anonymously and returns its request id. */
+async function callChatty(): Promise<string> {
+  const response = await fetch(fn('chatty'), { method: 'POST', body: '{}' });
+  expect(response.status).toBe(200);
+  return response.headers.get('x-request-id') as string;
+}
+
+test('npm run cli -- logs --function NAME prints calls through the live server; --follow prints new ones', async () => {
+  test.setTimeout(60_000);
+  const requestId = await callChatty();
+  await expect
+    .poll(async () => (await runCli(['logs', '--function', 'chatty'], cliEnv())).stdout, { timeout: 10_000 })
+    .toContain(`chatty 200`);
+  const printed = await runCli(['logs', '--function', 'chatty', '--limit', '50'], cliEnv());
+  expect(printed.code).toBe(0);
+  expect(printed.stdout).toMatch(new RegExp(`Z chatty 200 \\d+ ms \\(request ${requestId}\\)`));
+  expect(printed.stdout).toContain('  out | chatty says hello');
+  expect(printed.stdout).toContain('  err | chatty warns');
+  expect(printed.stdout).toContain('[redacted secret FN_LOG_SECRET]');
+  expect(printed.stdout).not.toContain(SECRET);
+  const none = await runCli(['logs', '--function', 'nosuch'], cliEnv());
+  expect(none).toMatchObject({ code: 0, stdout: '' });
+
+  // --follow: a call made while it runs is printed within a few seconds; Ctrl-C (SIGINT) ends it.
+  const follower = spawn(
+    process.execPath,
+    ['server/dist/cli.js', 'logs', '--function', 'chatty', '--follow'],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn', ...cliEnv() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let followed = '';
+  follower.stdout.on('data', (chunk: Buffer) => (followed += chunk.toString()));
+  follower.stderr.on('data', (chunk: Buffer) => (followed += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => follower.once('exit', (code) => resolve(code)));
+  await expect.poll(() => followed, { timeout: 10_000 }).toContain(requestId);
+  const next = await callChatty();
+  await expect.poll(() => followed, { timeout: 15_000 }).toContain(`(request ${next})`);
+  // Each call once, though polls overlap.
+  expect(followed.split(`(request ${next})`)).toHaveLength(2);
+  follower.kill('SIGINT');
+  await exited;
+});
+
+test('with no server running, npm run cli -- logs reads the database', async () => {
+  const requestId = await callChatty();
+  await server.stop();
+  const printed = await runCli(['logs', '--function', 'chatty', '--limit', '100'], cliEnv());
+  expect(printed.stderr).toBe('');
+  expect(printed.code).toBe(0);
+  // The call made just before SIGTERM was written by the clean stop.
+  expect(printed.stdout).toContain(`(request ${requestId})`);
 });

@@ -406,7 +406,11 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     log: logger,
   });
   // Buffered page views are written once requests have drained, before the database closes.
-  app.addHook('onClose', () => appLogs.close());
+  // Calls that just ended are recorded first (their output's grace period), then the buffer is written.
+  app.addHook('onClose', async () => {
+    await functions.service.settled();
+    await appLogs.close();
+  });
   // LLM usage rows still queued are written the same way.
   app.addHook('onClose', () => llm.close());
   appLogs.startPruning();

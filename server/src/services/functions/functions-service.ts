@@ -170,6 +170,8 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
   const baseEnv = denoEnv(deps.denoDir);
   const cached = new Map<string, Promise<void>>();
   const taps = new WeakMap<FunctionProcess, OutputTap>();
+  /** collecting are calls still in their output grace period (settled on close, then recorded). */
+  const collecting = new Set<Promise<void>>();
   let sockets = 0;
 
   /** ensureCached fetches a function's `npm:` packages once per server run (the registry is asked only for new ones). */
@@ -289,7 +291,9 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
     const finish = (status: number) => {
       const durationMs = Date.now() - started;
       if (!tap || !output) return record(def, call, status, durationMs, { lines: [], dropped: 0 });
-      void tap.end(output).then((collected) => record(def, call, status, durationMs, collected));
+      const pending = tap.end(output).then((collected) => record(def, call, status, durationMs, collected));
+      collecting.add(pending);
+      void pending.finally(() => collecting.delete(pending));
     };
     return new Promise<FunctionAnswer>((resolve, reject) => {
       let settled = false;
@@ -420,6 +424,10 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
     /** restartAll stops every process; each starts again, with fresh secrets, on its next call. */
     restartAll: () => pool.stopAll(),
     processes: () => pool.size(),
+    /** settled resolves once every ended call has been recorded (a clean stop waits, then closes the logs). */
+    settled: async (): Promise<void> => {
+      await Promise.all([...collecting]);
+    },
     async close(): Promise<void> {
       pool.close();
       if (files) await rm(files.dir, { recursive: true, force: true });
