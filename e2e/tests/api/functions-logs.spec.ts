@@ -145,6 +145,34 @@ test('failures are logged too, and only admins and the service role read functio
   );
 });
 
+test('a crash (502, with the uncaught error), a timeout (504) and an automation run are logged', async () => {
+  test.setTimeout(60_000);
+  const alice = await createUser(server, { email: uniqueEmail('fnlog-auto') });
+  const crashed = await fetch(`${fn('crash')}?crash`, { method: 'POST', body: '{}' });
+  expect(crashed.status).toBe(502);
+  const slow = await fetch(fn('slow'), { method: 'POST', body: '{}' });
+  expect(slow.status).toBe(504);
+  const notes = userClient(server, alice.token).entities.Note as NonNullable<
+    ReturnType<typeof userClient>['entities']['Note']
+  >;
+  await notes.create({ text: 'log me' });
+  const read = async (name: string) =>
+    (
+      (await fetch(`${server.url}/api/app-logs/${DEFAULT_APP_ID}?function=${name}`, {
+        headers: { authorization: `Bearer ${SERVICE_TOKEN}` },
+      }).then((response) => response.json())) as { items: FunctionLog[] }
+    ).items;
+  await expect.poll(async () => (await read('crash'))[0]?.status, { timeout: 10_000 }).toBe(502);
+  const crash = (await read('crash'))[0] as FunctionLog;
+  expect(crash.request_id).toBe(crashed.headers.get('x-request-id'));
+  expect(crash.output.map((item) => item.line).join('\n')).toContain('boom');
+  await expect.poll(async () => (await read('slow'))[0]?.status, { timeout: 10_000 }).toBe(504);
+  expect(((await read('slow'))[0] as FunctionLog).duration_ms).toBeGreaterThanOrEqual(2900);
+  await expect
+    .poll(async () => (await read('onNote'))[0], { timeout: 20_000 })
+    .toMatchObject({ trigger: 'automation', request_id: null, status: 200 });
+});
+
 /** callChatty calls the chatty function anonymously and returns its request id. */
 async function callChatty(): Promise<string> {
   const response = await fetch(fn('chatty'), { method: 'POST', body: '{}' });

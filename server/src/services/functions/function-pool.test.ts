@@ -18,6 +18,10 @@ function fakeProcess(): FunctionProcess & { killed: boolean } {
       alive = false;
       item.killed = true;
     },
+    retire: () => {
+      alive = false;
+      item.killed = true;
+    },
   };
   return item;
 }

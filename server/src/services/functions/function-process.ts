@@ -51,6 +51,11 @@ export interface FunctionProcess {
   isAlive(): boolean;
   /** kill stops the process at once (SIGKILL: a function gets no say in ending). */
   kill(): void;
+  /**
+   * retire takes the process out of service at once and kills it after graceMs unless it ended first, so a
+   * crashing process can print its uncaught error (for the logs) before it goes.
+   */
+  retire(graceMs: number): void;
 }
 
 function stopChild(child: ChildProcess): void {
@@ -107,6 +112,13 @@ export function startFunctionProcess(spec: SpawnSpec): Promise<FunctionProcess> 
             alive = false;
             agent.destroy();
             stopChild(child);
+          },
+          retire: (graceMs) => {
+            alive = false;
+            agent.destroy();
+            const timer = setTimeout(() => stopChild(child), graceMs);
+            timer.unref();
+            void exited.then(() => clearTimeout(timer));
           },
         });
         return;

@@ -46,6 +46,8 @@ const STRIPPED_HEADERS = new Set([
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'trailer', 'te']);
 /** START_TIMEOUT_MS bounds a process's start (an SDK function is ready in about 0.3 s). */
 const START_TIMEOUT_MS = 20_000;
+/** CRASH_GRACE_MS is how long a process whose connection broke may take to end (and say why) before SIGKILL. */
+const CRASH_GRACE_MS = 250;
 /** NOBODY is the uid/gid a function runs as when the server runs as root. */
 const NOBODY = { uid: 65534, gid: 65534 };
 
@@ -349,7 +351,8 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
         // A body that broke (the caller went away, or it grew past the limit: 413) says nothing about the
         // process, which stays; any other break leaves it suspect, and the next call starts afresh.
         if (bodyError) return fail(bodyError);
-        lease.process.kill();
+        // Out of service now; a moment to print its uncaught error (the call's output) before SIGKILL.
+        lease.process.retire(CRASH_GRACE_MS);
         void lease.process.exited.then((why) =>
           log.warn({ function: def.name, why }, 'function process ended'),
         );
