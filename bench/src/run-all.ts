@@ -13,6 +13,7 @@ const BENCHMARKS = [
   'files-throughput.ts',
   'extraction-throughput.ts',
   'llm-overhead.ts',
+  'functions-bench.ts',
 ];
 
 function run(script: string): Promise<number> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { InvalidInputError } from './lib/errors';
@@ -107,6 +108,8 @@ const CORS_MAX_AGE_S = 600;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger,
+    // Unique across restarts and instances: function logs keep it (and answer it as x-request-id).
+    genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT,
     trustProxy: trustProxyOption(deps.trustProxy),
     frameworkErrors: handleError,

@@ -11,6 +11,7 @@ import { formatIssues } from './lib/validation';
 import { buildAccountsPart, openPlatformDatabase } from './platform/platform';
 import { pruneFilesCommand } from './platform/files-prune-command';
 import { functionsInstallCommand } from './platform/functions-install-command';
+import { logsCommand } from './platform/logs-command';
 import { secretsCommand } from './platform/secrets-command';
 import { loadSettings } from './platform/settings';
 import { loadProject, projectDirFrom, type EntityDef } from './services/entities/project-loader';
@@ -32,6 +33,9 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   secrets list            names only (values are never shown)
   secrets delete <NAME>
   functions install       fetch every function's npm: packages into the functions' Deno cache (a deploy step)
+  logs [--function <name>] [--limit <n>] [--follow]
+                          backend function calls (status, duration, output), oldest first; --follow polls
+                          for new ones until Ctrl-C
   --app <path>            a hosted app's repository (its base44/ folder), as npm start -- --app takes
 Reads DATA_DIR, APP_ID, PROJECT_DIR, SERVICE_TOKEN, JWT_SECRET and SECRETS_KEY like the server; with a server
 running on DATA_DIR, commands act on the app that server hosts.`;
@@ -169,6 +173,9 @@ async function main(): Promise<void> {
       'dry-run': { type: 'boolean' },
       'min-age-hours': { type: 'string' },
       app: { type: 'string' },
+      function: { type: 'string' },
+      limit: { type: 'string' },
+      follow: { type: 'boolean' },
     },
   });
   const command = positionals[0];
@@ -206,13 +213,23 @@ async function main(): Promise<void> {
     if (Object.keys(report.failed).length > 0) process.exitCode = 1;
     return;
   }
+  if (command === 'logs') {
+    await logsCommand({
+      config,
+      secrets,
+      liveServer: live?.url ?? null,
+      values,
+      print: (text) => console.log(text),
+    });
+    return;
+  }
   if (command === 'secrets') {
     const liveServer = live?.url ?? null;
     const [, action, name] = positionals;
     console.log(JSON.stringify(await secretsCommand({ config, secrets, action, name, liveServer }), null, 2));
     return;
   }
-  const { 'dry-run': _dryRun, app: _app, ...text } = values;
+  const { 'dry-run': _dryRun, app: _app, follow: _follow, ...text } = values;
   const request = toRequest(command, text);
   const url = live?.url;
   const result = url

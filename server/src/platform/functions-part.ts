@@ -10,7 +10,11 @@ import type { ServerConfig } from '../config/server-env';
 import type { Project } from '../services/entities/project-loader';
 import { probeDeno, type DenoProbe } from '../services/functions/deno-binary';
 import { loadFunctions } from '../services/functions/function-discovery';
-import { createFunctionsService, type FunctionsService } from '../services/functions/functions-service';
+import {
+  createFunctionsService,
+  type FunctionCallRecord,
+  type FunctionsService,
+} from '../services/functions/functions-service';
 import type { SecretsService } from '../services/secrets/secrets-service';
 
 /** FunctionsPart is the functions service and where functions reach the API (set once listening). */
@@ -46,6 +50,8 @@ export async function buildFunctions(input: {
   secrets: SecretsService;
   mintServiceToken: (appId: string, seconds: number) => Promise<string>;
   log: Logger;
+  /** recordCall keeps each call in the app logs (function logs). */
+  recordCall?: (call: FunctionCallRecord) => void;
 }): Promise<FunctionsPart> {
   const { config, project, log } = input;
   const shown = (file: string) => relative(process.cwd(), file) || file;
@@ -83,6 +89,7 @@ export async function buildFunctions(input: {
     secretsFor: (appId) => input.secrets.secretsFor(appId),
     mintServiceToken: input.mintServiceToken,
     log: log.child({ component: 'functions' }),
+    ...(input.recordCall ? { recordCall: input.recordCall } : {}),
     watch: watchOn(config),
   });
   // Every function's environment holds all the app's secrets: a change restarts them (on their next call).

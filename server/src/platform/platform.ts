@@ -44,6 +44,7 @@ import { createCustomIntegrations } from '../services/integrations/custom/custom
 import { createEmailSender } from '../services/mail/send-email';
 import { createAnalyticsStore } from '../store/analytics-store';
 import { createAppLogsStore } from '../store/app-logs-store';
+import { createFunctionLogsStore } from '../store/function-logs-store';
 import { createAppsStore } from '../store/apps-store';
 import { createAuthCodesStore } from '../store/auth-codes-store';
 import type { Database } from '../store/database';
@@ -254,6 +255,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   const images = createImageService(createImagesStore(db), createImageProvider(config));
   const appLogs = createAppLogsService({
     store: createAppLogsStore(db),
+    functionStore: createFunctionLogsStore(db),
     limiter,
     visitorSecret: secrets.jwtSecret,
     retentionDays: config.APP_LOG_RETENTION_DAYS,
@@ -354,6 +356,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     secrets: appSecrets,
     mintServiceToken: accounts.accessTokens.mintServiceToken,
     log: logger,
+    recordCall: (call) => appLogs.recordFunctionCall(config.APP_ID, call),
   });
 
   const app = await buildApp({
@@ -403,7 +406,11 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     log: logger,
   });
   // Buffered page views are written once requests have drained, before the database closes.
-  app.addHook('onClose', () => appLogs.close());
+  // Calls that just ended are recorded first (their output's grace period), then the buffer is written.
+  app.addHook('onClose', async () => {
+    await functions.service.settled();
+    await appLogs.close();
+  });
   // LLM usage rows still queued are written the same way.
   app.addHook('onClose', () => llm.close());
   appLogs.startPruning();

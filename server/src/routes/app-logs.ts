@@ -51,7 +51,11 @@ export function registerAppLogsRoutes(
   app.get('/api/app-logs/:appId', async (request) => {
     const { appId } = parseInput(AppParamsSchema, request.params);
     await deps.guard.admin(request, appId);
-    return deps.appLogs.fetchLogs(appId, parseInput(FetchLogsQuerySchema, request.query));
+    const query = parseInput(FetchLogsQuerySchema, request.query);
+    // `type=function` (or naming a function) reads backend function calls; anything else page views.
+    if (query.type === 'function' || query.function !== undefined)
+      return deps.appLogs.fetchFunctionLogs(appId, query);
+    return deps.appLogs.fetchLogs(appId, query);
   });
 
   app.get('/api/app-logs/:appId/stats', async (request) => {

@@ -67,6 +67,8 @@ export async function registerFunctionsRoutes(app: FastifyInstance, deps: Functi
     await guard.principal(request, appId).catch((error: unknown) => {
       if (error instanceof NotFoundError) throw error;
     });
+    // The id function logs keep this call under (`fetchLogs` `request_id`).
+    reply.header('x-request-id', request.id);
     const found = functions.find(path);
     if (!found) throw new NotFoundError(`Function ${path.split('/')[0]?.slice(0, 80) ?? ''} not found`);
     const length = Number(request.headers['content-length'] ?? 0);

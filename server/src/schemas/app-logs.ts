@@ -31,10 +31,14 @@ const PageViewFilterShape = {
 
 /**
  * FetchLogsQuerySchema is `GET /api/app-logs/:appId` (the SDK's `fetchLogs(params)`): filters, newest
- * first, limit/skip paging. Unknown parameters are ignored, as the SDK lets apps send any.
+ * first, limit/skip paging. Unknown parameters are ignored, as the SDK lets apps send any. `type=function`
+ * (implied by `function`) reads backend function calls instead of page views; `request_id` narrows them.
  */
 export const FetchLogsQuerySchema = z.object({
   ...PageViewFilterShape,
+  type: z.enum(['page', 'function'], { error: 'must be page or function' }).optional(),
+  function: z.string().min(1).max(200, 'must be at most 200 characters').optional(),
+  request_id: z.string().min(1).max(200, 'must be at most 200 characters').optional(),
   user_id: z.string().min(1).max(256, 'must be at most 256 characters').optional(),
   limit: z.coerce
     .number({ error: 'must be a number' })

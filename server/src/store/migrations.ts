@@ -324,6 +324,27 @@ const MIGRATIONS: Migration[] = [
       'CREATE INDEX llm_usage_app_created_idx ON llm_usage (app_id, created_at)',
     ],
   },
+  {
+    version: 21,
+    name: 'create app_function_logs',
+    // Function logs (`appLogs.fetchLogs` with `type=function`): one row per backend function call, its
+    // status, duration and bounded, redacted output (a JSON array of {stream, line}).
+    statements: [
+      `CREATE TABLE app_function_logs (
+        id bigserial PRIMARY KEY,
+        app_id text NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+        function_name text NOT NULL,
+        request_id text NULL,
+        trigger text NOT NULL,
+        status int NOT NULL,
+        duration_ms int NOT NULL,
+        output jsonb NOT NULL,
+        output_dropped int NOT NULL,
+        logged_at timestamptz NOT NULL
+      )`,
+      'CREATE INDEX app_function_logs_app_time_idx ON app_function_logs (app_id, logged_at DESC, id DESC)',
+    ],
+  },
 ];
 
 /**

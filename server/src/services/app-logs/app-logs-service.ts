@@ -1,6 +1,8 @@
 import { InvalidInputError, TooManyRequestsError } from '../../lib/errors';
 import type { FetchLogsQuery, StatsQuery } from '../../schemas/app-logs';
 import type { AppLogsStore, PageViewRow } from '../../store/app-logs-store';
+import type { FunctionLogRow, FunctionLogsStore } from '../../store/function-logs-store';
+import type { FunctionCallRecord } from '../functions/functions-service';
 import type { RateLimiter } from '../limits/rate-limiter';
 import { createBatchWriter, type BatchWriterCounts } from './batch-writer';
 import { createVisitorKeys } from './visitor-key';
@@ -41,6 +43,8 @@ export interface AppLogsLog {
 
 export interface AppLogsDeps {
   store: AppLogsStore;
+  /** functionStore keeps backend function calls (absent: they are not kept). */
+  functionStore?: FunctionLogsStore;
   limiter: RateLimiter;
   /** visitorSecret keys the visitor hash (the server's JWT secret: shared by every instance). */
   visitorSecret: string;
@@ -85,6 +89,16 @@ export function createAppLogsService(deps: AppLogsDeps) {
       deps.log.warn({ dropped: count }, 'page log buffer full: page views dropped (APP_LOG_BUFFER_MAX)'),
     onWriteError: (error, lost) => deps.log.error({ err: error, lost }, 'page log batch write failed'),
   });
+  const functionStore = deps.functionStore;
+  const calls = createBatchWriter<FunctionLogRow>({
+    write: (rows) => (functionStore ? functionStore.insertBatch(rows) : Promise.resolve()),
+    flushMs: deps.flushMs,
+    maxBatch: MAX_BATCH,
+    maxBuffered: deps.bufferMax,
+    onDropped: (count) =>
+      deps.log.warn({ dropped: count }, 'function log buffer full: calls dropped (APP_LOG_BUFFER_MAX)'),
+    onWriteError: (error, lost) => deps.log.error({ err: error, lost }, 'function log batch write failed'),
+  });
   let pruneTimers: NodeJS.Timeout[] = [];
   let pruning: Promise<number> | null = null;
 
@@ -94,8 +108,44 @@ export function createAppLogsService(deps: AppLogsDeps) {
     for (;;) {
       const deleted = await deps.store.pruneBefore(cutoff, PRUNE_BATCH);
       total += deleted;
+      if (deleted < PRUNE_BATCH) break;
+    }
+    for (;;) {
+      const deleted = functionStore ? await functionStore.pruneBefore(cutoff, PRUNE_BATCH) : 0;
+      total += deleted;
       if (deleted < PRUNE_BATCH) return total;
     }
+  }
+
+  /** fetchCalls is fetchLogs of `type=function`: backend function calls, newest first. */
+  async function fetchCalls(appId: string, query: FetchLogsQuery) {
+    await calls.flush();
+    const rows = functionStore
+      ? await functionStore.list(
+          {
+            appId,
+            functionName: query.function,
+            requestId: query.request_id,
+            from: query.from ? boundOf(query.from, false).toISOString() : '-infinity',
+            to: query.to ? boundOf(query.to, true).toISOString() : 'infinity',
+          },
+          query.limit + 1,
+          query.skip,
+        )
+      : [];
+    const items = rows.slice(0, query.limit).map((row) => ({
+      id: row.id,
+      type: 'function' as const,
+      function: row.function_name,
+      request_id: row.request_id,
+      trigger: row.trigger,
+      status: row.status,
+      duration_ms: row.duration_ms,
+      output: row.output,
+      output_dropped: row.output_dropped,
+      created_date: row.logged_at,
+    }));
+    return { items, has_more: rows.length > query.limit, limit: query.limit, skip: query.skip };
   }
 
   /** filterOf is a read's app, page and user; the range is settled by each read. */
@@ -127,6 +177,23 @@ export function createAppLogsService(deps: AppLogsDeps) {
         viewed_at: time,
       });
     },
+    /** recordFunctionCall buffers one backend function call of appId; false when it was dropped. */
+    recordFunctionCall(appId: string, call: FunctionCallRecord): boolean {
+      if (!functionStore) return false;
+      return calls.add({
+        app_id: appId,
+        function_name: call.function,
+        request_id: call.requestId,
+        trigger: call.trigger,
+        status: call.status,
+        duration_ms: Math.round(call.durationMs),
+        output: call.output,
+        output_dropped: call.outputDropped,
+        logged_at: call.at,
+      });
+    },
+    /** fetchFunctionLogs returns backend function calls newest first (fetchLogs with `type=function`). */
+    fetchFunctionLogs: fetchCalls,
     /** fetchLogs returns page views newest first, filtered, with has_more for the next skip. */
     async fetchLogs(appId: string, query: FetchLogsQuery) {
       // This instance's buffered views are written first, so a reader sees its own views at once.
@@ -183,8 +250,8 @@ export function createAppLogsService(deps: AppLogsDeps) {
     },
     /** pruneExpired deletes page views older than the retention period and says how many. */
     pruneExpired,
-    /** flush writes this instance's buffered views now. */
-    flush: () => writer.flush(),
+    /** flush writes this instance's buffered views and calls now. */
+    flush: () => Promise.all([writer.flush(), calls.flush()]).then(() => undefined),
     /** startPruning prunes soon after start and then hourly, off the request path, until close. */
     startPruning(): void {
       const run = () => {
@@ -210,6 +277,7 @@ export function createAppLogsService(deps: AppLogsDeps) {
       pruneTimers = [];
       await pruning?.catch(() => 0);
       await writer.close();
+      await calls.close();
     },
   };
 }

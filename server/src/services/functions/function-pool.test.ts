@@ -18,6 +18,10 @@ function fakeProcess(): FunctionProcess & { killed: boolean } {
       alive = false;
       item.killed = true;
     },
+    retire: () => {
+      alive = false;
+      item.killed = true;
+    },
   };
   return item;
 }
@@ -92,5 +96,32 @@ describe('createFunctionPool', () => {
     expect(started.every((entry) => entry.item.killed)).toBe(true);
     pool.close();
     await expect(pool.acquire('a')).rejects.toThrow(FunctionsBusyError);
+  });
+
+  it('makes a burst of cold calls beyond the slots wait for a starting process instead of refusing', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let starts = 0;
+    pool = createFunctionPool({ instances: 1, maxProcesses: 10, idleMs: 60_000 }, async () => {
+      starts += 1;
+      await gate;
+      return fakeProcess();
+    });
+    const burst = Promise.all(Array.from({ length: 5 }, () => (pool as FunctionPool).acquire('fn')));
+    release();
+    const leases = await burst;
+    expect(starts).toBe(1);
+    expect(new Set(leases.map((lease) => lease.process)).size).toBe(1);
+    expect(leases[0]?.process.active).toBe(5);
+  });
+
+  it('fails the calls waiting for a start that fails with its error', async () => {
+    pool = createFunctionPool({ instances: 1, maxProcesses: 10, idleMs: 60_000 }, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      throw new Error('compile error');
+    });
+    const results = await Promise.allSettled([pool.acquire('fn'), pool.acquire('fn'), pool.acquire('fn')]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect((results[2] as PromiseRejectedResult).reason).toMatchObject({ message: 'compile error' });
   });
 });

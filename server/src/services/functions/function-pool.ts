@@ -28,6 +28,8 @@ export function createFunctionPool(limits: PoolLimits, start: (name: string) => 
   const running = new Map<string, FunctionProcess[]>();
   const starting = new Map<string, number>();
   const retiring = new WeakSet<FunctionProcess>();
+  /** pending are the starts in flight per function: calls beyond the slots wait for one. */
+  const pending = new Map<string, Set<Promise<FunctionProcess>>>();
   let closed = false;
 
   const total = () =>
@@ -90,8 +92,11 @@ export function createFunctionPool(limits: PoolLimits, start: (name: string) => 
     const own = list.length + (starting.get(name) ?? 0);
     if (own < limits.instances && (total() < limits.maxProcesses || makeRoom())) {
       starting.set(name, (starting.get(name) ?? 0) + 1);
+      const started = start(name);
+      const inFlight = pending.get(name) ?? new Set<Promise<FunctionProcess>>();
+      pending.set(name, inFlight.add(started));
       try {
-        const item = await start(name);
+        const item = await started;
         if (closed) {
           item.kill();
           throw new FunctionsBusyError('The server is stopping');
@@ -100,11 +105,23 @@ export function createFunctionPool(limits: PoolLimits, start: (name: string) => 
         return lease(name, item);
       } finally {
         starting.set(name, (starting.get(name) ?? 1) - 1);
+        inFlight.delete(started);
       }
     }
     // Every slot is taken: share the least busy process of this function (Deno serves calls concurrently).
     const least = serving(name).sort((a, b) => a.active - b.active)[0];
     if (least) return lease(name, least);
+    // None is ready yet but some are starting (a burst of cold calls): wait for the first, then share it;
+    // a start that fails fails the calls waiting for it the same way (a compile error, once per start).
+    const starts = pending.get(name);
+    if (starts && starts.size > 0) {
+      const failure = await Promise.race(starts).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      if (failure) throw failure;
+      return acquire(name);
+    }
     throw new FunctionsBusyError('Every function process is busy: try again in a moment');
   }
 

@@ -8,8 +8,11 @@ import { READY_MARKER } from './runtime-files';
 
 /** STDERR_TAIL_BYTES bounds the stderr kept to explain a failed start. */
 const STDERR_TAIL_BYTES = 8 * 1024;
-/** LOG_LINE_CHARS bounds one line of a function's output in the server log. */
-const LOG_LINE_CHARS = 2000;
+/**
+ * RAW_LINE_CHARS bounds one line of a function's output as handed over: the receiver redacts secrets (up to
+ * 32 KiB each) first and then cuts it to its own bound, so no secret is ever cut in two unseen.
+ */
+const RAW_LINE_CHARS = 64 * 1024;
 
 /** FunctionStartError says a function did not become ready; detail is its stderr (a compile error). */
 export class FunctionStartError extends Error {
@@ -22,7 +25,7 @@ export class FunctionStartError extends Error {
   }
 }
 
-/** FunctionOutput receives each line a function prints, for the log. */
+/** FunctionOutput receives each line a function prints (at most RAW_LINE_CHARS), for the logs. */
 export type FunctionOutput = (stream: 'stdout' | 'stderr', line: string) => void;
 
 /** SpawnSpec is how to start one process. */
@@ -48,6 +51,11 @@ export interface FunctionProcess {
   isAlive(): boolean;
   /** kill stops the process at once (SIGKILL: a function gets no say in ending). */
   kill(): void;
+  /**
+   * retire takes the process out of service at once and kills it after graceMs unless it ended first, so a
+   * crashing process can print its uncaught error (for the logs) before it goes.
+   */
+  retire(graceMs: number): void;
 }
 
 function stopChild(child: ChildProcess): void {
@@ -105,14 +113,21 @@ export function startFunctionProcess(spec: SpawnSpec): Promise<FunctionProcess> 
             agent.destroy();
             stopChild(child);
           },
+          retire: (graceMs) => {
+            alive = false;
+            agent.destroy();
+            const timer = setTimeout(() => stopChild(child), graceMs);
+            timer.unref();
+            void exited.then(() => clearTimeout(timer));
+          },
         });
         return;
       }
-      spec.output('stdout', line.slice(0, LOG_LINE_CHARS));
+      spec.output('stdout', line.slice(0, RAW_LINE_CHARS));
     });
     createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (line) => {
       stderrTail = `${stderrTail}${line}\n`.slice(-STDERR_TAIL_BYTES);
-      spec.output('stderr', line.slice(0, LOG_LINE_CHARS));
+      spec.output('stderr', line.slice(0, RAW_LINE_CHARS));
     });
     void exited.then((why) => fail(`exited before it was ready (${why})`));
   });

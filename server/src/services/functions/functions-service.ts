@@ -15,15 +15,22 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { InvalidInputError } from '../../lib/errors';
 import type { DenoProbe } from './deno-binary';
+import { createOutputTap, createRedactor, type OutputLine, type OutputTap } from './call-output';
 import {
   FunctionCrashError,
   FunctionLoadError,
+  FunctionsBusyError,
   FunctionsUnavailableError,
   FunctionTimeoutError,
 } from './function-errors';
 import { findFunction, type FunctionDef } from './function-discovery';
 import { createFunctionPool, type PoolLimits } from './function-pool';
-import { FunctionStartError, startFunctionProcess, type FunctionOutput } from './function-process';
+import {
+  FunctionStartError,
+  startFunctionProcess,
+  type FunctionOutput,
+  type FunctionProcess,
+} from './function-process';
 import { writeRuntimeFiles, SOCKET_ENV, type RuntimeFiles } from './runtime-files';
 import { cachePackages, denoEnv } from './package-cache';
 import { sandboxArgs } from './sandbox-flags';
@@ -45,6 +52,8 @@ const STRIPPED_HEADERS = new Set([
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'trailer', 'te']);
 /** START_TIMEOUT_MS bounds a process's start (an SDK function is ready in about 0.3 s). */
 const START_TIMEOUT_MS = 20_000;
+/** CRASH_GRACE_MS is how long a process whose connection broke may take to end (and say why) before SIGKILL. */
+const CRASH_GRACE_MS = 250;
 /** NOBODY is the uid/gid a function runs as when the server runs as root. */
 const NOBODY = { uid: 65534, gid: 65534 };
 
@@ -57,6 +66,23 @@ export interface FunctionCall {
   body: Readable | null;
   /** requestId ties the call's log line to the HTTP request's (absent for automations). */
   requestId?: string;
+  /** trigger says who called: an HTTP request (default) or an automation. */
+  trigger?: 'http' | 'automation';
+}
+
+/** FunctionCallRecord is one call as the app logs keep it (output redacted and bounded). */
+export interface FunctionCallRecord {
+  function: string;
+  requestId: string | null;
+  trigger: 'http' | 'automation';
+  /** status is the function's HTTP status, or the platform's (502 crash or load failure, 504 timeout, 503). */
+  status: number;
+  durationMs: number;
+  output: OutputLine[];
+  /** outputDropped counts lines past the per-call bounds (CALL_OUTPUT_LIMITS). */
+  outputDropped: number;
+  /** at is when the call ended (ISO 8601). */
+  at: string;
 }
 
 /** FunctionAnswer is the function's response, its body still streaming. */
@@ -89,6 +115,8 @@ export interface FunctionsServiceDeps {
   secretsFor: (appId: string) => Promise<Record<string, string>>;
   mintServiceToken: (appId: string, seconds: number) => Promise<string>;
   log: FunctionsLog;
+  /** recordCall receives every call once it ended (the app logs; must not block). */
+  recordCall?: (record: FunctionCallRecord) => void;
   /** watch prepares the runtime even with no function yet (FUNCTIONS_WATCH: functions may be added). */
   watch?: boolean;
   /** runAs overrides the child's user (default: nobody when the server runs as root). */
@@ -149,6 +177,9 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
   }
   const baseEnv = denoEnv(deps.denoDir);
   const cached = new Map<string, Promise<void>>();
+  const taps = new WeakMap<FunctionProcess, OutputTap>();
+  /** collecting are calls still in their output grace period (settled on close, then recorded). */
+  const collecting = new Set<Promise<void>>();
   let sockets = 0;
 
   /** ensureCached fetches a function's `npm:` packages once per server run (the registry is asked only for new ones). */
@@ -178,10 +209,13 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
     await ensureCached(def, wrapper);
     const socketPath = join(socketDir, `${(sockets += 1)}.sock`);
     await rm(socketPath, { force: true });
-    const output: FunctionOutput = (stream, line) =>
-      log.info({ function: name, stream, line }, 'function output');
+    const secrets = await deps.secretsFor(deps.appId);
+    // The process's output, redacted of the secrets it holds, to the server log and to the call it serves.
+    const tap = createOutputTap(secrets);
+    const output: FunctionOutput = (stream, raw) =>
+      log.info({ function: name, stream, line: tap.line(stream, raw) }, 'function output');
     try {
-      return await startFunctionProcess({
+      const started = await startFunctionProcess({
         denoPath: deno.ok ? deno.runtime.path : '',
         args: sandboxArgs({
           socketPath,
@@ -192,32 +226,91 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
           entry: wrapper,
         }),
         // Secrets first: the runtime's own variables are not theirs to override.
-        env: { ...(await deps.secretsFor(deps.appId)), ...baseEnv, [SOCKET_ENV]: socketPath },
+        env: { ...secrets, ...baseEnv, [SOCKET_ENV]: socketPath },
         socketPath,
         startTimeoutMs: START_TIMEOUT_MS,
         user: runAs ?? undefined,
         output,
       });
+      taps.set(started, tap);
+      return started;
     } catch (error) {
       if (!(error instanceof FunctionStartError)) throw error;
-      log.warn({ function: name, reason: error.message, detail: error.detail }, 'function failed to start');
-      throw new FunctionLoadError(`Function ${name} failed to load: ${error.message}`, error.detail);
+      const detail = createRedactor(secrets)(error.detail);
+      log.warn({ function: name, reason: error.message, detail }, 'function failed to start');
+      throw new FunctionLoadError(`Function ${name} failed to load: ${error.message}`, detail);
     }
   });
 
+  /** record hands one ended call to the app logs. */
+  function record(
+    def: FunctionDef,
+    call: FunctionCall,
+    status: number,
+    durationMs: number,
+    output: { lines: OutputLine[]; dropped: number },
+  ): void {
+    deps.recordCall?.({
+      function: def.name,
+      requestId: call.requestId ?? null,
+      trigger: call.trigger ?? 'http',
+      status,
+      durationMs,
+      output: output.lines,
+      outputDropped: output.dropped,
+      at: new Date().toISOString(),
+    });
+  }
+
+  /** statusOf is the status a platform error answers with (routes/error-map.ts says the same). */
+  function statusOf(error: unknown): number {
+    if (error instanceof InvalidInputError) return 400;
+    if (error instanceof FunctionTimeoutError) return 504;
+    if (error instanceof FunctionsUnavailableError || error instanceof FunctionsBusyError) return 503;
+    return 502;
+  }
+
   async function invoke(def: FunctionDef, call: FunctionCall): Promise<FunctionAnswer> {
-    if (!deno.ok) throw new FunctionsUnavailableError('functions runtime unavailable');
-    const timeoutSeconds = Math.ceil(deps.limits.timeoutMs / 1000);
     const started = Date.now();
-    const lease = await pool.acquire(def.name);
+    if (!deno.ok) {
+      record(def, call, 503, 0, { lines: [], dropped: 0 });
+      throw new FunctionsUnavailableError('functions runtime unavailable');
+    }
+    const timeoutSeconds = Math.ceil(deps.limits.timeoutMs / 1000);
+    let lease: Awaited<ReturnType<typeof pool.acquire>>;
+    try {
+      lease = await pool.acquire(def.name);
+    } catch (error) {
+      // A load failure's compiler output (already redacted) is the call's output.
+      const detail = error instanceof FunctionLoadError ? error.detail : '';
+      const lines = detail
+        .split('\n')
+        .filter((line) => line.length > 0)
+        .slice(0, 200)
+        .map((line): OutputLine => ({ stream: 'stderr', line: line.slice(0, 2000) }));
+      record(def, call, statusOf(error), Date.now() - started, { lines, dropped: 0 });
+      throw error;
+    }
+    let serviceToken: string;
     let headers: ReturnType<typeof callHeaders>;
     try {
-      const serviceToken = await deps.mintServiceToken(deps.appId, timeoutSeconds + 60);
+      serviceToken = await deps.mintServiceToken(deps.appId, timeoutSeconds + 60);
       headers = callHeaders(call.headers, { appId: deps.appId, apiUrl: deps.apiUrl(), serviceToken });
     } catch (error) {
       lease.release();
       throw error;
     }
+    const bearer = /^Bearer\s+(\S+)$/i.exec(String(call.headers.authorization ?? ''))?.[1];
+    const tap = taps.get(lease.process);
+    const output = tap?.begin(bearer ? [serviceToken, bearer] : [serviceToken]);
+    /** finish records the call once its output is complete (off the request path). */
+    const finish = (status: number) => {
+      const durationMs = Date.now() - started;
+      if (!tap || !output) return record(def, call, status, durationMs, { lines: [], dropped: 0 });
+      const pending = tap.end(output).then((collected) => record(def, call, status, durationMs, collected));
+      collecting.add(pending);
+      void pending.finally(() => collecting.delete(pending));
+    };
     return new Promise<FunctionAnswer>((resolve, reject) => {
       let settled = false;
       // Set once the request exists; fail() may run before that (a request node:http refuses).
@@ -230,6 +323,7 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
         if (settled) return;
         settled = true;
         done();
+        finish(statusOf(error));
         reject(error);
       };
       let outgoing: ClientRequest;
@@ -247,6 +341,7 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
             settled = true;
             response.once('close', () => {
               done();
+              finish(response.statusCode ?? 502);
               log.info(
                 {
                   function: def.name,
@@ -281,9 +376,10 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
         // Settled already: this call timed out (its request was destroyed above), nothing more to do.
         if (settled) return;
         // A body that broke (the caller went away, or it grew past the limit: 413) says nothing about the
-        // process, which stays; any other break leaves it suspect: it is retired (killed once its calls end).
+        // process, which stays; any other break leaves it suspect, and the next call starts afresh.
         if (bodyError) return fail(bodyError);
-        lease.retire();
+        // Out of service now; a moment to print its uncaught error (the call's output) before SIGKILL.
+        lease.process.retire(CRASH_GRACE_MS);
         void lease.process.exited.then((why) =>
           log.warn({ function: def.name, why }, 'function process ended'),
         );
@@ -314,6 +410,7 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
         method: 'POST',
         path: '/',
         headers: { 'content-type': 'application/json' },
+        trigger: 'automation',
         body: Readable.from([Buffer.from(JSON.stringify(body))]),
       });
       let text = '';
@@ -357,6 +454,10 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
     /** restartAll stops every process; each starts again, with fresh secrets, on its next call. */
     restartAll: () => pool.stopAll(),
     processes: () => pool.size(),
+    /** settled resolves once every ended call has been recorded (a clean stop waits, then closes the logs). */
+    settled: async (): Promise<void> => {
+      await Promise.all([...collecting]);
+    },
     async close(): Promise<void> {
       pool.close();
       if (files) await rm(files.dir, { recursive: true, force: true });
