@@ -4,6 +4,7 @@
 // (compile error, crash, timeout, heap limit). The sandbox's refusals are in functions-sandbox.spec.ts.
 import { expect, test } from '@playwright/test';
 import { createUser, SERVICE_TOKEN, uniqueEmail, userClient } from '../../support/auth-helpers';
+import { waitForMail } from '../../support/outbox';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import { FUNCTIONS_ENV } from '../../support/functions-project';
 import { currentDatabaseMode, startServer, type RunningServer } from '../../support/server-process';
@@ -41,6 +42,26 @@ test('auth.me and user-scoped or service-role entity calls from inside a functio
   // The user's own client sees only the user's notes; the service role sees every one.
   const counts = await asBob.functions.invoke('whoAmI', { listMine: true, listAll: true });
   expect(counts.data).toMatchObject({ mineCount: 1, allCount: 2 });
+});
+
+test('a function mails a user of the app as the service role (asServiceRole.integrations.Core.SendEmail)', async () => {
+  const reader = await createUser(server, { email: uniqueEmail('fn-mail') });
+  const answer = await userClient(server).functions.invoke('notify', {
+    to: reader.user.email,
+    subject: 'Trip filed',
+    body: '<p>Your trip plan is <b>filed</b>.</p>',
+  });
+  expect(answer.status).toBe(200);
+  const mail = await waitForMail(server.dataDir, reader.user.email);
+  expect(mail.subject).toBe('Trip filed');
+  // Someone who is not a user of the app is refused, as on the hosted platform; the function sees why.
+  const stranger = await fetch(fn('notify'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ to: 'nobody@example.com', subject: 'x', body: 'y' }),
+  });
+  expect(stranger.status).toBe(502);
+  expect(await stranger.json()).toMatchObject({ status: 400 });
 });
 
 test('a function calls another through the API with the caller’s token', async () => {
