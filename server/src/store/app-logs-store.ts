@@ -1,4 +1,5 @@
 import type { Queryable } from './database';
+import { pruneExpired } from './prune-expired';
 
 /** PageViewRow is one page view as stored (the visitor key is already hashed). */
 export interface PageViewRow {
@@ -113,20 +114,7 @@ export function createAppLogsStore(db: Queryable) {
      * `IN (subquery)` is planned as a scan of the whole table).
      */
     async pruneBefore(cutoff: string, batch: number): Promise<number> {
-      const { rows } = await db.query<{ deleted: string | number }>(
-        `WITH gone AS (
-           DELETE FROM app_page_views WHERE id = ANY (ARRAY(
-             SELECT expired.id FROM apps CROSS JOIN LATERAL (
-               SELECT id FROM app_page_views
-               WHERE app_id = apps.id AND viewed_at < $1
-               ORDER BY viewed_at LIMIT $2
-             ) AS expired
-             LIMIT $2
-           )) RETURNING 1
-         ) SELECT count(*) AS deleted FROM gone`,
-        [cutoff, batch],
-      );
-      return Number(rows[0]?.deleted ?? 0);
+      return pruneExpired(db, { table: 'app_page_views', timeColumn: 'viewed_at' }, cutoff, batch);
     },
   };
 }

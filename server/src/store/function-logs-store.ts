@@ -1,4 +1,5 @@
 import type { Queryable } from './database';
+import { pruneExpired } from './prune-expired';
 
 /** FunctionLogRow is one backend function call as stored (its output already redacted and bounded). */
 export interface FunctionLogRow {
@@ -81,20 +82,7 @@ export function createFunctionLogsStore(db: Queryable) {
     },
     /** pruneBefore deletes at most batch calls older than cutoff (any app) and says how many. */
     async pruneBefore(cutoff: string, batch: number): Promise<number> {
-      const { rows } = await db.query<{ deleted: string | number }>(
-        `WITH gone AS (
-           DELETE FROM app_function_logs WHERE id = ANY (ARRAY(
-             SELECT expired.id FROM apps CROSS JOIN LATERAL (
-               SELECT id FROM app_function_logs
-               WHERE app_id = apps.id AND logged_at < $1
-               ORDER BY logged_at LIMIT $2
-             ) AS expired
-             LIMIT $2
-           )) RETURNING 1
-         ) SELECT count(*) AS deleted FROM gone`,
-        [cutoff, batch],
-      );
-      return Number(rows[0]?.deleted ?? 0);
+      return pruneExpired(db, { table: 'app_function_logs', timeColumn: 'logged_at' }, cutoff, batch);
     },
   };
 }
