@@ -20,6 +20,8 @@ export interface RunningServer {
   database: DatabaseMode;
   /** databaseUrl is the PostgreSQL database's URL (postgres mode only). */
   databaseUrl?: string;
+  /** pid is the server process's id (its own child processes have it as their parent). */
+  pid: number;
   /** logs returns everything the process has printed so far (stdout + stderr). */
   logs(): string;
   /** stop sends SIGTERM and resolves with the exit code once the process has exited. */
@@ -167,6 +169,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     dataDir,
     database,
     ...(databaseUrl ? { databaseUrl } : {}),
+    pid: child.pid ?? 0,
     logs: () => output,
     stop: () => end('SIGTERM'),
     kill: (signal) => end(signal),

@@ -2,6 +2,7 @@
 // `functions.invoke` and `functions.fetch`, what a function receives, user and service-role calls back into
 // the API, function → function, multipart in and binary out, secrets, and each failure the server survives
 // (compile error, crash, timeout, heap limit). The sandbox's refusals are in functions-sandbox.spec.ts.
+import { spawnSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { createUser, SERVICE_TOKEN, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { waitForMail } from '../../support/outbox';
@@ -21,8 +22,30 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
+  // Every function process is the server's child: none may outlive it (they run as another user), however
+  // its shutdown ends.
+  const children = childPids(server.pid);
   await server.stop();
+  expect(children.filter(isRunning)).toEqual([]);
 });
+
+function childPids(parent: number): number[] {
+  const listed = spawnSync('ps', ['-o', 'pid=', '--ppid', String(parent)], { encoding: 'utf8' }).stdout;
+  return listed
+    .split('\n')
+    .map((line) => Number(line.trim()))
+    .filter((pid) => pid > 0);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to another user (a function runs as nobody when tests run as root).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 test('auth.me and user-scoped or service-role entity calls from inside a function (createClientFromRequest)', async () => {
   test.setTimeout(120_000);

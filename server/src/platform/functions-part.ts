@@ -166,8 +166,18 @@ export function listenForFunctions(app: FastifyInstance, part: FunctionsPart, ho
     if (address && typeof address === 'object') part.apiUrl.value = `http://${host}:${address.port}`;
     extra = server;
   });
-  app.addHook('onClose', async () => {
+  // However the process ends (a shutdown past its deadline, a failed one, an uncaught error), no function
+  // process outlives it: they run as another user and would otherwise be left running.
+  const killAll = () => part.service.killAll();
+  process.once('exit', killAll);
+  // Before the server waits for its connections to end: the functions' own keep-alive connections to the
+  // API would hold the close until its deadline.
+  app.addHook('preClose', async () => {
     part.stopWatching();
+    killAll();
+  });
+  app.addHook('onClose', async () => {
+    process.off('exit', killAll);
     await part.service.close();
     await new Promise<void>((resolve) => (extra ? extra.close(() => resolve()) : resolve()));
   });

@@ -458,6 +458,10 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
     settled: async (): Promise<void> => {
       await Promise.all([...collecting]);
     },
+    /** killAll ends every function process at once (synchronous: safe in a process 'exit' handler). */
+    killAll(): void {
+      pool.close();
+    },
     async close(): Promise<void> {
       pool.close();
       if (files) await rm(files.dir, { recursive: true, force: true });
