@@ -27,11 +27,13 @@ test.describe.configure({ mode: 'serial' });
 const SECRET = `sk-log-${randomBytes(12).toString('hex')}`;
 let server: RunningServer;
 let dataDir: string;
+// The CLI reads the server's own store: on api-postgres its database, not the harness's DATABASE_URL.
 const cliEnv = () => ({
   DATA_DIR: dataDir,
   SERVICE_TOKEN,
   APP_ID: DEFAULT_APP_ID,
   PROJECT_DIR: FUNCTIONS_ENV.PROJECT_DIR ?? '',
+  DATABASE_URL: server.databaseUrl ?? '',
 });
 const fn = (name: string) => `${server.url}/api/apps/${DEFAULT_APP_ID}/functions/${name}`;
 
@@ -60,7 +62,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await server.stop();
-  await removeServerData({ dataDir });
+  await removeServerData({ dataDir, ...(server.databaseUrl ? { databaseUrl: server.databaseUrl } : {}) });
 });
 
 /** logsOf polls fetchLogs until a call with requestId is there (it is written a moment after the answer). */
