@@ -26,7 +26,8 @@ test.afterAll(async () => {
   // its shutdown ends.
   const children = childPids(server.pid);
   await server.stop();
-  expect(children.filter(isRunning)).toEqual([]);
+  // SIGKILLed with the server's exit; they may take a moment to be reaped.
+  await expect.poll(() => children.filter(isRunning), { timeout: 5000 }).toEqual([]);
 });
 
 function childPids(parent: number): number[] {
