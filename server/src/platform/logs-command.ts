@@ -7,6 +7,7 @@ import type { ServerSecrets } from '../lib/secrets-file';
 import type { Database } from '../store/database';
 import { createFunctionLogsStore } from '../store/function-logs-store';
 import { openPlatformDatabase } from './platform';
+import { functionCallView } from '../services/app-logs/app-logs-service';
 
 const USAGE = 'Usage: npm run cli -- logs [--function <name>] [--limit <n>] [--follow]';
 /** FOLLOW_EVERY_MS is how often --follow asks for new calls. */
@@ -71,17 +72,7 @@ function fromDatabase(db: Database, config: ServerConfig): Fetch {
       query.limit,
       0,
     );
-    return rows.map((row) => ({
-      id: row.id,
-      function: row.function_name,
-      request_id: row.request_id,
-      trigger: row.trigger,
-      status: row.status,
-      duration_ms: row.duration_ms,
-      output: row.output,
-      output_dropped: row.output_dropped,
-      created_date: row.logged_at,
-    }));
+    return rows.map(functionCallView);
   };
 }
 

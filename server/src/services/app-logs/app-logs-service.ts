@@ -1,7 +1,7 @@
 import { InvalidInputError, TooManyRequestsError } from '../../lib/errors';
 import type { FetchLogsQuery, StatsQuery } from '../../schemas/app-logs';
 import type { AppLogsStore, PageViewRow } from '../../store/app-logs-store';
-import type { FunctionLogRow, FunctionLogsStore } from '../../store/function-logs-store';
+import type { FunctionLogRow, FunctionLogsStore, StoredFunctionLog } from '../../store/function-logs-store';
 import type { FunctionCallRecord } from '../functions/functions-service';
 import type { RateLimiter } from '../limits/rate-limiter';
 import { createBatchWriter, type BatchWriterCounts } from './batch-writer';
@@ -77,6 +77,29 @@ function boundOf(value: string, end: boolean): Date {
  * createAppLogsService returns the page logs of `appLogs`: views are recorded without a database round
  * trip (a bounded buffer written in batches), read back by admins, and deleted after the retention period.
  */
+/** timeRangeOf is a fetchLogs query's from/to as the store's bounds (open ends when absent). */
+function timeRangeOf(query: Pick<FetchLogsQuery, 'from' | 'to'>): { from: string; to: string } {
+  return {
+    from: query.from ? boundOf(query.from, false).toISOString() : '-infinity',
+    to: query.to ? boundOf(query.to, true).toISOString() : 'infinity',
+  };
+}
+
+/** functionCallView is one stored function call as fetchLogs and the CLI show it. */
+export function functionCallView(row: StoredFunctionLog) {
+  return {
+    id: row.id,
+    function: row.function_name,
+    request_id: row.request_id,
+    trigger: row.trigger,
+    status: row.status,
+    duration_ms: row.duration_ms,
+    output: row.output,
+    output_dropped: row.output_dropped,
+    created_date: row.logged_at,
+  };
+}
+
 export function createAppLogsService(deps: AppLogsDeps) {
   const now = deps.now ?? (() => new Date());
   const visitors = createVisitorKeys(deps.visitorSecret);
@@ -126,25 +149,15 @@ export function createAppLogsService(deps: AppLogsDeps) {
             appId,
             functionName: query.function,
             requestId: query.request_id,
-            from: query.from ? boundOf(query.from, false).toISOString() : '-infinity',
-            to: query.to ? boundOf(query.to, true).toISOString() : 'infinity',
+            ...timeRangeOf(query),
           },
           query.limit + 1,
           query.skip,
         )
       : [];
-    const items = rows.slice(0, query.limit).map((row) => ({
-      id: row.id,
-      type: 'function' as const,
-      function: row.function_name,
-      request_id: row.request_id,
-      trigger: row.trigger,
-      status: row.status,
-      duration_ms: row.duration_ms,
-      output: row.output,
-      output_dropped: row.output_dropped,
-      created_date: row.logged_at,
-    }));
+    const items = rows
+      .slice(0, query.limit)
+      .map((row) => ({ ...functionCallView(row), type: 'function' as const }));
     return { items, has_more: rows.length > query.limit, limit: query.limit, skip: query.skip };
   }
 
@@ -201,8 +214,7 @@ export function createAppLogsService(deps: AppLogsDeps) {
       const rows = await deps.store.list(
         {
           ...filterOf(appId, query),
-          from: query.from ? boundOf(query.from, false).toISOString() : '-infinity',
-          to: query.to ? boundOf(query.to, true).toISOString() : 'infinity',
+          ...timeRangeOf(query),
         },
         query.limit + 1,
         query.skip,
