@@ -1,11 +1,13 @@
 // Profiles the hot path: for each scenario (cold get-by-id, `GET entities/User/me`, create) a fresh server
 // runs under `--cpu-prof` (main thread and the PGlite worker) while autocannon drives that one request, then
 // the profiles' heaviest functions (self time) are printed. PROFILE_DATABASE=postgres profiles on
-// PostgreSQL (DATABASE_URL names the server); PROFILE_ROWS sets the table size (default 20,000).
+// PostgreSQL (DATABASE_URL names the server); PROFILE_ROWS sets the table size (default 20,000);
+// PROFILE_SCENARIOS (comma-separated names) picks scenarios; PROFILE_BUILD profiles another checkout's build
+// (say the bench:ab cache, bench/.cache/ab-<sha>), to compare a route's frames between two builds.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { AUTH_ENV, SERVICE_TOKEN } from '../../e2e/support/auth-helpers';
 import { FIXTURE_PROJECT } from '../../e2e/support/entities-helpers';
@@ -19,6 +21,8 @@ const TOP = Number(process.env.PROFILE_TOP ?? 18);
 const DATABASE: DatabaseMode = process.env.PROFILE_DATABASE === 'postgres' ? 'postgres' : 'pglite';
 const AUTH = { authorization: `Bearer ${SERVICE_TOKEN}` };
 const OUT = join(REPO_ROOT, 'bench/.tmp/profiles');
+const BUILD = process.env.PROFILE_BUILD ? resolve(REPO_ROOT, process.env.PROFILE_BUILD) : REPO_ROOT;
+const SCENARIOS = process.env.PROFILE_SCENARIOS?.split(',').map((name) => name.trim());
 
 interface ProfileNode {
   id: number;
@@ -72,7 +76,7 @@ async function startProfiledServer(dir: string) {
   const database = DATABASE === 'postgres' ? await createDatabase() : null;
   const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
   const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, 'server/dist/main.js'], {
-    cwd: REPO_ROOT,
+    cwd: BUILD,
     env: {
       ...inherited,
       ...AUTH_ENV,
@@ -114,6 +118,7 @@ async function profileScenario(
   name: string,
   prepare: (url: string) => Promise<autocannon.Options>,
 ): Promise<void> {
+  if (SCENARIOS && !SCENARIOS.includes(name)) return;
   const dir = join(OUT, name);
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
@@ -194,6 +199,12 @@ await profileScenario('get-by-id-cold', async (url) => {
       },
     ],
   };
+});
+await profileScenario('list-hot', async (url) => {
+  await createTodos(url);
+  // The same list as bench:ab's: after the first request it is answered from the read cache.
+  const path = `/api/apps/${APP_ID}/entities/Todo?q=${encodeURIComponent('{"completed":false}')}&sort=-created_date&limit=50`;
+  return { url: `${url}${path}`, headers: AUTH };
 });
 await profileScenario('user-me', async (url) => ({
   url: `${url}/api/apps/${APP_ID}/entities/User/me`,

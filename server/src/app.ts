@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { InvalidInputError } from './lib/errors';
+import { requestIds } from './lib/request-id';
 import { DEFAULT_FRAME_ANCESTORS } from './lib/content-security-policy';
 import { parseJsonInput, unsafeStringReason, unsafeValueReason } from './lib/safe-input';
 import type { SiteBundle } from './lib/site-bundle';
@@ -109,7 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger,
     // Unique across restarts and instances: function logs keep it (and answer it as x-request-id).
-    genReqId: () => randomUUID(),
+    genReqId: requestIds(),
     bodyLimit: BODY_LIMIT,
     trustProxy: trustProxyOption(deps.trustProxy),
     frameworkErrors: handleError,

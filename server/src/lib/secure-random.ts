@@ -21,10 +21,9 @@ export function sha256Hex(value: string): string {
  */
 export function secretMatcher(expected: string): (candidate: string) => boolean {
   const wanted = Buffer.from(expected);
-  return (candidate) => {
-    const given = Buffer.from(candidate);
-    return given.length === wanted.length && timingSafeEqual(given, wanted);
-  };
+  // Measured before copying: every user token is checked here first, and is never the service token.
+  return (candidate) =>
+    Buffer.byteLength(candidate) === wanted.length && timingSafeEqual(Buffer.from(candidate), wanted);
 }
 
 const ID_BYTES = 12;

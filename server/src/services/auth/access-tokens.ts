@@ -29,6 +29,14 @@ function mintedServiceRole(token: string): boolean {
   }
 }
 
+/** VerifiedToken is what a token's checked signature vouches for, until expiresMs. */
+type VerifiedToken =
+  | { kind: 'service'; expiresMs: number }
+  | { kind: 'user'; userId: string; tokenVersion: number; expiresMs: number };
+
+/** expiryOf is a verified token's `exp` in ms (the signer requires `exp`, so it is always there). */
+const expiryOf = (token: string) => Number(decodeJwt(token).exp) * 1000;
+
 function bearerOf(header: string | undefined): string | null {
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -52,22 +60,32 @@ export function createAccessTokens(deps: {
   const identities = deps.identities ?? createIdentityCache();
   const now = deps.now ?? Date.now;
   // A token's signature is checked once: its claims cannot change, only its expiry comes (checked each time).
-  const verified = new Map<string, { userId: string; tokenVersion: number; expiresMs: number }>();
+  // The lookup comes first, so a known token is neither decoded nor verified again.
+  const verified = new Map<string, VerifiedToken>();
 
-  async function claimsOf(token: string, appId: string) {
+  async function verify(token: string, appId: string): Promise<VerifiedToken | null> {
+    // A function call's own short-lived service token (minted per call; see services/functions/).
+    if (mintedServiceRole(token)) {
+      return (await deps.signer.verifyService(token, appId))
+        ? { kind: 'service', expiresMs: expiryOf(token) }
+        : null;
+    }
+    const claims = await deps.signer.verify(token, appId);
+    return claims ? { kind: 'user', ...claims, expiresMs: expiryOf(token) } : null;
+  }
+
+  async function verifiedOnce(token: string, appId: string): Promise<VerifiedToken | null> {
     const key = `${appId}\u0000${token}`;
     const known = verified.get(key);
     if (known) {
       if (known.expiresMs > now()) return known;
       verified.delete(key);
     }
-    const claims = await deps.signer.verify(token, appId);
-    if (!claims) return null;
-    // The signer requires `exp`, so a verified token always has one.
-    const remembered = { ...claims, expiresMs: Number(decodeJwt(token).exp) * 1000 };
-    verified.set(key, remembered);
+    const fresh = await verify(token, appId);
+    if (!fresh) return null;
+    verified.set(key, fresh);
     if (verified.size > MAX_VERIFIED_TOKENS) verified.delete(verified.keys().next().value as string);
-    return remembered;
+    return fresh;
   }
 
   async function check(appId: string, header: string | undefined): Promise<BearerCheck> {
@@ -75,11 +93,9 @@ export function createAccessTokens(deps: {
     if (token === null) return { status: 'none' };
     if (token === '' || token === 'null' || token === 'undefined') return { status: 'invalid' };
     if (isServiceToken(token)) return { status: 'service' };
-    // A function call's own short-lived service token (minted per call; see services/functions/).
-    if (mintedServiceRole(token) && (await deps.signer.verifyService(token, appId)))
-      return { status: 'service' };
-    const claims = await claimsOf(token, appId);
+    const claims = await verifiedOnce(token, appId);
     if (!claims) return { status: 'invalid' };
+    if (claims.kind === 'service') return { status: 'service' };
     const user = await identities.find(appId, claims.userId, () => deps.users.findById(appId, claims.userId));
     // A password, role or disabled change since the token was minted voids it.
     if (!user || user.token_version !== claims.tokenVersion) return { status: 'invalid' };
