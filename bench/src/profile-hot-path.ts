@@ -200,6 +200,8 @@ await profileScenario('get-by-id-cold', async (url) => {
     ],
   };
 });
+// The bench's bare route, the reference every ratio is taken to: what any request costs.
+await profileScenario('bare', async (url) => ({ url: `${url}/healthz` }));
 await profileScenario('list-hot', async (url) => {
   await createTodos(url);
   // The same list as bench:ab's: after the first request it is answered from the read cache.
