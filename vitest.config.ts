@@ -21,6 +21,8 @@ export default defineConfig({
           environment: 'node',
           // Opening a PGlite folder (in a worker thread) takes seconds on a busy 2-core machine.
           hookTimeout: 60_000,
+          // One migrated PGlite folder that test platforms copy (src/test-support/pglite-template.global.ts).
+          globalSetup: ['./src/test-support/pglite-template.global.ts'],
         },
       },
     ],

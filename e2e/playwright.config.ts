@@ -3,10 +3,30 @@ import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium';
 
 // Browser tests drive Debian's Chromium (never a downloaded browser) against the real built server.
 // Each spec file starts its own server process on a free port and a temporary DATA_DIR.
-// With DATABASE_URL set, the api suite runs a second time as `api-postgres`: every server then gets a fresh
-// PostgreSQL database instead of PGlite (support/server-process.ts reads `metadata.database`).
+// With DATABASE_URL set, the api suite (but PGLITE_ONLY_API_SPECS) runs a second time as `api-postgres`:
+// every server then gets a fresh PostgreSQL database instead of PGlite (support/server-process.ts reads
+// `metadata.database`).
+
+// api specs whose subject does not touch the store differently on PostgreSQL run on PGlite only: backend
+// functions (their automations spec starts its own PostgreSQL instances where it needs them), integrations
+// that call out (LLM, images, mail, custom), extraction, site serving and hosting. Every other api spec runs
+// on both stores.
+const PGLITE_ONLY_API_SPECS = [
+  '**/functions*.spec.ts',
+  '**/invoke-llm.spec.ts',
+  '**/generate-image.spec.ts',
+  '**/image-provider.spec.ts',
+  '**/send-email.spec.ts',
+  '**/custom-integrations.spec.ts',
+  '**/extract-data.spec.ts',
+  '**/site-serving.spec.ts',
+  '**/hosted-app.spec.ts',
+];
+
 export default defineConfig({
   testDir: './tests',
+  // The migrated PGlite folder every fresh PGlite server starts from (support/global-setup.ts).
+  globalSetup: './support/global-setup.ts',
   outputDir: './test-results',
   timeout: 60_000,
   expect: { timeout: 15_000 },
@@ -23,7 +43,14 @@ export default defineConfig({
   projects: [
     { name: 'api', testDir: './tests/api', metadata: { database: 'pglite' } },
     ...(process.env.DATABASE_URL
-      ? [{ name: 'api-postgres', testDir: './tests/api', metadata: { database: 'postgres' } }]
+      ? [
+          {
+            name: 'api-postgres',
+            testDir: './tests/api',
+            testIgnore: PGLITE_ONLY_API_SPECS,
+            metadata: { database: 'postgres' },
+          },
+        ]
       : []),
     // The security contract (e2e/tests/security/README.md): scenario tables, on both stores.
     { name: 'security', testDir: './tests/security', metadata: { database: 'pglite' } },

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,6 +8,9 @@ import { createDatabase, dropDatabase } from './postgres';
 
 /** REPO_ROOT is the monorepo root, from which the built server is started. */
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
+
+/** PGLITE_TEMPLATE_ENV names the migrated PGlite folder fresh PGlite servers start from (global-setup.ts). */
+export const PGLITE_TEMPLATE_ENV = 'E2E_PGLITE_TEMPLATE';
 
 /** DatabaseMode is the store a test server runs on: embedded PGlite or a PostgreSQL database. */
 export type DatabaseMode = 'pglite' | 'postgres';
@@ -94,6 +97,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ? 'postgres'
     : (options.database ?? currentDatabaseMode());
   const ownedDatabase = database === 'postgres' && !options.databaseUrl ? await createDatabase() : null;
+  const template = process.env[PGLITE_TEMPLATE_ENV];
+  if (database === 'pglite' && ownsData && template) {
+    await cp(template, join(dataDir, 'pglite'), { recursive: true });
+  }
   const databaseUrl = options.databaseUrl ?? ownedDatabase?.url;
   const url = `http://127.0.0.1:${port}`;
 

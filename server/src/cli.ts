@@ -28,6 +28,7 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   enable-user --email <e>
   app-settings [--visibility public_without_login|public_with_login|private_with_login] [--self-signup on|off]
   service-token
+  migrate                 create or upgrade the database (DATA_DIR's PGlite, or DATABASE_URL) and exit
   files prune [--dry-run] [--min-age-hours <h>]   remove uploaded files no record references (default age 24 h)
   secrets set <NAME>      the value is read from stdin when piped, else typed at a hidden prompt
   secrets list            names only (values are never shown)
@@ -160,6 +161,18 @@ async function direct(
   }
 }
 
+/**
+ * migrateCommand creates or upgrades the database and closes it: a deploy step (the first start then skips
+ * it), and how the e2e harness makes the migrated PGlite folder that its servers start from.
+ */
+async function migrateCommand(config: ServerConfig, liveServer: string | null) {
+  // A running server migrated its database when it started (and PGlite takes one process at a time).
+  if (liveServer) return { ok: true, applied: [], via: `server at ${liveServer}` };
+  const { db, label, applied } = await openPlatformDatabase(config);
+  await db.close();
+  return { ok: true, database: label, applied };
+}
+
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
@@ -192,6 +205,10 @@ async function main(): Promise<void> {
   // PROJECT_DIR says (the server started with `--app` in another terminal, this one without it).
   const live = await liveServerOn(settings.DATA_DIR);
   const config: ServerConfig = live ? { ...settings, APP_ID: live.appId } : settings;
+  if (command === 'migrate') {
+    console.log(JSON.stringify(await migrateCommand(config, live?.url ?? null), null, 2));
+    return;
+  }
   const secrets = await loadSecrets(config.DATA_DIR, {
     jwtSecret: config.JWT_SECRET,
     serviceToken: config.SERVICE_TOKEN,

@@ -8,17 +8,7 @@ import { expect, test } from '@playwright/test';
 import { api, createUser, SERVICE_TOKEN, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { FUNCTIONS_ENV, FUNCTIONS_PROJECT } from '../../support/functions-project';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
-import {
-  currentDatabaseMode,
-  removeServerData,
-  startServer,
-  type RunningServer,
-} from '../../support/server-process';
-
-test.skip(
-  currentDatabaseMode() === 'postgres',
-  'the runner’s store is covered on both databases by its unit tests',
-);
+import { removeServerData, startServer, type RunningServer } from '../../support/server-process';
 
 interface AuditRow {
   event_type?: string;

@@ -13,21 +13,14 @@ import { createUser, SERVICE_TOKEN, uniqueEmail, userClient } from '../../suppor
 import { runCli } from '../../support/cli-process';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import { FUNCTIONS_ENV } from '../../support/functions-project';
-import {
-  currentDatabaseMode,
-  REPO_ROOT,
-  removeServerData,
-  startServer,
-  type RunningServer,
-} from '../../support/server-process';
+import { REPO_ROOT, removeServerData, startServer, type RunningServer } from '../../support/server-process';
 
-test.skip(currentDatabaseMode() === 'postgres', 'function logs run the same on both stores');
 test.describe.configure({ mode: 'serial' });
 
 const SECRET = `sk-log-${randomBytes(12).toString('hex')}`;
 let server: RunningServer;
 let dataDir: string;
-// The CLI reads the server's own store: on api-postgres its database, not the harness's DATABASE_URL.
+// The CLI reads the server's own store (its PostgreSQL database if it has one), never the harness's DATABASE_URL.
 const cliEnv = () => ({
   DATA_DIR: dataDir,
   SERVICE_TOKEN,

@@ -2,10 +2,8 @@
 // function might try is refused, and the one address it needs, this server's API, is reachable.
 import { expect, test } from '@playwright/test';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
-import { currentDatabaseMode, startServer, type RunningServer } from '../../support/server-process';
+import { startServer, type RunningServer } from '../../support/server-process';
 import { FUNCTIONS_ENV } from '../../support/functions-project';
-
-test.skip(currentDatabaseMode() === 'postgres', 'the sandbox is the same on both stores');
 
 let server: RunningServer;
 

@@ -8,9 +8,7 @@ import { expect, test } from '@playwright/test';
 import { FUNCTIONS_ENV, FUNCTIONS_PROJECT } from '../../support/functions-project';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import { runCli } from '../../support/cli-process';
-import { currentDatabaseMode, REPO_ROOT, startServer } from '../../support/server-process';
-
-test.skip(currentDatabaseMode() === 'postgres', 'watching files does not depend on the store');
+import { REPO_ROOT, startServer } from '../../support/server-process';
 
 test('an edited or added function runs its new code on the next call', async () => {
   test.setTimeout(120_000);

@@ -8,10 +8,9 @@ import { createUser, SERVICE_TOKEN, uniqueEmail, userClient } from '../../suppor
 import { waitForMail } from '../../support/outbox';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import { FUNCTIONS_ENV } from '../../support/functions-project';
-import { currentDatabaseMode, startServer, type RunningServer } from '../../support/server-process';
+import { startServer, type RunningServer } from '../../support/server-process';
 
 // Functions do not depend on the store: one run (PGlite) keeps CI time down.
-test.skip(currentDatabaseMode() === 'postgres', 'functions run the same on both stores');
 test.describe.configure({ mode: 'serial' });
 
 let server: RunningServer;

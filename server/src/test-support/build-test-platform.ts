@@ -1,11 +1,11 @@
 // Builds the whole platform in-process for route-level tests (`app.inject`), next to the process-level
 // e2e suite: the same composition root as main.ts, on an in-process PGlite in a temporary folder, with a
 // small app project (one open entity, Todo) and no built site.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pino } from 'pino';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { parseServerEnv } from '../config/server-env';
 import { buildPlatform, type Platform } from '../platform/platform';
 import { loadProject } from '../services/entities/project-loader';
@@ -63,6 +63,8 @@ export async function buildTestPlatform(
       TEST_APP_ID,
     );
     await mkdir(config.DATA_DIR, { recursive: true });
+    // The run's migrated folder (pglite-template.global.ts), so only this platform's own start work is left.
+    await cp(inject('pgliteTemplate'), join(folder, 'pglite'), { recursive: true });
     const db = await openPgliteDatabase(join(folder, 'pglite'));
     const applied = await runMigrations(db);
     const platform = await buildPlatform({

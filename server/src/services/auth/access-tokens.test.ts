@@ -1,0 +1,67 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTokenSigner } from '../../lib/access-token';
+import type { UserRow, UsersStore } from '../../store/users-store';
+import { createAccessTokens } from './access-tokens';
+import { createIdentityCache } from './identity-cache';
+
+const SERVICE_TOKEN = 'service-token-0123456789abcdefghijklmnopqrstuvwxyz';
+
+function user(tokenVersion: number): UserRow {
+  const now = new Date();
+  return {
+    ...{ id: 'u1', app_id: 'app', email: 'a@example.test', full_name: 'A', role: 'user' },
+    ...{ is_verified: true, disabled: false, approved: true, password_hash: null, custom: {} },
+    ...{ token_version: tokenVersion, created_date: now, updated_date: now },
+  };
+}
+
+// The clock is faked (Date only) so that the signature check's expiry moves with it: a remembered token is
+// never verified again, so its remembered expiry and the user row are what must still be read each time.
+beforeEach(() => vi.useFakeTimers({ toFake: ['Date'] }));
+afterEach(() => vi.useRealTimers());
+
+function setUp() {
+  let row = user(0);
+  const signer = createTokenSigner('s'.repeat(40), '1h');
+  const users = { findById: async () => row } as unknown as UsersStore;
+  const tokens = createAccessTokens({
+    users,
+    signer,
+    serviceToken: SERVICE_TOKEN,
+    // No identity cache lifetime: each check reads the row, as after an invalidation.
+    identities: createIdentityCache({ ttlMs: 0 }),
+  });
+  return {
+    tokens,
+    signer,
+    advance: (ms: number) => vi.setSystemTime(Date.now() + ms),
+    bumpVersion: () => (row = user(row.token_version + 1)),
+  };
+}
+
+describe('access tokens', () => {
+  it('take the configured service token, and nothing of another length', async () => {
+    const { tokens } = setUp();
+    expect(await tokens.check('app', `Bearer ${SERVICE_TOKEN}`)).toEqual({ status: 'service' });
+    expect(await tokens.check('app', `Bearer ${SERVICE_TOKEN}x`)).toEqual({ status: 'invalid' });
+  });
+
+  it('take a minted service token until it expires, also once remembered', async () => {
+    const { tokens, advance } = setUp();
+    const minted = await tokens.mintServiceToken('app', 60);
+    expect(await tokens.check('app', `Bearer ${minted}`)).toEqual({ status: 'service' });
+    expect(await tokens.check('app', `Bearer ${minted}`)).toEqual({ status: 'service' });
+    expect(await tokens.check('other', `Bearer ${minted}`)).toEqual({ status: 'invalid' });
+    advance(61_000);
+    expect(await tokens.check('app', `Bearer ${minted}`)).toEqual({ status: 'invalid' });
+  });
+
+  it('void a remembered user token when its version moves on', async () => {
+    const { tokens, bumpVersion } = setUp();
+    const token = tokens.issueToken(user(0));
+    expect((await tokens.check('app', `Bearer ${await token}`)).status).toBe('user');
+    expect((await tokens.check('app', `Bearer ${await token}`)).status).toBe('user');
+    bumpVersion();
+    expect(await tokens.check('app', `Bearer ${await token}`)).toEqual({ status: 'invalid' });
+  });
+});
