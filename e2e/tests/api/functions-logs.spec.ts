@@ -87,7 +87,8 @@ test('a call is logged with its request id, status, duration and output; secrets
   });
   expect(response.status).toBe(200);
   const requestId = response.headers.get('x-request-id') as string;
-  expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+  // A per-process prefix and a counter (server/src/lib/request-id.ts): unique across restarts and instances.
+  expect(requestId).toMatch(/^[\w-]{12}-[0-9a-z]+$/);
 
   const log = await logOf(admin.token, requestId);
   expect(log).toMatchObject({ type: 'function', function: 'chatty', trigger: 'http', status: 200 });
