@@ -15,6 +15,7 @@ import {
 } from './entity-filter-sql';
 import { createEntityRecordsStore, type EntityRecordsStore } from './entity-records-store';
 import { runMigrations } from './migrations';
+import { migratedPgliteFolder } from '../test-support/migrated-pglite';
 
 // CI pins the property-test seed (FC_SEED in .ci/run) so a landing is reproducible; local runs explore.
 if (process.env.FC_SEED) fc.configureGlobal({ seed: Number(process.env.FC_SEED) });
@@ -46,7 +47,7 @@ const RECORDS = [
 ];
 
 beforeAll(async () => {
-  pglite = new PGlite();
+  pglite = new PGlite(await migratedPgliteFolder());
   const db: Database = {
     ...queryable(pglite),
     transaction: (fn) => pglite.transaction((tx) => fn(queryable(tx))),

@@ -10,6 +10,7 @@ import {
   regexProblem,
   regexReadsOnlyPrefix,
 } from './entity-regex-guard';
+import { migratedPgliteFolder } from '../test-support/migrated-pglite';
 
 // CI pins the property-test seed (FC_SEED in .ci/run) so a landing is reproducible; local runs explore.
 if (process.env.FC_SEED) fc.configureGlobal({ seed: Number(process.env.FC_SEED) });
@@ -116,7 +117,7 @@ describe('regexReadsOnlyPrefix', () => {
 describe('regexProblem against PostgreSQL', () => {
   let pglite: PGlite;
   beforeAll(async () => {
-    pglite = new PGlite();
+    pglite = new PGlite(await migratedPgliteFolder());
     await pglite.query('SELECT 1');
   }, 60_000);
   afterAll(async () => {

@@ -7,6 +7,7 @@ import { createEntityRecordsStore } from './entity-records-store';
 import { runMigrations } from './migrations';
 import { createStatisticsKeeper, MIN_NEW_ROWS } from './statistics-keeper';
 import { createUsersStore } from './users-store';
+import { migratedPgliteFolder } from '../test-support/migrated-pglite';
 
 // The plans of the everyday requests, read with EXPLAIN from the statements the stores really send, on
 // PGlite and (with DATABASE_URL, as CI sets it) PostgreSQL: right after a bulk load that no ANALYZE has
@@ -32,7 +33,7 @@ function pgliteDatabase(pglite: PGlite): Database {
 }
 
 async function openPglite(): Promise<Engine> {
-  const pglite = new PGlite();
+  const pglite = new PGlite(await migratedPgliteFolder());
   return { db: pgliteDatabase(pglite), close: () => pglite.close() };
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable } from './database';
 import { createEntityRecordsStore, type EntityRecordsStore } from './entity-records-store';
 import { runMigrations } from './migrations';
+import { migratedPgliteFolder } from '../test-support/migrated-pglite';
 
 // Reads by id of one selection that arrive while one is running are answered by one statement; each
 // caller still gets its own row (or null), and reads under different rules never share a statement.
@@ -21,7 +22,7 @@ function recorded(target: Pick<PGlite, 'query'>): Queryable {
 }
 
 beforeAll(async () => {
-  pglite = new PGlite();
+  pglite = new PGlite(await migratedPgliteFolder());
   const db: Database = {
     ...recorded(pglite),
     transaction: (fn) => pglite.transaction((tx) => fn(recorded(tx))),

@@ -12,6 +12,7 @@ import { runMigrations } from '../../store/migrations';
 import { openPgliteDatabase } from '../../store/pglite-database';
 import { createRateLimiter } from '../limits/rate-limiter';
 import { createAppLogsService, storedReferrer, type AppLogsDeps } from './app-logs-service';
+import { copyMigratedPglite } from '../../test-support/migrated-pglite';
 
 const APP = 'logs-app';
 const IP = '203.0.113.77';
@@ -50,6 +51,7 @@ async function rowCount(): Promise<number> {
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'queen-app-logs-'));
+  await copyMigratedPglite(folder);
   db = await openPgliteDatabase(folder);
   await runMigrations(db);
   await createAppsStore(db).ensure(APP);

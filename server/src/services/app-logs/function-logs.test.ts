@@ -14,6 +14,7 @@ import { openPgliteDatabase } from '../../store/pglite-database';
 import { createRateLimiter } from '../limits/rate-limiter';
 import type { FunctionCallRecord } from '../functions/functions-service';
 import { createAppLogsService } from './app-logs-service';
+import { copyMigratedPglite } from '../../test-support/migrated-pglite';
 
 const APP = 'fn-logs-app';
 let folder: string;
@@ -49,6 +50,7 @@ const call = (name: string, at: string, extra: Partial<FunctionCallRecord> = {})
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'queen-fn-logs-'));
+  await copyMigratedPglite(folder);
   db = await openPgliteDatabase(folder);
   await runMigrations(db);
   await createAppsStore(db).ensure(APP);

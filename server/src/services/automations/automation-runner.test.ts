@@ -13,6 +13,7 @@ import { openPgliteDatabase } from '../../store/pglite-database';
 import { openScratchPostgres, type ScratchPostgres } from '../../test-support/scratch-postgres';
 import { AutomationsSchema, type FunctionAutomations } from './automation-config';
 import { createAutomationRunner, type AutomationInvoker, type InvokeResult } from './automation-runner';
+import { copyMigratedPglite } from '../../test-support/migrated-pglite';
 
 const APP = 'automations-app';
 const POSTGRES_ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -254,6 +255,7 @@ describe('automations on PGlite', () => {
   behaves(
     async () => {
       folder = await mkdtemp(join(tmpdir(), 'queen-automations-'));
+      await copyMigratedPglite(folder);
       db = await openPgliteDatabase(folder);
       return db;
     },

@@ -13,6 +13,7 @@ import { runMigrations } from '../../store/migrations';
 import { openPgliteDatabase } from '../../store/pglite-database';
 import { cacheAcrossInstances, withReadCache } from './cached-records-store';
 import { createReadCache, type ReadCache } from './read-cache';
+import { copyMigratedPglite } from '../../test-support/migrated-pglite';
 
 // The cached store runs over the real store (PGlite): each test checks what a caller reads after writes.
 let folder: string;
@@ -21,6 +22,7 @@ let base: EntityRecordsStore;
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'queen-cache-'));
+  await copyMigratedPglite(folder);
   db = await openPgliteDatabase(folder);
   await runMigrations(db);
   await createAppsStore(db).ensure('app');

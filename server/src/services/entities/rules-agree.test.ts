@@ -14,6 +14,7 @@ import { createEntitiesService } from './entities-service';
 import type { EntityDef, Project } from './entity-def';
 import { createEntityEvents } from './entity-events';
 import { toRecord } from './record-presenter';
+import { migratedPgliteFolder } from '../../test-support/migrated-pglite';
 
 // The rule language has two evaluators (rules/evaluate-rule.ts, rules/read-scope.ts): SQL, which decides
 // what list/get/count answer, and JS, which decides what realtime delivery sends. For random records,
@@ -241,7 +242,7 @@ describe('the SQL and JS rule evaluations agree', () => {
     let db: Database;
     let store: EntityRecordsStore;
     beforeAll(async () => {
-      pglite = new PGlite();
+      pglite = new PGlite(await migratedPgliteFolder());
       db = {
         ...queryable(pglite),
         transaction: (fn) => pglite.transaction((tx) => fn(queryable(tx))),

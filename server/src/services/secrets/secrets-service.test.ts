@@ -13,6 +13,7 @@ import { openPgliteDatabase } from '../../store/pglite-database';
 import { createSecretsStore } from '../../store/secrets-store';
 import { secretNameProblem } from './secret-names';
 import { createSecretsService, MAX_SECRET_BYTES, type SecretsChange } from './secrets-service';
+import { copyMigratedPglite } from '../../test-support/migrated-pglite';
 
 const APP = 'secrets-app';
 const key = randomBytes(32);
@@ -24,6 +25,7 @@ const service = (withKey = key) =>
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'secrets-service-'));
+  await copyMigratedPglite(folder);
   db = await openPgliteDatabase(folder);
   await runMigrations(db);
   await createAppsStore(db).ensure(APP);
