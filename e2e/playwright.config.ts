@@ -31,7 +31,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
-  workers: 2,
+  // Two workers on this 2-core machine; E2E_WORKERS overrides (the specs mostly wait on servers and browsers).
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   reporter: [['list']],
   use: {

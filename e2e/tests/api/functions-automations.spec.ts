@@ -58,7 +58,8 @@ test('a one-time schedule runs once', async () => {
   await cp(FUNCTIONS_PROJECT, project, { recursive: true });
   await mkdir(join(project, 'functions/once'));
   await cp(join(FUNCTIONS_PROJECT, 'functions/on-note/entry.ts'), join(project, 'functions/once/entry.ts'));
-  const when = new Date(Date.now() + 20_000).toISOString();
+  // Due a few seconds after start; one already past at start would run too (a one-time run is never skipped).
+  const when = new Date(Date.now() + 8_000).toISOString();
   await writeFile(
     join(project, 'functions/once/function.jsonc'),
     JSON.stringify({
@@ -130,7 +131,8 @@ test.describe('on PostgreSQL', () => {
             name: 'soon',
             type: 'scheduled',
             schedule_mode: 'one-time',
-            one_time_date: new Date(Date.now() + 40_000).toISOString(),
+            // Due once both instances are up, so both race for it.
+            one_time_date: new Date(Date.now() + 20_000).toISOString(),
             function_args: { label: 'twice?' },
           },
         ],
