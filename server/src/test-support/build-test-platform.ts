@@ -1,16 +1,17 @@
 // Builds the whole platform in-process for route-level tests (`app.inject`), next to the process-level
 // e2e suite: the same composition root as main.ts, on an in-process PGlite in a temporary folder, with a
 // small app project (one open entity, Todo) and no built site.
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pino } from 'pino';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { parseServerEnv } from '../config/server-env';
 import { buildPlatform, type Platform } from '../platform/platform';
 import { loadProject } from '../services/entities/project-loader';
 import { runMigrations } from '../store/migrations';
 import { openPgliteDatabase } from '../store/pglite-database';
+import { copyMigratedPglite } from './migrated-pglite';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -64,7 +65,7 @@ export async function buildTestPlatform(
     );
     await mkdir(config.DATA_DIR, { recursive: true });
     // The run's migrated folder (pglite-template.global.ts), so only this platform's own start work is left.
-    await cp(inject('pgliteTemplate'), join(folder, 'pglite'), { recursive: true });
+    await copyMigratedPglite(join(folder, 'pglite'));
     const db = await openPgliteDatabase(join(folder, 'pglite'));
     const applied = await runMigrations(db);
     const platform = await buildPlatform({

@@ -1,5 +1,5 @@
 // Vitest global setup of the server project: one migrated PGlite folder for the whole run, which
-// buildTestPlatform copies instead of running initdb and every migration per test file (seconds each on
+// buildTestPlatform and the store tests copy (migrated-pglite.ts) instead of running initdb and every migration per test file (seconds each on
 // this 2-core machine, tens of milliseconds to copy). Tests of the migrations themselves open their own.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
