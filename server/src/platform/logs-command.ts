@@ -15,18 +15,8 @@ const FOLLOW_EVERY_MS = 1000;
 /** FOLLOW_OVERLAP_MS: each poll looks this far behind the newest call seen (calls end out of order). */
 const FOLLOW_OVERLAP_MS = 30_000;
 
-/** FunctionLogItem is one call as fetchLogs answers it. */
-export interface FunctionLogItem {
-  id: string;
-  function: string;
-  request_id: string | null;
-  trigger: string;
-  status: number;
-  duration_ms: number;
-  output: { stream: string; line: string }[];
-  output_dropped: number;
-  created_date: string;
-}
+/** FunctionLogItem is one call as fetchLogs answers it (the same view the service builds). */
+export type FunctionLogItem = ReturnType<typeof functionCallView>;
 
 /** formatCall is a call as the CLI prints it: a header line, then each output line indented. */
 export function formatCall(item: FunctionLogItem): string {

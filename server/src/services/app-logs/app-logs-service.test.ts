@@ -1,22 +1,16 @@
 // The page-log service on a real embedded database: views wait in memory and land in one batch, the IP
 // never reaches a row, reads see this instance's views at once, and retention deletes old views.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TooManyRequestsError } from '../../lib/errors';
 import { createAppLogsStore } from '../../store/app-logs-store';
 import { createAppsStore } from '../../store/apps-store';
 import type { Database } from '../../store/database';
-import { runMigrations } from '../../store/migrations';
-import { openPgliteDatabase } from '../../store/pglite-database';
 import { createRateLimiter } from '../limits/rate-limiter';
 import { createAppLogsService, storedReferrer, type AppLogsDeps } from './app-logs-service';
-import { copyMigratedPglite } from '../../test-support/migrated-pglite';
+import { openMigratedPglite } from '../../test-support/migrated-pglite';
 
 const APP = 'logs-app';
 const IP = '203.0.113.77';
-let folder: string;
 let db: Database;
 let clock = new Date('2026-11-20T10:00:00.000Z');
 const logged: string[] = [];
@@ -50,16 +44,12 @@ async function rowCount(): Promise<number> {
 }
 
 beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'queen-app-logs-'));
-  await copyMigratedPglite(folder);
-  db = await openPgliteDatabase(folder);
-  await runMigrations(db);
+  db = await openMigratedPglite();
   await createAppsStore(db).ensure(APP);
 });
 
 afterAll(async () => {
   await db?.close();
-  await rm(folder, { recursive: true, force: true });
 });
 
 describe('app logs service', () => {

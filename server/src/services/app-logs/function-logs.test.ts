@@ -1,23 +1,17 @@
 // Function calls in the app logs, on a real embedded database: buffered, read back through fetchLogs'
 // `type=function`/`function`/`request_id` filters (page views stay apart), and pruned with the page views.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchLogsQuerySchema } from '../../schemas/app-logs';
 import { createAppLogsStore } from '../../store/app-logs-store';
 import { createAppsStore } from '../../store/apps-store';
 import type { Database } from '../../store/database';
 import { createFunctionLogsStore } from '../../store/function-logs-store';
-import { runMigrations } from '../../store/migrations';
-import { openPgliteDatabase } from '../../store/pglite-database';
 import { createRateLimiter } from '../limits/rate-limiter';
 import type { FunctionCallRecord } from '../functions/functions-service';
 import { createAppLogsService } from './app-logs-service';
-import { copyMigratedPglite } from '../../test-support/migrated-pglite';
+import { openMigratedPglite } from '../../test-support/migrated-pglite';
 
 const APP = 'fn-logs-app';
-let folder: string;
 let db: Database;
 const clock = new Date('2026-11-20T10:00:00.000Z');
 
@@ -49,16 +43,12 @@ const call = (name: string, at: string, extra: Partial<FunctionCallRecord> = {})
 });
 
 beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'queen-fn-logs-'));
-  await copyMigratedPglite(folder);
-  db = await openPgliteDatabase(folder);
-  await runMigrations(db);
+  db = await openMigratedPglite();
   await createAppsStore(db).ensure(APP);
 });
 
 afterAll(async () => {
   await db?.close();
-  await rm(folder, { recursive: true, force: true });
 });
 
 describe('function logs', () => {

@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppsStore } from '../../store/apps-store';
 import type { Database } from '../../store/database';
@@ -9,29 +6,22 @@ import {
   type EntityRecordsStore,
   type Selection,
 } from '../../store/entity-records-store';
-import { runMigrations } from '../../store/migrations';
-import { openPgliteDatabase } from '../../store/pglite-database';
 import { cacheAcrossInstances, withReadCache } from './cached-records-store';
 import { createReadCache, type ReadCache } from './read-cache';
-import { copyMigratedPglite } from '../../test-support/migrated-pglite';
+import { openMigratedPglite } from '../../test-support/migrated-pglite';
 
 // The cached store runs over the real store (PGlite): each test checks what a caller reads after writes.
-let folder: string;
 let db: Database;
 let base: EntityRecordsStore;
 
 beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'queen-cache-'));
-  await copyMigratedPglite(folder);
-  db = await openPgliteDatabase(folder);
-  await runMigrations(db);
+  db = await openMigratedPglite();
   await createAppsStore(db).ensure('app');
   base = createEntityRecordsStore(db);
 });
 
 afterAll(async () => {
   await db.close();
-  await rm(folder, { recursive: true, force: true });
 });
 
 let next = 0;

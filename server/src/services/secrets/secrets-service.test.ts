@@ -1,39 +1,29 @@
 // App secrets on a real embedded database: sealed in the table, names listed, changes told, a wrong key
 // refused with a clear error, names checked.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError, NotConfiguredError, NotFoundError } from '../../lib/errors';
 import { createAppsStore } from '../../store/apps-store';
 import type { Database } from '../../store/database';
-import { runMigrations } from '../../store/migrations';
-import { openPgliteDatabase } from '../../store/pglite-database';
 import { createSecretsStore } from '../../store/secrets-store';
 import { secretNameProblem } from './secret-names';
 import { createSecretsService, MAX_SECRET_BYTES, type SecretsChange } from './secrets-service';
-import { copyMigratedPglite } from '../../test-support/migrated-pglite';
+import { openMigratedPglite } from '../../test-support/migrated-pglite';
 
 const APP = 'secrets-app';
 const key = randomBytes(32);
-let folder: string;
 let db: Database;
 
 const service = (withKey = key) =>
   createSecretsService({ store: createSecretsStore(db), key: withKey, keySource: 'SECRETS_KEY' });
 
 beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'secrets-service-'));
-  await copyMigratedPglite(folder);
-  db = await openPgliteDatabase(folder);
-  await runMigrations(db);
+  db = await openMigratedPglite();
   await createAppsStore(db).ensure(APP);
 });
 
 afterAll(async () => {
   await db.close();
-  await rm(folder, { recursive: true, force: true });
 });
 
 describe('secrets service', () => {
