@@ -17,6 +17,7 @@ import { registerEntitiesRoutes } from './routes/entities';
 import { handleError } from './routes/error-map';
 import { registerFilesRoutes } from './routes/files';
 import { registerHealthRoutes } from './routes/health';
+import { notHostedError, refuseOtherApps } from './routes/hosted-app-only';
 import { registerIntegrationsRoutes } from './routes/integrations';
 import { registerMediaRoutes } from './routes/media';
 import { registerFunctionsRoutes } from './routes/functions';
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: handleError,
   });
   registerBodyParsers(app);
+  refuseOtherApps(app, deps.appId);
   refuseUnsafeStrings(app);
   app.setErrorHandler(handleError);
   const corsOrigins = deps.corsOrigins ?? [];
@@ -140,6 +142,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // app admits only approved users and the service role to its rooms.
   realtime.attach(app.server, {
     identify: async (appId, token) => {
+      // Another app's socket is refused at the handshake, as its HTTP routes are (404).
+      if (appId !== deps.appId) throw notHostedError(appId);
       const { caller, admitted } = await access.socketAccess(appId, token);
       return { identity: caller, admitted };
     },
@@ -174,6 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const budget = createIntegrationBudget(deps.limiter, deps.integrationLimits);
   registerIntegrationsRoutes(app, {
     guard,
+    apps: deps.apps,
     budget,
     images: deps.images,
     publicUrl: deps.publicUrl,

@@ -1,7 +1,8 @@
 // Entry point: configuration → platform → listen → shutdown. Every failure before listening exits
 // non-zero with a message that names what to fix; the wiring itself lives in platform/platform.ts.
 import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { makeDataDirPrivate } from './lib/private-data-dir';
 import { removeRuntimeInfo, writeRuntimeInfo } from './lib/runtime-file';
 import { createLogger, loadSettings, type Settings } from './platform/settings';
 import {
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
     database,
     isShuttingDown,
   });
+  await makeDataDirPrivate(config.DATA_DIR, reachableByFunctions(config));
   await platform.app.listen({ port: config.PORT, host: config.HOST });
   await writeRuntimeInfo(config.DATA_DIR, {
     pid: process.pid,
@@ -62,6 +64,16 @@ async function main(): Promise<void> {
     appId: config.APP_ID,
   });
   await logStartup(platform, logger);
+}
+
+/**
+ * reachableByFunctions names the folder of DATA_DIR that functions run as another account (`nobody`, when
+ * the server runs as root) must read: the Deno package cache, when it is kept there.
+ */
+function reachableByFunctions(config: Settings['config']): string[] {
+  if (process.getuid?.() !== 0) return [];
+  const denoDir = resolve(config.FUNCTIONS_DENO_DIR ?? join(config.DATA_DIR, 'deno'));
+  return dirname(denoDir) === resolve(config.DATA_DIR) ? [basename(denoDir)] : [];
 }
 
 main().catch((error: unknown) => {

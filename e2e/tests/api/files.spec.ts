@@ -134,11 +134,12 @@ for (const driver of ['default', 's3'] as const) {
       expect(((await expired.json()) as { message: string }).message).toContain('expired');
     });
 
-    test('anonymous callers may upload on a public_without_login app', async () => {
-      const { file_url } = await coreOf(server).UploadFile({
-        file: file(Buffer.from('hi'), 'hi.txt', 'text/plain'),
-      });
-      expect((await fetch(file_url)).status).toBe(200);
+    test('anonymous callers may not upload by default, even on a public_without_login app', async () => {
+      const error = await failure(
+        coreOf(server).UploadFile({ file: file(Buffer.from('hi'), 'hi.txt', 'text/plain') }),
+      );
+      expect(error.status).toBe(401);
+      expect(error.message).toContain('FILE_ANONYMOUS_UPLOADS');
     });
   });
 }

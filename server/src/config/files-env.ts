@@ -14,6 +14,18 @@ export const FilesEnvShape = {
   // disk (DATA_DIR/files) by default; postgres by default when DATABASE_URL is set; s3 when chosen.
   FILE_STORAGE: z.preprocess(blankAsUndefined, z.enum(['disk', 'postgres', 's3']).optional()),
   FILE_MAX_MB: count(50, 100_000),
+  /** FILE_ANONYMOUS_UPLOADS lets visitors who are not signed in upload to a public_without_login app. */
+  FILE_ANONYMOUS_UPLOADS: z.preprocess(blankAsUndefined, z.enum(['on', 'off']).default('off')),
+  /** FILE_ANONYMOUS_MAX_MB bounds one anonymous upload (FILE_MAX_MB still bounds it too). */
+  FILE_ANONYMOUS_MAX_MB: count(10, 100_000),
+  /** FILE_ANONYMOUS_DAILY_MB is what visitors from one IP may upload per UTC day, in all. */
+  FILE_ANONYMOUS_DAILY_MB: count(50, 10_000_000),
+  /** FILE_USER_DAILY_MB is what one signed-in user may upload per UTC day, in all. */
+  FILE_USER_DAILY_MB: count(1024, 10_000_000),
+  /** FILE_APP_MAX_MB is the most an app may keep in all (507 beyond it). */
+  FILE_APP_MAX_MB: count(10_240, 1_000_000_000),
+  /** FILE_ANONYMOUS_RETENTION_HOURS is how long an anonymous upload no record names is kept. */
+  FILE_ANONYMOUS_RETENTION_HOURS: count(24, 24 * 365),
   FILE_SIGNED_URL_MAX_S: count(FILE_SIGNED_URL_DEFAULT_MAX_S, 10 * 365 * 24 * 3600),
   S3_ENDPOINT: z.preprocess(
     blankAsUndefined,

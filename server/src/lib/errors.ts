@@ -51,6 +51,11 @@ export class TooManyRequestsError extends Error {
   }
 }
 
+/** StorageFullError says an app has used all the storage the server gives it (answered 507). */
+export class StorageFullError extends Error {
+  override name = 'StorageFullError';
+}
+
 /**
  * DatabaseUnavailableError says the database cannot answer now: a query outlived its deadline (the
  * embedded database is being restarted) or PostgreSQL cancelled it. The request may be retried after

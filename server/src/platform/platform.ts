@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { SiteConfig } from '../../../site/src/config/site-config-schema';
 import { buildApp } from '../app';
+import { buildFilesPart } from './files-part';
 import { buildLlmService } from './llm-part';
 import { reportSiteBundle } from './startup-report';
 import type { ServerConfig } from '../config/server-env';
@@ -26,10 +27,8 @@ import { createEntitiesService } from '../services/entities/entities-service';
 import { createEntityEvents, type EntityEvents } from '../services/entities/entity-events';
 import { createExtractionService } from '../services/extraction/extraction-service';
 import { createFileReader, type FileReader } from '../services/files/file-reader';
-import { createFileService } from '../services/files/file-service';
 import { buildFunctions, listenForFunctions } from './functions-part';
 import { startAutomations } from './automations-part';
-import { openFileStorage } from '../services/files/open-file-storage';
 import type { EntityDef, Project } from '../services/entities/project-loader';
 import type { FunctionsService } from '../services/functions/functions-service';
 import { createReadCache } from '../services/entities/read-cache';
@@ -37,6 +36,7 @@ import { USER_ENTITY } from '../services/entities/user-entity';
 import { createBuiltinImageProvider, type ImageProvider } from '../services/images/image-provider';
 import { createImageService, type ImageService } from '../services/images/image-service';
 import { createOpenAiImageProvider } from '../services/images/openai-image-provider';
+import { createDailyUsage } from '../services/limits/daily-usage';
 import { createRateLimiter, type RateLimiter } from '../services/limits/rate-limiter';
 import { createMailer, type Mailer } from '../services/mail/mailer';
 import { createSecretsService, type SecretsService } from '../services/secrets/secrets-service';
@@ -49,7 +49,6 @@ import { createAppsStore } from '../store/apps-store';
 import { createAuthCodesStore } from '../store/auth-codes-store';
 import type { Database } from '../store/database';
 import { createEntityRecordsStore } from '../store/entity-records-store';
-import { createFilesStore } from '../store/files-store';
 import { createImagesStore } from '../store/images-store';
 import { runMigrations } from '../store/migrations';
 import { openDatabase, type OpenedDatabase } from '../store/open-database';
@@ -264,16 +263,22 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     bufferMax: config.APP_LOG_BUFFER_MAX,
     log: logger,
   });
-  const fileStorage = await openFileStorage(config, db);
-  logger.info({ fileStorage: fileStorage.kind }, 'file storage');
-  const files = createFileService({
-    storage: fileStorage,
-    files: createFilesStore(db),
-    apps,
-    maxBytes: config.FILE_MAX_MB * 1024 * 1024,
-    signingSecret: secrets.jwtSecret,
-    signedUrlMaxSeconds: config.FILE_SIGNED_URL_MAX_S,
+  // Daily shares (upload bytes, LLM tokens) are counted where the limiter counts: Redis when configured.
+  const usage = createDailyUsage({
+    redis: limiterRedis?.client,
+    prefix: config.REDIS_PREFIX,
+    maxKeys: config.RATE_LIMIT_MAX_KEYS,
+    onRedisError: limiterRedis?.reportFallback,
   });
+  const filesPart = await buildFilesPart({
+    config,
+    db,
+    apps,
+    usage,
+    signingSecret: secrets.jwtSecret,
+    log: logger,
+  });
+  const { files } = filesPart;
   const fetchPublic = createPublicFetch({ allowedPrivateHosts: config.OUTBOUND_PRIVATE_HOSTS });
   const readFileUrl = createFileReader({ files, fetchPublic });
   const mail = createEmailSender({
@@ -282,6 +287,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     limiter,
     limits: {
       perCaller: config.MAIL_RATE_LIMIT_PER_CALLER,
+      perIp: config.MAIL_RATE_LIMIT_PER_IP,
       perApp: config.MAIL_RATE_LIMIT_PER_APP,
       windowSeconds: config.MAIL_RATE_LIMIT_WINDOW_SECONDS,
     },
@@ -413,6 +419,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   });
   // LLM usage rows still queued are written the same way.
   app.addHook('onClose', () => llm.close());
+  app.addHook('onClose', () => filesPart.stop());
   appLogs.startPruning();
 
   return {

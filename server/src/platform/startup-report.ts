@@ -78,7 +78,7 @@ export async function logStartup(platform: StartupFacts, logger: Logger): Promis
   logger.info({ mail: mailer.describe() }, 'mail delivery');
   logger.info(
     {
-      sendEmail: `to the app's users, ${config.MAIL_RATE_LIMIT_PER_CALLER} per caller and ${config.MAIL_RATE_LIMIT_PER_APP} per app every ${config.MAIL_RATE_LIMIT_WINDOW_SECONDS} s`,
+      sendEmail: `to the app's users, ${config.MAIL_RATE_LIMIT_PER_CALLER} per caller, ${config.MAIL_RATE_LIMIT_PER_IP} per IP and ${config.MAIL_RATE_LIMIT_PER_APP} per app (and as many for the service role) every ${config.MAIL_RATE_LIMIT_WINDOW_SECONDS} s`,
       extraction: `files up to ${config.EXTRACT_MAX_MB} MB and ${config.EXTRACT_MAX_ROWS} rows; documents beyond one text field need LLM_PROVIDER_URL`,
     },
     'integrations',

@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type ServerOptions } from 'socket.io';
 import { z } from 'zod';
+import { NotFoundError } from '../lib/errors';
 
 const RoomSchema = z.string().min(1).max(256);
 
@@ -88,7 +89,8 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
         data.admitted = admitted;
         next();
       },
-      () => next(),
+      // An app this server does not host is refused (connect_error); any other failure admits nothing.
+      (error: unknown) => next(error instanceof NotFoundError ? error : undefined),
     );
   });
   const maxRooms = options.maxRooms ?? MAX_ROOMS_PER_SOCKET;

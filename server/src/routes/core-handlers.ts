@@ -32,7 +32,8 @@ export function coreHandlers(deps: {
   llm: LlmService;
 }): Record<string, CoreHandler> {
   return {
-    SendEmail: ({ appId, caller, body }) => deps.mail.send(appId, caller, parseInput(SendEmailSchema, body)),
+    SendEmail: ({ request, appId, caller, body }) =>
+      deps.mail.send(appId, caller, parseInput(SendEmailSchema, body), request.ip),
     ExtractDataFromUploadedFile: ({ appId, caller, body }) =>
       deps.extraction.extract(appId, parseInput(ExtractDataSchema, body), caller),
     // Without a provider the answer is the 503 naming LLM_PROVIDER_URL, whatever the body holds.

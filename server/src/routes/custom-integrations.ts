@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { InvalidInputError, UnauthorizedError } from '../lib/errors';
+import { InvalidInputError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
 import { CustomCallParamsSchema, CustomCallSchema } from '../schemas/custom-integrations';
+import { requireSignInUnlessOpen } from '../services/apps/app-access';
 import type { AppsService } from '../services/apps/apps-service';
 import type { CustomIntegrations } from '../services/integrations/custom/custom-integrations-service';
 import type { IntegrationBudget } from '../services/integrations/integration-budget';
@@ -34,9 +35,7 @@ export function registerCustomIntegrationsRoutes(
     const caller = await deps.guard.dataCaller(request, appId);
     if (caller.kind === 'anonymous') {
       const { visibility } = await deps.apps.findAccessSettings(appId);
-      if (visibility !== 'public_without_login') {
-        throw new UnauthorizedError('Sign in to call custom integrations of this app', 'auth_required');
-      }
+      requireSignInUnlessOpen(visibility, caller, 'Sign in to call custom integrations of this app');
     }
     await deps.budget.perCaller(appId, caller);
     const body: unknown = request.body ?? {};

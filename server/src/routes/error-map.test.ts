@@ -14,6 +14,7 @@ const samples: Record<string, Error> = {
   UnauthorizedError: new domainErrors.UnauthorizedError('Sign in first', 'auth_required'),
   ForbiddenError: new domainErrors.ForbiddenError('Not yours', 'user_not_registered'),
   TooManyRequestsError: new domainErrors.TooManyRequestsError('Slow down', 7),
+  StorageFullError: new domainErrors.StorageFullError('This app has used its 10 GB'),
   DatabaseUnavailableError: new domainErrors.DatabaseUnavailableError(),
   NotConfiguredError: new domainErrors.NotConfiguredError('Set PUBLIC_URL'),
   NotImplementedError: new domainErrors.NotImplementedError(
@@ -35,6 +36,7 @@ const expectedStatus: Record<string, number> = {
   UnauthorizedError: 401,
   ForbiddenError: 403,
   TooManyRequestsError: 429,
+  StorageFullError: 507,
   DatabaseUnavailableError: 503,
   NotConfiguredError: 503,
   NotImplementedError: 501,

@@ -11,6 +11,7 @@ import {
   NotImplementedError,
   OutboundLimitError,
   OutboundRefusedError,
+  StorageFullError,
   TooManyRequestsError,
   UnauthorizedError,
   UpstreamError,
@@ -83,6 +84,7 @@ export function errorAnswer(error: unknown, bodyLimit: number): ErrorAnswer {
       headers: { 'retry-after': String(error.retryAfterSeconds) },
     };
   }
+  if (error instanceof StorageFullError) return { status: 507, body: { message: error.message } };
   if (error instanceof DatabaseUnavailableError) {
     return {
       status: 503,

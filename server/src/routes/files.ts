@@ -30,9 +30,9 @@ const NOT_MULTIPART = 'Upload the file as multipart/form-data in the part "file"
 const MULTIPART_OVERHEAD = 64 * 1024;
 const PUBLIC_CACHE = 'public, max-age=31536000, immutable';
 
-function tooLarge(maxBytes: number): Error {
+function tooLarge(maxBytes: number, setting = 'FILE_MAX_MB'): Error {
   const megabytes = Math.round((maxBytes / 1024 / 1024) * 100) / 100;
-  return Object.assign(new Error(`A file may be at most ${megabytes} MB (FILE_MAX_MB)`), { statusCode: 413 });
+  return Object.assign(new Error(`A file may be at most ${megabytes} MB (${setting})`), { statusCode: 413 });
 }
 
 /** readFilePart finds the part named `file` and hands its stream to upload, reading nothing else big. */
@@ -41,8 +41,8 @@ async function uploadFrom(request: FastifyRequest, deps: FilesDeps, isPrivate: b
   await deps.budget.perIp(request.ip);
   const caller = await deps.guard.dataCaller(request, appId);
   await deps.budget.perCaller(appId, caller);
-  await deps.files.mayUpload(appId, caller);
-  const maxBytes = deps.files.maxBytes;
+  const allowance = await deps.files.admitUpload(appId, caller, request.ip);
+  const { maxBytes } = allowance;
   try {
     const limits = {
       fieldNameSize: 100,
@@ -67,6 +67,7 @@ async function uploadFrom(request: FastifyRequest, deps: FilesDeps, isPrivate: b
         filename: part.filename,
         declaredType: part.mimetype,
         body: part.file,
+        allowance,
       });
     }
   } catch (error) {
@@ -74,7 +75,7 @@ async function uploadFrom(request: FastifyRequest, deps: FilesDeps, isPrivate: b
       error instanceof FileTooLargeError ||
       (error as Partial<FastifyError>).code === 'FST_REQ_FILE_TOO_LARGE'
     ) {
-      throw tooLarge(maxBytes);
+      throw tooLarge(maxBytes, allowance.setting);
     }
     if (error instanceof Error && 'statusCode' in error) throw error;
     if (!(error as Partial<FastifyError>).code?.startsWith('FST_')) throw error;

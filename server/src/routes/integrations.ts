@@ -6,6 +6,8 @@ import {
   InstallableParamsSchema,
   IntegrationParamsSchema,
 } from '../schemas/integrations';
+import { requireSignInUnlessOpen } from '../services/apps/app-access';
+import type { AppsService } from '../services/apps/apps-service';
 import type { ImageService } from '../services/images/image-service';
 import type { CallerGuard } from './caller-guard';
 import type { CoreHandler } from './core-handlers';
@@ -15,12 +17,20 @@ import { ownOriginOf } from './request-origin';
 /** IntegrationsDeps is what the Core integration routes need. */
 export interface IntegrationsDeps {
   guard: CallerGuard;
+  apps: Pick<AppsService, 'findAccessSettings'>;
   budget: IntegrationBudget;
   images: ImageService;
   publicUrl: string | undefined;
   /** handlers answer the Core names other than GenerateImage (`core-handlers.ts`). */
   handlers: Record<string, CoreHandler>;
 }
+
+/**
+ * SIGN_IN_UNLESS_OPEN are the Core integrations that spend the server's resources (a provider's images,
+ * parser workers and remote fetches) without a service of their own that asks for sign-in: like InvokeLLM
+ * and uploads, they need a signed-in caller unless the app is `public_without_login`.
+ */
+const SIGN_IN_UNLESS_OPEN = new Set(['GenerateImage', 'ExtractDataFromUploadedFile']);
 
 function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
@@ -55,6 +65,14 @@ export function registerIntegrationsRoutes(app: FastifyInstance, deps: Integrati
     await deps.budget.perIp(request.ip);
     // A token the server rejects counts as anonymous, as on the site's other fire-and-forget calls.
     const caller = await deps.guard.dataCaller(request, appId, { badTokenAsAnonymous: true });
+    if (caller.kind === 'anonymous' && SIGN_IN_UNLESS_OPEN.has(name)) {
+      const { visibility } = await deps.apps.findAccessSettings(appId);
+      requireSignInUnlessOpen(
+        visibility,
+        caller,
+        `${name} needs a signed-in user on this app: sign in first`,
+      );
+    }
     await deps.budget.perCaller(appId, caller);
     const handler = Object.hasOwn(deps.handlers, name) ? deps.handlers[name] : undefined;
     if (handler) {

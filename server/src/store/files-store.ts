@@ -12,7 +12,12 @@ export interface FileRow {
   size: number;
   sha256: string;
   created_by_id: string | null;
+  /** anonymous marks an upload nobody signed in made (pruned once unreferenced: FILE_ANONYMOUS_RETENTION_HOURS). */
+  anonymous?: boolean;
 }
+
+/** FileSummary is what pruning needs of a file. */
+export type FileSummary = Pick<FileRow, 'key' | 'app_id' | 'size' | 'filename'>;
 
 /** createFilesStore returns the SQL for the files table. */
 export function createFilesStore(db: Queryable) {
@@ -20,8 +25,9 @@ export function createFilesStore(db: Queryable) {
     /** insert records an uploaded file. */
     async insert(file: FileRow): Promise<void> {
       await db.query(
-        `INSERT INTO files (key, app_id, private, filename, content_type, inline, size, sha256, created_by_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        `INSERT INTO files
+           (key, app_id, private, filename, content_type, inline, size, sha256, created_by_id, anonymous)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
         [
           file.key,
           file.app_id,
@@ -32,6 +38,7 @@ export function createFilesStore(db: Queryable) {
           file.size,
           file.sha256,
           file.created_by_id,
+          file.anonymous ?? false,
         ],
       );
     },
@@ -44,9 +51,26 @@ export function createFilesStore(db: Queryable) {
       const row = rows[0];
       return row ? { ...row, size: Number(row.size) } : null;
     },
+    /** totalBytes is the size of every file appId keeps. */
+    async totalBytes(appId: string): Promise<number> {
+      const { rows } = await db.query<{ total: string | number }>(
+        'SELECT coalesce(sum(size), 0) AS total FROM files WHERE app_id = $1',
+        [appId],
+      );
+      return Number(rows[0]?.total ?? 0);
+    },
+    /** anonymousOlderThan lists at most limit anonymous uploads made more than seconds ago, oldest first. */
+    async anonymousOlderThan(seconds: number, limit: number): Promise<FileSummary[]> {
+      const { rows } = await db.query<FileSummary>(
+        `SELECT key, app_id, size, filename FROM files
+         WHERE anonymous AND created_at <= now() - make_interval(secs => $1) ORDER BY created_at LIMIT $2`,
+        [seconds, limit],
+      );
+      return rows.map((row) => ({ ...row, size: Number(row.size) }));
+    },
     /** olderThan lists files uploaded more than seconds ago (key, app, size, name), oldest first. */
-    async olderThan(seconds: number): Promise<Array<Pick<FileRow, 'key' | 'app_id' | 'size' | 'filename'>>> {
-      const { rows } = await db.query<Pick<FileRow, 'key' | 'app_id' | 'size' | 'filename'>>(
+    async olderThan(seconds: number): Promise<FileSummary[]> {
+      const { rows } = await db.query<FileSummary>(
         `SELECT key, app_id, size, filename FROM files
          WHERE created_at <= now() - make_interval(secs => $1) ORDER BY created_at, key`,
         [seconds],

@@ -345,6 +345,16 @@ const MIGRATIONS: Migration[] = [
       'CREATE INDEX app_function_logs_app_time_idx ON app_function_logs (app_id, logged_at DESC, id DESC)',
     ],
   },
+  {
+    version: 22,
+    name: 'mark anonymous uploads',
+    // Anonymous uploads (FILE_ANONYMOUS_UPLOADS) that no record names are pruned on a schedule; the index
+    // holds only them, so finding the expired ones reads nothing else.
+    statements: [
+      'ALTER TABLE files ADD COLUMN anonymous boolean NOT NULL DEFAULT false',
+      'CREATE INDEX files_anonymous_created_idx ON files (created_at) WHERE anonymous',
+    ],
+  },
 ];
 
 /**

@@ -67,6 +67,28 @@ export function decideDataAccess(visibility: string, standing: Standing): Access
   return standing === 'anonymous' ? AUTH_REQUIRED : NOT_REGISTERED;
 }
 
+/**
+ * callerOf is the entity Caller a principal is on an app of visibility, once admitted: the service role,
+ * a user, or anonymous. On `public_with_login`, a user the app has not approved is anonymous for data
+ * (signing up alone must not open what the rules keep for the app's users); an invalid or disabled token
+ * is anonymous here too (dataCaller refuses those before).
+ */
+export function callerOf(visibility: string, principal: Principal): Caller {
+  if (principal.kind === 'service') return { kind: 'service' };
+  if (principal.kind !== 'user') return { kind: 'anonymous' };
+  if (visibility === 'public_with_login' && !isApproved(principal.user)) return { kind: 'anonymous' };
+  return userCaller(principal.user);
+}
+
+/**
+ * requireSignInUnlessOpen refuses an anonymous caller (401 `auth_required`) of what spends the app's
+ * resources (uploads, models, images, extraction, outbound calls) unless the app is `public_without_login`.
+ */
+export function requireSignInUnlessOpen(visibility: string, caller: Caller, message: string): void {
+  if (caller.kind !== 'anonymous' || visibility === 'public_without_login') return;
+  throw new UnauthorizedError(message, 'auth_required');
+}
+
 /** throwRefusal turns a refusing decision into the domain error the HTTP layer maps. */
 function throwRefusal(decision: Exclude<AccessDecision, { allowed: true }>): never {
   if (decision.status === 401) throw new UnauthorizedError(decision.message, decision.reason);
@@ -138,11 +160,10 @@ export function createAppAccess(deps: { apps: AppsService; accessTokens: Pick<Ac
       const principal: Principal = bad && options.badTokenAsAnonymous ? { kind: 'anonymous' } : resolved;
       if (principal.kind === 'invalid') throw new UnauthorizedError(INVALID_TOKEN);
       if (principal.kind === 'disabled') throw new ForbiddenError('This account is disabled');
-      const decision = decideDataAccess(await visibilityOf(appId), standingOf(principal));
+      const visibility = await visibilityOf(appId);
+      const decision = decideDataAccess(visibility, standingOf(principal));
       if (!decision.allowed) throwRefusal(decision);
-      if (principal.kind === 'service') return { kind: 'service' };
-      if (principal.kind === 'user') return userCaller(principal.user);
-      return { kind: 'anonymous' };
+      return callerOf(visibility, principal);
     },
     requireUser,
     /** requireAdmin returns the admin user, or null for the service role; anyone else is refused. */
@@ -169,12 +190,11 @@ export function createAppAccess(deps: { apps: AppsService; accessTokens: Pick<Ac
     async socketAccess(appId: string, token: string | null): Promise<SocketAccess> {
       const principal: Principal =
         token && appId ? await identify(appId, `Bearer ${token}`) : { kind: 'anonymous' };
-      let caller: Caller = { kind: 'anonymous' };
-      if (principal.kind === 'service') caller = { kind: 'service' };
-      if (principal.kind === 'user') caller = userCaller(principal.user);
+      if (!appId) return { caller: { kind: 'anonymous' }, admitted: false };
+      const visibility = await visibilityOf(appId);
+      const caller = callerOf(visibility, principal);
       const standing = caller.kind === 'anonymous' ? 'anonymous' : standingOf(principal);
-      const admitted = appId ? decideDataAccess(await visibilityOf(appId), standing).allowed : false;
-      return { caller, admitted };
+      return { caller, admitted: decideDataAccess(visibility, standing).allowed };
     },
   };
 }

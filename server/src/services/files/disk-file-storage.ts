@@ -11,7 +11,8 @@ import { newStorageKey, STORAGE_KEY_PATTERN, type ByteRange, type FileStorage } 
  * half a file. Only for a single instance (or a shared volume).
  */
 export async function createDiskFileStorage(dir: string): Promise<FileStorage> {
-  await mkdir(dir, { recursive: true });
+  // Owner-only: any other local account (functions run as one) must not read uploads.
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const pathOf = (key: string) => join(dir, key.slice(0, 2), key);
   const statOf = async (key: string) => {
     if (!STORAGE_KEY_PATTERN.test(key)) return null;
@@ -28,10 +29,10 @@ export async function createDiskFileStorage(dir: string): Promise<FileStorage> {
     async put(body: Readable) {
       const key = newStorageKey();
       const path = pathOf(key);
-      await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
+      await mkdir(join(dir, key.slice(0, 2)), { recursive: true, mode: 0o700 });
       const partial = `${path}.partial`;
       try {
-        await pipeline(body, createWriteStream(partial, { flags: 'wx' }));
+        await pipeline(body, createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
         await rename(partial, path);
       } catch (error) {
         await rm(partial, { force: true });

@@ -28,7 +28,11 @@ export class FileInspector extends Transform {
   private headBytes = 0;
   private sniffed: string | null | undefined;
 
-  constructor(private readonly maxBytes: number) {
+  /** setting names the limit in the error (FILE_MAX_MB, or FILE_ANONYMOUS_MAX_MB for visitors). */
+  constructor(
+    private readonly maxBytes: number,
+    private readonly setting = 'FILE_MAX_MB',
+  ) {
     super();
   }
 
@@ -36,7 +40,7 @@ export class FileInspector extends Transform {
     this.size += chunk.length;
     if (this.size > this.maxBytes) {
       const megabytes = Math.round((this.maxBytes / 1024 / 1024) * 100) / 100;
-      done(new FileTooLargeError(`A file may be at most ${megabytes} MB (FILE_MAX_MB)`));
+      done(new FileTooLargeError(`A file may be at most ${megabytes} MB (${this.setting})`));
       return;
     }
     this.hash.update(chunk);

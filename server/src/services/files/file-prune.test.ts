@@ -18,7 +18,8 @@ const upload = (platform: TestPlatform, name: string) =>
 describe('files prune', () => {
   let platform: TestPlatform;
   beforeAll(async () => {
-    platform = await buildTestPlatform();
+    // The uploads here are anonymous: visitors' uploads are opt-in.
+    platform = await buildTestPlatform({ FILE_ANONYMOUS_UPLOADS: 'on' });
   });
   afterAll(() => platform.dispose());
 

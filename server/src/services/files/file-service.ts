@@ -6,10 +6,12 @@ import type { Caller } from '../../rules/caller';
 import type { FileRow, FilesStore } from '../../store/files-store';
 
 export type { FileRow };
+import { requireSignInUnlessOpen } from '../apps/app-access';
 import type { AppsService } from '../apps/apps-service';
 import { FileInspector } from './file-inspector';
 import { STORAGE_KEY_PATTERN, type ByteRange, type FileStorage } from './file-storage';
 import { servedType } from './served-type';
+import type { UploadAllowance, UploadQuota } from './upload-quota';
 
 /** SIGNED_URL_DEFAULT_S is a signed URL's life when the caller gives no `expires_in` (the SDK's default). */
 export const SIGNED_URL_DEFAULT_S = 300;
@@ -25,6 +27,9 @@ export interface FileServiceOptions {
   files: FilesStore;
   apps: AppsService;
   maxBytes: number;
+  /** anonymousUploads lets visitors who are not signed in upload (FILE_ANONYMOUS_UPLOADS, on open apps only). */
+  anonymousUploads: boolean;
+  quota: UploadQuota;
   /** signingSecret is the server's JWT secret; the URL-signing key is derived from it, never defaulted. */
   signingSecret: string;
   signedUrlMaxSeconds: number;
@@ -39,6 +44,8 @@ export interface UploadInput {
   filename: string;
   declaredType: string | undefined;
   body: Readable;
+  /** allowance is what admitUpload allowed this upload. */
+  allowance: UploadAllowance;
 }
 
 /** cleanFilename keeps a display name short and free of path separators and control characters. */
@@ -61,20 +68,30 @@ export function createFileService(options: FileServiceOptions) {
   const signatureOf = (appId: string, key: string, expires: number) =>
     createHmac('sha256', signingKey).update(`${appId}\n${key}\n${expires}`).digest('base64url');
 
-  async function mayUpload(appId: string, caller: Caller): Promise<void> {
-    if (caller.kind !== 'anonymous') return;
-    const { visibility } = await options.apps.findAccessSettings(appId);
-    if (visibility === 'public_without_login') return;
-    throw new UnauthorizedError('Sign in to upload files to this app', 'auth_required');
+  /**
+   * admitUpload says what caller (from ip) may upload to appId: anonymous callers only where the server
+   * takes anonymous uploads (FILE_ANONYMOUS_UPLOADS) and the app is public without login; then the quotas.
+   */
+  async function admitUpload(appId: string, caller: Caller, ip: string): Promise<UploadAllowance> {
+    if (caller.kind === 'anonymous') {
+      if (!options.anonymousUploads) {
+        throw new UnauthorizedError(
+          'Sign in to upload files: this server does not take uploads from visitors who are not signed in (FILE_ANONYMOUS_UPLOADS)',
+          'auth_required',
+        );
+      }
+      const { visibility } = await options.apps.findAccessSettings(appId);
+      requireSignInUnlessOpen(visibility, caller, 'Sign in to upload files to this app');
+    }
+    return options.quota.admit(appId, caller, ip);
   }
 
   return {
     maxBytes: options.maxBytes,
-    mayUpload,
-    /** upload streams a file into storage and records it; the caller's right was checked by mayUpload. */
+    admitUpload,
+    /** upload streams a file into storage and records it, within what admitUpload allowed. */
     async upload(input: UploadInput): Promise<FileRow> {
-      await mayUpload(input.appId, input.caller);
-      const inspector = new FileInspector(options.maxBytes);
+      const inspector = new FileInspector(input.allowance.maxBytes, input.allowance.setting);
       // pipeline carries a failure either way: a broken upload or a limit aborts storage's write.
       pipeline(input.body, inspector, () => undefined);
       const stored = await options.storage.put(inspector);
@@ -90,6 +107,7 @@ export function createFileService(options: FileServiceOptions) {
         size: stored.size,
         sha256: seen.sha256,
         created_by_id: input.caller.kind === 'user' ? input.caller.user.id : null,
+        anonymous: input.caller.kind === 'anonymous',
       };
       try {
         await options.files.insert(row);
@@ -97,6 +115,7 @@ export function createFileService(options: FileServiceOptions) {
         await options.storage.delete(stored.key).catch(() => undefined);
         throw error;
       }
+      await options.quota.charge(input.appId, input.allowance, stored.size);
       return row;
     },
     /** privateUri is the `file_uri` of a private file. */

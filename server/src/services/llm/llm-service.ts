@@ -1,15 +1,10 @@
 // Core.InvokeLLM and Core.TranscribeAudio: who may call (signed in unless the app is public without
 // login), the daily token budget, the call itself (files and web context added, structured output checked
 // against the caller's schema with one repair), and the usage recorded for the operator.
-import {
-  InvalidInputError,
-  NotConfiguredError,
-  OutboundLimitError,
-  UnauthorizedError,
-  UpstreamError,
-} from '../../lib/errors';
+import { InvalidInputError, NotConfiguredError, OutboundLimitError, UpstreamError } from '../../lib/errors';
 import type { Caller } from '../../rules/caller';
 import type { LlmUsageRow, LlmUsageStore } from '../../store/llm-usage-store';
+import { requireSignInUnlessOpen } from '../apps/app-access';
 import type { FileReader } from '../files/file-reader';
 import { MAX_DOCUMENT_CHARS, type LlmFiles } from './llm-files';
 import type { ChatMessage, ContentPart, LlmProvider, TokenUsage } from './llm-provider';
@@ -81,10 +76,11 @@ export function createLlmService(deps: LlmServiceDeps) {
 
   async function admit(appId: string, caller: Caller, integration: string): Promise<LlmProvider> {
     requireProvider();
-    if (caller.kind === 'anonymous' && (await deps.visibilityOf(appId)) !== 'public_without_login') {
-      throw new UnauthorizedError(
+    if (caller.kind === 'anonymous') {
+      requireSignInUnlessOpen(
+        await deps.visibilityOf(appId),
+        caller,
         `${integration} needs a signed-in user on this app: sign in first`,
-        'auth_required',
       );
     }
     await deps.budget.check(appId);

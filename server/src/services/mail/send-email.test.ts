@@ -38,7 +38,9 @@ const signedIn: Caller = {
   user: { id: 'u1', email: 'ada@example.com', role: 'user', full_name: 'Ada', custom: {} },
 };
 
-function senderWith(limits = { perCaller: 10, perApp: 100, windowSeconds: 60 }) {
+const IP = '192.0.2.1';
+
+function senderWith(limits = { perCaller: 10, perIp: 50, perApp: 100, windowSeconds: 60 }) {
   const sent: MailMessage[] = [];
   const sender = createEmailSender({
     mailer: { describe: () => 'memory', send: async (message) => void sent.push(message) },
@@ -55,13 +57,13 @@ describe('SendEmail rules', () => {
   it('sends to users of the app only: verified or invited, never disabled or unconfirmed sign-ups', async () => {
     const { sender, sent } = senderWith();
     const mail = { subject: 'Hi', body: 'Hello' };
-    expect(await sender.send('app', signedIn, { to: 'Ada@Example.com', ...mail })).toEqual({
+    expect(await sender.send('app', signedIn, { to: 'Ada@Example.com', ...mail }, IP)).toEqual({
       status: 'sent',
     });
-    await sender.send('app', { kind: 'service' }, { to: 'invited@example.com', ...mail });
+    await sender.send('app', { kind: 'service' }, { to: 'invited@example.com', ...mail }, IP);
     expect(sent.map((message) => message.to)).toEqual(['ada@example.com', 'invited@example.com']);
     for (const to of ['stranger@example.com', 'pending@example.com', 'gone@example.com']) {
-      await expect(sender.send('app', signedIn, { to, ...mail })).rejects.toThrow(RECIPIENT_RULE);
+      await expect(sender.send('app', signedIn, { to, ...mail }, IP)).rejects.toThrow(RECIPIENT_RULE);
     }
     expect(isMailableUser(null)).toBe(false);
   });
@@ -69,7 +71,7 @@ describe('SendEmail rules', () => {
   it('refuses anonymous callers', async () => {
     const { sender } = senderWith();
     await expect(
-      sender.send('app', { kind: 'anonymous' }, { to: 'ada@example.com', subject: 'x', body: 'y' }),
+      sender.send('app', { kind: 'anonymous' }, { to: 'ada@example.com', subject: 'x', body: 'y' }, IP),
     ).rejects.toMatchObject({ name: 'UnauthorizedError' });
   });
 
@@ -77,22 +79,37 @@ describe('SendEmail rules', () => {
     expect(() => refuseLineBreaks('subject', 'ok')).not.toThrow();
     const { sender, sent } = senderWith();
     await expect(
-      sender.send('app', signedIn, { to: 'ada@example.com', subject: 'Hi\r\nBcc: x@evil.test', body: 'b' }),
+      sender.send(
+        'app',
+        signedIn,
+        { to: 'ada@example.com', subject: 'Hi\r\nBcc: x@evil.test', body: 'b' },
+        IP,
+      ),
     ).rejects.toThrow('subject must not contain line breaks');
     await expect(
-      sender.send('app', signedIn, { to: 'ada@example.com', subject: 'Hi', body: 'b', from_name: 'A\nB' }),
+      sender.send(
+        'app',
+        signedIn,
+        { to: 'ada@example.com', subject: 'Hi', body: 'b', from_name: 'A\nB' },
+        IP,
+      ),
     ).rejects.toThrow('from_name must not contain line breaks');
     expect(sent).toHaveLength(0);
   });
 
   it('sends HTML bodies with a plain-text alternative and the display name', async () => {
     const { sender, sent } = senderWith();
-    await sender.send('app', signedIn, {
-      to: 'ada@example.com',
-      subject: 'Hi',
-      body: '<p>Hello <b>Ada</b></p><p><a href="https://x.test/a">Open</a></p>',
-      from_name: 'Camp Team',
-    });
+    await sender.send(
+      'app',
+      signedIn,
+      {
+        to: 'ada@example.com',
+        subject: 'Hi',
+        body: '<p>Hello <b>Ada</b></p><p><a href="https://x.test/a">Open</a></p>',
+        from_name: 'Camp Team',
+      },
+      IP,
+    );
     expect(sent[0]).toMatchObject({
       html: expect.stringContaining('<b>Ada</b>'),
       text: 'Hello Ada\n\nOpen (https://x.test/a)',
@@ -110,24 +127,33 @@ describe('SendEmail rules', () => {
       },
       users: { findByEmail: async () => user('ada@example.com') },
       limiter: createRateLimiter(),
-      limits: { perCaller: 10, perApp: 10, windowSeconds: 60 },
+      limits: { perCaller: 10, perIp: 10, perApp: 10, windowSeconds: 60 },
     });
     await expect(
-      sender.send('app', signedIn, { to: 'ada@example.com', subject: 's', body: 'b' }),
+      sender.send('app', signedIn, { to: 'ada@example.com', subject: 's', body: 'b' }, IP),
     ).rejects.toMatchObject({
       name: 'UpstreamError',
       message: 'The mail server did not accept the mail: try again later',
     });
   });
 
-  it('limits each caller and the whole app per window', async () => {
-    const { sender } = senderWith({ perCaller: 2, perApp: 3, windowSeconds: 60 });
+  it("limits each caller, each IP and the app's users per window; the service role has its own budget", async () => {
+    const { sender } = senderWith({ perCaller: 2, perIp: 3, perApp: 4, windowSeconds: 60 });
     const mail = { to: 'ada@example.com', subject: 'Hi', body: 'b' };
-    await sender.send('app', signedIn, mail);
-    await sender.send('app', signedIn, mail);
-    await expect(sender.send('app', signedIn, mail)).rejects.toMatchObject({ name: 'TooManyRequestsError' });
-    await sender.send('app', { kind: 'service' }, mail);
-    await expect(sender.send('app', { kind: 'service' }, mail)).rejects.toThrow('this app');
+    const other = { ...signedIn, user: { ...signedIn.user, id: 'u2' } };
+    const third = { ...signedIn, user: { ...signedIn.user, id: 'u3' } };
+    await sender.send('app', signedIn, mail, IP);
+    await sender.send('app', signedIn, mail, IP);
+    await expect(sender.send('app', signedIn, mail, IP)).rejects.toThrow('by you');
+    // Another account on the same IP: the IP's budget (3) runs out before its own.
+    await sender.send('app', other, mail, IP);
+    await expect(sender.send('app', other, mail, IP)).rejects.toThrow('your network address');
+    // Elsewhere, the app's users share 4 in all.
+    await sender.send('app', third, mail, '192.0.2.9');
+    await expect(sender.send('app', third, mail, '192.0.2.9')).rejects.toThrow("this app's users");
+    // The users spent theirs; the app's backend still sends, up to its own budget.
+    for (let i = 0; i < 4; i++) await sender.send('app', { kind: 'service' }, mail, IP);
+    await expect(sender.send('app', { kind: 'service' }, mail, IP)).rejects.toThrow("this app's backend");
   });
 });
 

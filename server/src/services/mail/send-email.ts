@@ -19,6 +19,7 @@ export interface EmailInput {
 
 export interface MailLimits {
   perCaller: number;
+  perIp: number;
   perApp: number;
   windowSeconds: number;
 }
@@ -61,16 +62,22 @@ export function createEmailSender(deps: EmailSenderDeps) {
 
   return {
     /** send mails input for caller in appId; returns what the integration answers. */
-    async send(appId: string, caller: Caller, input: EmailInput): Promise<{ status: 'sent' }> {
+    async send(appId: string, caller: Caller, input: EmailInput, ip: string): Promise<{ status: 'sent' }> {
       if (caller.kind === 'anonymous') {
         throw new UnauthorizedError('SendEmail needs a signed-in user: sign in first', 'auth_required');
       }
       refuseLineBreaks('subject', input.subject);
       refuseLineBreaks('from_name', input.from_name);
       // Budgets are spent before the recipient is looked up, so probing which addresses are users is bounded too.
-      const who = caller.kind === 'user' ? `user:${caller.user.id}` : 'service';
-      await spend(`mail:caller:${appId}:${who}`, deps.limits.perCaller, 'you');
-      await spend(`mail:app:${appId}`, deps.limits.perApp, 'this app');
+      // The service role (the app's own backend) has an app budget of its own: its users' mail, however
+      // much, never leaves the app unable to send its own.
+      if (caller.kind === 'user') {
+        await spend(`mail:caller:${appId}:user:${caller.user.id}`, deps.limits.perCaller, 'you');
+        await spend(`mail:ip:${appId}:${ip}`, deps.limits.perIp, 'your network address');
+        await spend(`mail:app:${appId}`, deps.limits.perApp, "this app's users");
+      } else {
+        await spend(`mail:app-service:${appId}`, deps.limits.perApp, "this app's backend");
+      }
       const recipient = await deps.users.findByEmail(appId, input.to);
       if (recipient === null || !isMailableUser(recipient))
         throw new InvalidInputError(`${RECIPIENT_RULE}; ${input.to} is not one`);

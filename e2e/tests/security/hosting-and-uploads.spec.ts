@@ -1,0 +1,191 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { io } from 'socket.io-client';
+import {
+  SERVICE_TOKEN,
+  api,
+  createUser,
+  failure,
+  signUp,
+  uniqueEmail,
+  userClient,
+} from '../../support/auth-helpers';
+import { startEntitiesServer } from '../../support/entities-helpers';
+import { removeServerData, type RunningServer } from '../../support/server-process';
+
+// Issue 18, items 7, 10, 11 and 17: what one server hosts, who may upload and how much, and who its data
+// and spending integrations treat as signed in.
+
+const appId = 'queen-solana';
+const MB = 1024 * 1024;
+
+type Core = { UploadFile(input: { file: File }): Promise<{ file_url: string }> };
+const coreOf = (server: RunningServer, token?: string) =>
+  userClient(server, token).integrations.Core as unknown as Core;
+const fileOf = (bytes: number, name = 'f.bin') =>
+  new File([new Uint8Array(Buffer.alloc(bytes, 7))], name, { type: 'application/octet-stream' });
+const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
+
+test.describe('one server, one app (item 11)', () => {
+  let server: RunningServer;
+  let other: Pick<RunningServer, 'dataDir' | 'databaseUrl'>;
+
+  test.beforeAll(async () => {
+    // Another app's rows in the same database: its server ran first on the same data (PGlite folder, or
+    // PostgreSQL database), as two apps sharing one PostgreSQL database do.
+    const first = await startEntitiesServer({ env: { APP_ID: 'other-app' }, keepData: true });
+    await first.stop();
+    other = first;
+    server = await startEntitiesServer(
+      first.databaseUrl ? { databaseUrl: first.databaseUrl } : { dataDir: first.dataDir },
+    );
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+    await removeServerData(other);
+  });
+
+  test("the service token opens the hosted app's data and nothing of the other app", async () => {
+    const own = await api(server, `/api/apps/${appId}/entities/Todo`, {
+      method: 'GET',
+      token: SERVICE_TOKEN,
+    });
+    expect(own.status).toBe(200);
+    for (const path of [
+      '/api/apps/other-app/entities/Todo',
+      '/api/apps/other-app/admin/users',
+      '/api/apps/other-app/admin/secrets',
+      '/api/apps/public/prod/public-settings/by-id/other-app',
+      '/api/apps/other-app/entities/User/me',
+    ]) {
+      const answer = await api(server, path, { method: 'GET', token: SERVICE_TOKEN });
+      expect(answer.status, path).toBe(404);
+      expect(String(answer.json.message), path).toContain('other-app');
+    }
+    const create = await api(server, '/api/apps/other-app/admin/users', {
+      token: SERVICE_TOKEN,
+      body: { email: uniqueEmail('planted'), password: 'correct horse battery', role: 'admin' },
+    });
+    expect(create.status).toBe(404);
+    const login = await fetch(`${server.url}/api/apps/auth/login?app_id=other-app&from_url=%2F`);
+    expect(login.status).toBe(404);
+  });
+
+  test("a socket of the other app is refused at the handshake; the hosted app's is not", async () => {
+    const connect = (id: string) =>
+      new Promise<string>((resolve) => {
+        const socket = io(server.url, {
+          path: '/ws-user-apps/socket.io/',
+          transports: ['websocket'],
+          reconnection: false,
+          query: { app_id: id, token: SERVICE_TOKEN },
+        });
+        socket.once('connect', () => resolve('connected'));
+        socket.once('connect_error', (error) => resolve(`refused: ${error.message}`));
+        setTimeout(() => resolve('no answer'), 5000);
+      }).finally(() => undefined);
+    expect(await connect(appId)).toBe('connected');
+    expect(await connect('other-app')).toContain('refused: App "other-app" was not found');
+  });
+});
+
+test.describe('uploads (item 7) and the data folder (item 10)', () => {
+  test('visitors may not upload unless FILE_ANONYMOUS_UPLOADS is on; data stays owner-only', async () => {
+    const server = await startEntitiesServer();
+    try {
+      const refused = await failure(coreOf(server).UploadFile({ file: fileOf(10) }));
+      expect(refused.status).toBe(401);
+      expect(refused.message).toContain('FILE_ANONYMOUS_UPLOADS');
+
+      const { token } = await createUser(server, { email: uniqueEmail('uploader') });
+      const { file_url } = await coreOf(server, token).UploadFile({ file: fileOf(1000) });
+      const key = /\/files\/public\/([0-9a-f]{32})\//.exec(file_url)?.[1] ?? '';
+      // Item 10: nobody but the server's own account may open anything under DATA_DIR but the Deno cache
+      // (functions run as `nobody` read it): the folder is at most traversable, every entry owner-only.
+      const dataDirMode = await modeOf(server.dataDir);
+      expect([0o700, 0o711]).toContain(dataDirMode);
+      for (const name of await readdir(server.dataDir)) {
+        if (name === 'deno') continue;
+        expect((await modeOf(join(server.dataDir, name))) & 0o077, name).toBe(0);
+      }
+      if (server.database === 'pglite') {
+        expect(await modeOf(join(server.dataDir, 'pglite/PG_VERSION'))).toBe(0o600);
+        const stored = join(server.dataDir, 'files', key.slice(0, 2), key);
+        expect(await modeOf(stored)).toBe(0o600);
+        expect(await modeOf(join(server.dataDir, 'files', key.slice(0, 2)))).toBe(0o700);
+      }
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  test('anonymous uploads, when on: a smaller file limit, a daily share per IP, an app total', async () => {
+    const server = await startEntitiesServer({
+      env: {
+        FILE_ANONYMOUS_UPLOADS: 'on',
+        FILE_ANONYMOUS_MAX_MB: '1',
+        FILE_ANONYMOUS_DAILY_MB: '2',
+        FILE_APP_MAX_MB: '4',
+      },
+    });
+    try {
+      const tooLarge = await failure(coreOf(server).UploadFile({ file: fileOf(1.5 * MB) }));
+      expect(tooLarge.status).toBe(413);
+      expect(tooLarge.message).toContain('FILE_ANONYMOUS_MAX_MB');
+      // The share is checked before each upload: 0.9, 1.8 MB fit, the third (crossing 2 MB) is kept, and
+      // the next is refused until midnight UTC.
+      for (let i = 0; i < 3; i++) await coreOf(server).UploadFile({ file: fileOf(0.9 * MB) });
+      const overShare = await failure(coreOf(server).UploadFile({ file: fileOf(10) }));
+      expect(overShare.status).toBe(429);
+      expect(overShare.message).toContain('FILE_ANONYMOUS_DAILY_MB');
+      // A signed-in user has a share of their own, but the app's total (4 MB) is nearly reached.
+      const { token } = await createUser(server, { email: uniqueEmail('quota') });
+      await coreOf(server, token).UploadFile({ file: fileOf(1.5 * MB) });
+      const full = await failure(coreOf(server, token).UploadFile({ file: fileOf(10) }));
+      expect(full.status).toBe(507);
+      expect(full.message).toContain('FILE_APP_MAX_MB');
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
+
+test.describe('visibility (item 17)', () => {
+  test('on public_with_login, an unapproved user is anonymous for data and spending integrations need sign-in', async () => {
+    const server = await startEntitiesServer({
+      env: { APP_VISIBILITY: 'public_with_login', APP_SELF_SIGNUP: 'false' },
+    });
+    try {
+      const { token: approved } = await createUser(server, { email: uniqueEmail('approved') });
+      const { token: unapproved } = await signUp(server, uniqueEmail('unapproved'));
+      const note = (token: string) =>
+        api(server, `/api/apps/${appId}/entities/Note`, { token, body: { text: 'mine' } });
+      expect((await note(approved)).status).toBe(201);
+      // Note is created by signed-in users only (its rule names the user): the unapproved user is not one.
+      const refused = await note(unapproved);
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(refused.status).toBeLessThan(500);
+      const notes = await api(server, `/api/apps/${appId}/entities/Note`, {
+        method: 'GET',
+        token: SERVICE_TOKEN,
+      });
+      expect((notes.json as unknown as unknown[]).length).toBe(1);
+
+      for (const name of ['GenerateImage', 'ExtractDataFromUploadedFile']) {
+        const body =
+          name === 'GenerateImage'
+            ? { prompt: 'a queen' }
+            : { file_url: 'https://example.com/a.csv', json_schema: { type: 'object' } };
+        const path = `/api/apps/${appId}/integration-endpoints/Core/${name}`;
+        const anonymous = await api(server, path, { body });
+        expect(anonymous.status, name).toBe(401);
+        expect(anonymous.json.extra_data, name).toEqual({ reason: 'auth_required' });
+        const asUnapproved = await api(server, path, { body, token: unapproved });
+        expect(asUnapproved.status, name).toBe(401);
+      }
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
