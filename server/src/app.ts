@@ -1,5 +1,8 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { clientAddress, trustedProxies } from './lib/client-address';
+import { capConnectionsPerIp } from './lib/connection-cap';
 import { InvalidInputError } from './lib/errors';
 import { requestIds } from './lib/request-id';
 import { DEFAULT_FRAME_ANCESTORS } from './lib/content-security-policy';
@@ -10,6 +13,7 @@ import { registerAdminRoutes } from './routes/admin';
 import { registerAnalyticsRoutes } from './routes/analytics';
 import { registerAppLogsRoutes } from './routes/app-logs';
 import { registerAuthRoutes } from './routes/auth';
+import { registerBodyDeadline } from './routes/body-deadline';
 import { registerCustomIntegrationsRoutes } from './routes/custom-integrations';
 import { createCallerGuard } from './routes/caller-guard';
 import { coreHandlers } from './routes/core-handlers';
@@ -47,6 +51,31 @@ import type { FunctionsService } from './services/functions/functions-service';
 
 /** BODY_LIMIT is the largest request body accepted (1 MB); larger ones get 413. */
 export const BODY_LIMIT = 1024 * 1024;
+
+/** HttpLimits are the edge's timeouts and per-IP caps (config/http-env.ts). */
+export interface HttpLimits {
+  requestTimeoutMs: number;
+  minBytesPerSecond: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnectionsPerIp: number;
+  realtimeMaxSocketsPerIp: number;
+  realtimeHandshakesPerMinute: number;
+}
+
+/** DEFAULT_HTTP_LIMITS are the environment's defaults, for apps built without a configuration. */
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  requestTimeoutMs: 30_000,
+  minBytesPerSecond: 32 * 1024,
+  headersTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 72_000,
+  maxConnectionsPerIp: 256,
+  realtimeMaxSocketsPerIp: 100,
+  realtimeHandshakesPerMinute: 120,
+};
+
+/** HEADER_CHECK_INTERVAL_MS is how often Node looks for connections past their headers timeout. */
+const HEADER_CHECK_INTERVAL_MS = 1_000;
 
 /** AppDeps is everything the HTTP layer needs; platform/platform.ts builds it. */
 export interface AppDeps {
@@ -91,6 +120,8 @@ export interface AppDeps {
   integrationLimits: IntegrationBudgetLimits;
   /** trustProxy is Fastify's `trustProxy` (TRUST_PROXY): which proxies may set the client IP. */
   trustProxy: boolean | number | string[];
+  /** http are the request timeouts and per-IP connection caps (default DEFAULT_HTTP_LIMITS). */
+  http?: HttpLimits;
   /** isEntity says whether a realtime room's entity exists (the project's entities and User). */
   isEntity: (entity: string) => boolean;
   /** maxRoomsPerSocket caps the realtime rooms one socket may join. */
@@ -107,6 +138,7 @@ const CORS_MAX_AGE_S = 600;
 
 /** buildApp wires routes, parsers, error handling and socket.io into a Fastify instance, without listening. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const limits = deps.http ?? DEFAULT_HTTP_LIMITS;
   const app = Fastify({
     loggerInstance: deps.logger,
     // Unique across restarts and instances: function logs keep it (and answer it as x-request-id).
@@ -114,6 +146,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     trustProxy: trustProxyOption(deps.trustProxy),
     frameworkErrors: handleError,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // Node checks the headers deadline every connectionsCheckingInterval (30 s by default).
+    http: {
+      // Bodies have their own deadline (registerBodyDeadline); 0 also lets any headers timeout be set.
+      requestTimeout: 0,
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(HEADER_CHECK_INTERVAL_MS, limits.headersTimeoutMs),
+    },
+  });
+  const isTrusted = trustedProxies(deps.trustProxy);
+  capConnectionsPerIp(app.server, limits.maxConnectionsPerIp, isTrusted);
+  registerBodyDeadline(app, {
+    graceMs: limits.requestTimeoutMs,
+    minBytesPerSecond: limits.minBytesPerSecond,
   });
   registerBodyParsers(app);
   refuseOtherApps(app, deps.appId);
@@ -149,6 +195,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     isEntity: deps.isEntity,
     ...(deps.maxRoomsPerSocket ? { maxRooms: deps.maxRoomsPerSocket } : {}),
+    handshakes: {
+      maxSocketsPerIp: limits.realtimeMaxSocketsPerIp,
+      clientIp: (request) =>
+        clientAddress(request.socket.remoteAddress ?? '', forwardedFor(request.headers), isTrusted),
+      mayOpen: async (ip) =>
+        (await deps.limiter.hit(`realtime-handshake:${ip}`, limits.realtimeHandshakesPerMinute, 60_000))
+          .allowed,
+    },
   });
   // Sockets go first so the HTTP server's close is not held open by WebSocket connections; the Redis
   // connections close within a bounded time even while Redis is down.
@@ -214,6 +268,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 function trustProxyOption(trust: boolean | number | string[]) {
   if (typeof trust !== 'number') return trust;
   return (_address: string, hop: number) => hop < trust;
+}
+
+function forwardedFor(headers: IncomingHttpHeaders): string | undefined {
+  const value = headers['x-forwarded-for'];
+  return Array.isArray(value) ? value.join(',') : value;
 }
 
 function registerBodyParsers(app: FastifyInstance): void {

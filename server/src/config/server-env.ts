@@ -8,6 +8,7 @@ import { FilesEnvShape, fileStorageKind } from './files-env';
 import { ExtractionEnvShape } from './extraction-env';
 import { FunctionsEnvShape } from './functions-env';
 import { HostingEnvShape } from './hosting-env';
+import { HttpEnvShape } from './http-env';
 import { OutboundEnvShape } from './outbound-env';
 import { SecretsEnvShape } from './secrets-env';
 import { LimitsEnvShape } from './limits-env';
@@ -118,6 +119,7 @@ export const ServerEnvSchema = z.object({
   ),
   ...AuthEnvShape,
   ...LimitsEnvShape,
+  ...HttpEnvShape,
   ...AppLogsEnvShape,
   ...FilesEnvShape,
   ...HostingEnvShape,

@@ -2,7 +2,13 @@ import { createServer, type Server } from 'node:http';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboundLimitError, OutboundRefusedError, createPublicFetch, isPublicAddress } from './public-fetch';
+import {
+  OutboundLimitError,
+  OutboundRefusedError,
+  createPublicFetch,
+  isLocalName,
+  isPublicAddress,
+} from './public-fetch';
 
 const LIMITS = { maxBytes: 1024, timeoutMs: 2000 };
 
@@ -23,8 +29,27 @@ describe('isPublicAddress', () => {
     'fd00::1',
     'fe80::1',
     'not-an-ip',
+    // Not global unicast (2000::/3) although ipaddr.js calls them unicast: IPv4-compatible, NAT64, ::/8.
+    '::7f00:1',
+    '::a00:1',
+    '64:ff9b::a00:1',
+    '100::1',
+    '2001:db8::1',
+    '2002:7f00:1::',
   ])('refuses %s', (address) => {
     expect(isPublicAddress(address)).toBe(false);
+  });
+});
+
+describe('isLocalName', () => {
+  it.each(['localhost', 'LOCALHOST.', 'localhost..', 'app.localhost', 'A.LocalHost.'])(
+    '%s is local',
+    (name) => {
+      expect(isLocalName(name)).toBe(true);
+    },
+  );
+  it.each(['localhost.example.com', 'notlocalhost', 'example.com'])('%s is not', (name) => {
+    expect(isLocalName(name)).toBe(false);
   });
 });
 

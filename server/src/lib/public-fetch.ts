@@ -6,9 +6,9 @@ import { request as httpRequest, type IncomingMessage, type RequestOptions } fro
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { OutboundLimitError, OutboundRefusedError } from './errors';
+import { OutboundLimitError, OutboundRefusedError, UpstreamError } from './errors';
 
-export { OutboundLimitError, OutboundRefusedError };
+export { OutboundLimitError, OutboundRefusedError, UpstreamError };
 
 export interface PublicRequest {
   url: string;
@@ -21,6 +21,11 @@ export interface PublicRequest {
   timeoutMs: number;
   /** maxRedirects followed for GET/HEAD (each hop checked again); default 3, 0 returns the 3xx. */
   maxRedirects?: number;
+  /**
+   * credentialHeaders name headers that carry a secret (an API key header); like `authorization` and
+   * `cookie`, they are dropped when a redirect leaves the request's origin.
+   */
+  credentialHeaders?: readonly string[];
 }
 
 export interface PublicResponse {
@@ -39,6 +44,9 @@ export interface PublicFetchOptions {
   allowedPrivateHosts?: readonly string[];
 }
 
+/** GLOBAL_UNICAST is the only IPv6 block handed out as public addresses (2000::/3). */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
 /** isPublicAddress tells whether an IP literal is a public unicast address (no loopback, private, link-local…). */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
@@ -46,7 +54,49 @@ export function isPublicAddress(address: string): boolean {
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   }
-  return parsed.range() === 'unicast';
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  // Outside 2000::/3 ipaddr calls much "unicast" that is not (IPv4-compatible ::7f00:1, NAT64, ::/8):
+  // only global unicast that no named range claims is public.
+  return parsed.match(GLOBAL_UNICAST) && parsed.range() === 'unicast';
+}
+
+/** isLocalName says a host name always means this machine (`localhost`, `LOCALHOST.`, `a.localhost`). */
+export function isLocalName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.+$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+/** CREDENTIAL_HEADERS never follow a redirect to another origin. */
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
+
+/** withoutCredentials is headers without those that carry credentials (names compared in lower case). */
+function withoutCredentials(
+  headers: Record<string, string> | undefined,
+  extra: readonly string[],
+): Record<string, string> {
+  const dropped = new Set([...CREDENTIAL_HEADERS, ...extra.map((name) => name.toLowerCase())]);
+  return Object.fromEntries(
+    Object.entries(headers ?? {}).filter(([name]) => !dropped.has(name.toLowerCase())),
+  );
+}
+
+/** NETWORK_FAILURES say, for a network error's code, what went wrong in words a caller can act on. */
+const NETWORK_FAILURES: Record<string, string> = {
+  ENOTFOUND: 'its name does not resolve; check the URL',
+  EAI_AGAIN: 'its name could not be resolved now; try again later',
+  ECONNREFUSED: 'it refused the connection',
+  ECONNRESET: 'it closed the connection',
+  EHOSTUNREACH: 'it cannot be reached',
+  ENETUNREACH: 'it cannot be reached',
+  ETIMEDOUT: 'it did not answer',
+};
+
+/** unreachable turns a network error into an UpstreamError (502) naming the host, never a 500. */
+function unreachable(error: unknown, raw: string): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== 'string' || error instanceof OutboundRefusedError) return error;
+  const why = NETWORK_FAILURES[code] ?? 'the exchange failed';
+  return new UpstreamError(`Could not fetch from ${hostOf(raw)}: ${why} (${code})`, { cause: error });
 }
 
 function refuse(host: string): OutboundRefusedError {
@@ -89,16 +139,21 @@ export function createPublicFetch(options: PublicFetchOptions = {}) {
     const literal = url.hostname.replace(/^\[|\]$/g, '');
     // Node skips the lookup function for IP literals, so they are checked here.
     if (!trustedHost && isIP(literal) && !isPublicAddress(literal)) throw refuse(url.hostname);
-    if (!trustedHost && url.hostname.toLowerCase() === 'localhost') throw refuse(url.hostname);
+    if (!trustedHost && isLocalName(url.hostname)) throw refuse(url.hostname);
     return { url, trustedHost };
   }
 
-  function once(input: PublicRequest, raw: string, signal: AbortSignal): Promise<PublicResponse> {
+  function once(
+    input: PublicRequest,
+    raw: string,
+    headers: Record<string, string> | undefined,
+    signal: AbortSignal,
+  ): Promise<PublicResponse> {
     const { url, trustedHost } = targetOf(raw);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const requestOptions: RequestOptions = {
       method: input.method ?? 'GET',
-      headers: input.headers,
+      headers,
       signal,
       ...(trustedHost ? {} : { lookup: guardedLookup }),
     };
@@ -141,14 +196,20 @@ export function createPublicFetch(options: PublicFetchOptions = {}) {
     const method = (input.method ?? 'GET').toUpperCase();
     const hops = method === 'GET' || method === 'HEAD' ? (input.maxRedirects ?? 3) : 0;
     let current = input.url;
+    let headers = input.headers;
     try {
       for (let hop = 0; ; hop++) {
-        const response = await once(input, current, signal);
+        const response = await once(input, current, headers, signal);
         const location = response.headers.location;
         if (response.status < 300 || response.status >= 400 || !location || hops === 0) return response;
         if (hop >= hops)
           throw new OutboundRefusedError(`Too many redirects fetching ${input.url.slice(0, 200)}`);
-        current = new URL(location, current).toString();
+        const next = new URL(location, current);
+        // Credentials are for the origin they were sent to, never for where it redirects.
+        if (next.origin !== new URL(current).origin) {
+          headers = withoutCredentials(headers, input.credentialHeaders ?? []);
+        }
+        current = next.toString();
       }
     } catch (error) {
       if (signal.aborted) {
@@ -157,7 +218,7 @@ export function createPublicFetch(options: PublicFetchOptions = {}) {
           'timeout',
         );
       }
-      throw error;
+      throw unreachable(error, current);
     }
   };
 }

@@ -6,11 +6,14 @@ import {
   type SiteConfig,
 } from '../../../site/src/config/site-config-schema';
 import { parseServerEnv, type ServerConfig } from '../config/server-env';
+import { serializeRequest } from '../lib/log-redaction';
 
-/** createLogger is the server's pino logger; bearer tokens never reach the log. */
+/** createLogger is the server's pino logger; bearer tokens and tokens in URLs never reach the log. */
 export function createLogger(level: string): Logger {
   return pino({
     level,
+    // Fastify takes a logger instance's own `req` serializer over its default.
+    serializers: { req: serializeRequest },
     redact: {
       paths: ['req.headers.authorization', 'headers.authorization', 'request.headers.authorization'],
       censor: '[redacted]',

@@ -39,7 +39,7 @@ export interface Realtime {
 }
 
 /** AttachOptions are how handshakes are identified and which rooms sockets may join. */
-export type AttachOptions = Pick<SocketServerOptions, 'identify' | 'isEntity' | 'maxRooms'>;
+export type AttachOptions = Pick<SocketServerOptions, 'identify' | 'isEntity' | 'maxRooms' | 'handshakes'>;
 
 /** RealtimeOptions picks the fan-out: REDIS_URL for several instances, none for one. */
 export interface RealtimeOptions {

@@ -1,4 +1,4 @@
-import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { Server, type ServerOptions } from 'socket.io';
 import { z } from 'zod';
 import { NotFoundError } from '../lib/errors';
@@ -37,6 +37,46 @@ export interface SocketServerOptions {
   isEntity?: (entity: string) => boolean;
   /** maxRooms caps the rooms one socket may join (default MAX_ROOMS_PER_SOCKET). */
   maxRooms?: number;
+  /** handshakes bounds the sockets one client IP may hold and open; without it, unbounded. */
+  handshakes?: HandshakeLimits;
+}
+
+/** HandshakeLimits are REALTIME_MAX_SOCKETS_PER_IP and the handshake rate per IP. */
+export interface HandshakeLimits {
+  maxSocketsPerIp: number;
+  /** clientIp is the handshake's client address (TRUST_PROXY applied, as for HTTP requests). */
+  clientIp: (request: IncomingMessage) => string;
+  /** mayOpen counts one handshake of ip and says whether it is within the rate. */
+  mayOpen: (ip: string) => Promise<boolean>;
+}
+
+/**
+ * handshakeGate is socket.io's allowRequest: a client IP holding maxSocketsPerIp sockets, or opening them
+ * faster than the rate, is refused before any socket exists. A socket is counted until its connection
+ * closes (a WebSocket keeps the handshake's TCP connection).
+ */
+export function handshakeGate(limits: HandshakeLimits) {
+  const open = new Map<string, number>();
+  return (request: IncomingMessage, callback: (error: string | null | undefined, ok: boolean) => void) => {
+    const ip = limits.clientIp(request);
+    if ((open.get(ip) ?? 0) >= limits.maxSocketsPerIp) return callback('too many sockets', false);
+    limits.mayOpen(ip).then(
+      (allowed) => {
+        if (!allowed) return callback('too many handshakes', false);
+        // Counted now, not at `connection`, so concurrent handshakes cannot all slip under the cap.
+        const count = (open.get(ip) ?? 0) + 1;
+        if (count > limits.maxSocketsPerIp) return callback('too many sockets', false);
+        open.set(ip, count);
+        request.socket.once('close', () => {
+          const left = (open.get(ip) ?? 1) - 1;
+          if (left > 0) open.set(ip, left);
+          else open.delete(ip);
+        });
+        callback(null, true);
+      },
+      () => callback('handshake check failed', false),
+    );
+  };
 }
 
 function queryValue(value: unknown): string | null {
@@ -71,6 +111,7 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
     transports: ['websocket'],
     serveClient: false,
     ...(options.adapter ? { adapter: options.adapter } : {}),
+    ...(options.handshakes ? { allowRequest: handshakeGate(options.handshakes) } : {}),
   });
   // NB: a rejected handshake is never retried by socket.io-client, so an unknown or expired token does not
   // refuse the connection: the resolver decides what it is (the entity resolver makes it anonymous).

@@ -35,6 +35,14 @@ function tooLarge(maxBytes: number, setting = 'FILE_MAX_MB'): Error {
   return Object.assign(new Error(`A file may be at most ${megabytes} MB (${setting})`), { statusCode: 413 });
 }
 
+// The multipart parser (busboy) reports a body cut short or badly framed with these plain errors.
+const BROKEN_FRAMING = /unexpected end of multipart data|Boundary not found|Malformed part header/i;
+
+/** isBrokenFraming says the error is the caller's malformed multipart body (a 400), not ours. */
+function isBrokenFraming(error: unknown): boolean {
+  return error instanceof Error && !('code' in error) && BROKEN_FRAMING.test(error.message);
+}
+
 /** readFilePart finds the part named `file` and hands its stream to upload, reading nothing else big. */
 async function uploadFrom(request: FastifyRequest, deps: FilesDeps, isPrivate: boolean): Promise<FileRow> {
   const { appId } = parseInput(UploadParamsSchema, request.params);
@@ -78,7 +86,7 @@ async function uploadFrom(request: FastifyRequest, deps: FilesDeps, isPrivate: b
       throw tooLarge(maxBytes, allowance.setting);
     }
     if (error instanceof Error && 'statusCode' in error) throw error;
-    if (!(error as Partial<FastifyError>).code?.startsWith('FST_')) throw error;
+    if (!(error as Partial<FastifyError>).code?.startsWith('FST_') && !isBrokenFraming(error)) throw error;
     const reason = error instanceof Error ? error.message : 'unreadable body';
     throw new InvalidInputError(`The upload is not valid multipart/form-data: ${reason.slice(0, 200)}`);
   }

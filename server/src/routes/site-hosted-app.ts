@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join, posix, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { mayServe } from '../lib/served-path';
 import { isPrivateSiteFile } from '../lib/site-bundle';
 import type { HtmlSender } from '../lib/site-html';
 import { appManifest } from '../lib/site-manifest';
@@ -90,7 +91,8 @@ export async function registerHostedAppFiles(app: FastifyInstance, files: Hosted
     redirect: false,
     cacheControl: false,
     // index.html is sent from memory (no-cache).
-    allowedPath: (pathName) => posix.normalize(pathName) !== '/index.html',
+    // Never a dotfile (`.env`, `.git/`) or a file whose real path leaves the build (a symlink out).
+    allowedPath: (pathName, root) => posix.normalize(pathName) !== '/index.html' && mayServe(root, pathName),
     setHeaders: (response, filePath) => {
       // Vite names files under assets/ by content hash, so they can be cached for good.
       response.setHeader(

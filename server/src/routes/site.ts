@@ -6,6 +6,7 @@ import {
   DEFAULT_FRAME_ANCESTORS,
   inlineScriptHashes,
 } from '../lib/content-security-policy';
+import { mayServe } from '../lib/served-path';
 import { isPrivateSiteFile, type SiteBundle } from '../lib/site-bundle';
 import { createHtmlSender, sendUnbuilt } from '../lib/site-html';
 import {
@@ -158,7 +159,7 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
     index: false,
     redirect: false,
     cacheControl: false,
-    allowedPath: (pathName) => !isPrivateSiteFile(pathName),
+    allowedPath: (pathName, root) => !isPrivateSiteFile(pathName) && mayServe(root, pathName),
     setHeaders: (response, filePath) => {
       // Vite names files under assets/ by content hash, so they can be cached for good.
       const inAssets = relative(bundle.root, filePath).split(sep)[0] === 'assets';

@@ -64,6 +64,14 @@ describe('operationsOf / findOperation', () => {
 });
 
 describe('buildUpstreamRequest', () => {
+  it.each(['..', '.', ''])('refuses the path parameter %j (it would leave the template)', (value) => {
+    expect(() =>
+      buildUpstreamRequest(base, op('get:/repos/{owner}/{repo}'), {
+        path_params: { owner: 'o', repo: value },
+      }),
+    ).toThrow(/path_params\.repo: must not be empty/);
+  });
+
   it('fills path parameters encoded, under the base URL path', () => {
     const request = buildUpstreamRequest(base, op('get:/repos/{owner}/{repo}'), {
       path_params: { owner: 'oct o', repo: '../x?y' },

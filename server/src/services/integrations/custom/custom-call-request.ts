@@ -98,6 +98,19 @@ function pick<V extends Scalar | Scalar[]>(
   return values;
 }
 
+/**
+ * pathSegment refuses values that are not one plain segment once encoded: empty, `.` and `..` (URL parsing
+ * would drop or resolve them, reaching another path of the API).
+ */
+function pathSegment(name: string, value: string): string {
+  if (value === '' || value === '.' || value === '..') {
+    throw new InvalidInputError(
+      `path_params.${name}: must not be empty, "." or ".." (it fills one segment of the path)`,
+    );
+  }
+  return value;
+}
+
 /** buildUpstreamRequest checks input against operation and returns the request for baseUrl. */
 export function buildUpstreamRequest(
   baseUrl: string,
@@ -114,9 +127,17 @@ export function buildUpstreamRequest(
   const headers = pick(operation, 'header', input.headers, 'headers');
 
   const filledPath = operation.path.replace(/\{([^}]+)\}/g, (_whole, name: string) =>
-    encodeURIComponent(path.get(name)?.[0] ?? ''),
+    encodeURIComponent(pathSegment(name, path.get(name)?.[0] ?? '')),
   );
-  const url = new URL(`${baseUrl.replace(/\/+$/, '')}${filledPath}`);
+  const expected = `${baseUrl.replace(/\/+$/, '')}${filledPath}`;
+  const url = new URL(expected);
+  // URL parsing resolves dot segments and re-encodes: the path sent must be the one the template built,
+  // under the base path, or a parameter could reach another endpoint.
+  if (url.pathname !== new URL(baseUrl).pathname.replace(/\/+$/, '') + filledPath) {
+    throw new InvalidInputError(
+      `path_params: the values would leave the path ${operation.path} of ${operation.id}; send plain segment values`,
+    );
+  }
   for (const [name, values] of query) for (const value of values) url.searchParams.append(name, value);
 
   const out: Record<string, string> = { accept: 'application/json, */*;q=0.5' };

@@ -96,6 +96,7 @@ export function createCustomIntegrations(deps: CustomIntegrationsDeps) {
           ...(request.body !== undefined ? { body: request.body } : {}),
           maxBytes: MAX_ANSWER_BYTES,
           timeoutMs: integration.timeoutMs,
+          ...(integration.auth ? { credentialHeaders: [integration.auth.header] } : {}),
         });
       } catch (error) {
         if (error instanceof OutboundLimitError && error.reason === 'timeout') {
@@ -109,7 +110,7 @@ export function createCustomIntegrations(deps: CustomIntegrationsDeps) {
         }
         // A refused address (OutboundRefusedError) keeps its own answer; anything else is the network.
         if (error instanceof OutboundRefusedError) throw error;
-        const code = (error as NodeJS.ErrnoException).code;
+        const code = ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code;
         throw new UpstreamError(
           `Custom integration ${integration.slug} could not be reached${code ? ` (${code})` : ''}`,
         );
