@@ -327,7 +327,7 @@ test.describe('point 8: custom integrations', () => {
 
 test.describe('point 12: new 500s answer 4xx/502', () => {
   // FIXME: the upload waits for a part that never ends instead of failing (handover note in the report).
-  test.fixme('a multipart upload without its closing boundary is a 400', async () => {
+  test('a multipart upload without its closing boundary is a 400', async () => {
     const { token } = await createUser(server, { email: uniqueEmail('edge-upload') });
     const boundary = `edge${Date.now()}`;
     const body =

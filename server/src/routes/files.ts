@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { InvalidInputError } from '../lib/errors';
@@ -43,6 +44,30 @@ function isBrokenFraming(error: unknown): boolean {
   return error instanceof Error && !('code' in error) && BROKEN_FRAMING.test(error.message);
 }
 
+/**
+ * failWhenCutShort fails file when the body ends inside it. The parser reports a missing closing boundary
+ * on the file stream before the route can listen, and then ends the parts without ending the file: the
+ * upload would wait for the rest of the file for ever. So the parts are watched to their end (which comes
+ * only after the file's own end when the body is whole), and a file still open then is failed (400).
+ */
+function failWhenCutShort(parts: AsyncIterator<unknown>, file: Readable): void {
+  const fail = (error: Error) => {
+    if (!file.destroyed) file.destroy(error);
+  };
+  parts.next().then(
+    () => {
+      // `ended`: the parser pushed the file's last byte (the consumer may still be reading it).
+      const state = (file as Readable & { _readableState?: { ended?: boolean } })._readableState;
+      if (!file.readableEnded && state?.ended !== true) {
+        fail(
+          new InvalidInputError('The upload is not valid multipart/form-data: its body ends inside the file'),
+        );
+      }
+    },
+    (error: unknown) => fail(error instanceof Error ? error : new Error(String(error))),
+  );
+}
+
 /** readFilePart finds the part named `file` and hands its stream to upload, reading nothing else big. */
 async function uploadFrom(request: FastifyRequest, deps: FilesDeps, isPrivate: boolean): Promise<FileRow> {
   const { appId } = parseInput(UploadParamsSchema, request.params);
@@ -61,14 +86,15 @@ async function uploadFrom(request: FastifyRequest, deps: FilesDeps, isPrivate: b
       headerPairs: 20,
     };
     // One byte past the limit, so the inspector (not the parser) sees the file is too large.
-    for await (const part of request.parts({ limits: { ...limits, fileSize: maxBytes + 1 } })) {
+    const parts = request.parts({ limits: { ...limits, fileSize: maxBytes + 1 } });
+    for await (const part of parts) {
       if (part.type !== 'file') continue;
       if (part.fieldname !== 'file') {
         throw new InvalidInputError(
           `Unexpected file part "${part.fieldname.slice(0, 100)}": send the file in the part "file"`,
         );
       }
-      return await deps.files.upload({
+      const upload = deps.files.upload({
         appId,
         caller,
         private: isPrivate,
@@ -77,6 +103,8 @@ async function uploadFrom(request: FastifyRequest, deps: FilesDeps, isPrivate: b
         body: part.file,
         allowance,
       });
+      failWhenCutShort(parts, part.file);
+      return await upload;
     }
   } catch (error) {
     if (
@@ -86,6 +114,11 @@ async function uploadFrom(request: FastifyRequest, deps: FilesDeps, isPrivate: b
       throw tooLarge(maxBytes, allowance.setting);
     }
     if (error instanceof Error && 'statusCode' in error) throw error;
+    if ((error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') {
+      throw new InvalidInputError(
+        'The upload is not valid multipart/form-data: its body ends inside the file',
+      );
+    }
     if (!(error as Partial<FastifyError>).code?.startsWith('FST_') && !isBrokenFraming(error)) throw error;
     const reason = error instanceof Error ? error.message : 'unreadable body';
     throw new InvalidInputError(`The upload is not valid multipart/form-data: ${reason.slice(0, 200)}`);

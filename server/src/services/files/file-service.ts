@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors';
+import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import type { Caller } from '../../rules/caller';
 import type { FileRow, FilesStore } from '../../store/files-store';
 
@@ -91,9 +91,19 @@ export function createFileService(options: FileServiceOptions) {
     admitUpload,
     /** upload streams a file into storage and records it, within what admitUpload allowed. */
     async upload(input: UploadInput): Promise<FileRow> {
+      // A stream already torn down before its end (a multipart part cut short) would never end a pipeline.
+      if (input.body.destroyed && !input.body.readableEnded) {
+        throw new InvalidInputError(
+          'The upload is not valid multipart/form-data: its body ends inside the file',
+        );
+      }
       const inspector = new FileInspector(input.allowance.maxBytes, input.allowance.setting);
       // pipeline carries a failure either way: a broken upload or a limit aborts storage's write.
-      pipeline(input.body, inspector, () => undefined);
+      // A body that fails (or was already torn down: a multipart part cut short) fails the inspector, so
+      // storage's write ends with the error rather than waiting for bytes that will never come.
+      pipeline(input.body, inspector, (error) => {
+        if (error && !inspector.destroyed) inspector.destroy(error);
+      });
       const stored = await options.storage.put(inspector);
       const seen = inspector.result();
       const type = servedType(seen.sniffedType, input.declaredType);
