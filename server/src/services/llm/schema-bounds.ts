@@ -164,19 +164,22 @@ function checkExpandedSize(root: object, field: string): void {
         `${field} is recursive (a $ref leads back to a schema that contains it): describe a fixed depth instead`,
       );
     }
-    if (level > 1) {
+    if (schema !== root) {
       const relocating = RELOCATING.find((key) => key in schema);
       if (relocating)
         throw new InvalidInputError(`${field} may use ${relocating} only at its top level: remove it`);
     }
     open.add(schema);
     const size: Size = { nodes: 1, depth: 1 };
-    const children = subschemasOf(schema);
-    if (typeof schema.$ref === 'string') children.push(resolvePointer(root, schema.$ref, field));
-    for (const child of children) {
-      const inner = measure(child, level + 1);
+    const children = subschemasOf(schema).map((child) => ({ child, deeper: 1 }));
+    // A $ref stands where its target would be written: the target is nested no deeper than the $ref.
+    if (typeof schema.$ref === 'string') {
+      children.push({ child: resolvePointer(root, schema.$ref, field), deeper: 0 });
+    }
+    for (const { child, deeper } of children) {
+      const inner = measure(child, level + deeper);
       size.nodes += inner.nodes;
-      size.depth = Math.max(size.depth, inner.depth + 1);
+      size.depth = Math.max(size.depth, inner.depth + deeper);
       if (size.nodes > SCHEMA_LIMITS.maxExpandedNodes) {
         throw new InvalidInputError(
           `${field} expands to more than ${SCHEMA_LIMITS.maxExpandedNodes} subschemas (each $ref counted as the schema it points to): simplify it`,
