@@ -88,6 +88,11 @@ describe('checkJsonSchema', () => {
     expect(() => check({ properties: { a: { $id: 'other', $ref: '#/x' } }, x: {} })).toThrow(
       /\$id only at its top level/,
     );
+    // Unused definitions too: ajv would register their $id for every schema compiled after.
+    expect(() => check({ $defs: { a: { $id: 'https://example.com/a' } } })).toThrow(
+      /\$id only at its top level/,
+    );
+    expect(() => check({ properties: { $id: { type: 'string' } } })).not.toThrow();
   });
 
   it('bounds size and depth of the JSON', () => {

@@ -140,6 +140,25 @@ interface Size {
 }
 
 /**
+ * checkNoRelocation refuses keywords that move where a `$ref` points (or register a name in ajv for every
+ * later schema) anywhere below the top, definitions included: references are then JSON pointers into this
+ * schema, as checkExpandedSize reads them. The walk's depth is bounded by checkRawShape.
+ */
+function checkNoRelocation(root: object, field: string): void {
+  const walk = (schema: unknown): void => {
+    if (!isObject(schema)) return;
+    const relocating = schema === root ? undefined : RELOCATING.find((key) => key in schema);
+    if (relocating)
+      throw new InvalidInputError(`${field} may use ${relocating} only at its top level: remove it`);
+    const definitions = [schema.$defs, schema.definitions].flatMap((map) =>
+      isObject(map) ? Object.values(map) : [],
+    );
+    for (const child of [...subschemasOf(schema), ...definitions]) walk(child);
+  };
+  walk(root);
+}
+
+/**
  * checkExpandedSize walks the schema as validation would, through its `$ref`s, each subschema measured once
  * (so the walk is linear in the schema's text): a `$ref` back to a schema it sits in is recursion, refused;
  * the whole expanded tree is bounded in nodes and depth.
@@ -163,11 +182,6 @@ function checkExpandedSize(root: object, field: string): void {
       throw new InvalidInputError(
         `${field} is recursive (a $ref leads back to a schema that contains it): describe a fixed depth instead`,
       );
-    }
-    if (schema !== root) {
-      const relocating = RELOCATING.find((key) => key in schema);
-      if (relocating)
-        throw new InvalidInputError(`${field} may use ${relocating} only at its top level: remove it`);
     }
     open.add(schema);
     const size: Size = { nodes: 1, depth: 1 };
@@ -204,6 +218,7 @@ export function checkJsonSchema(schema: object, field: string): string {
   if (text.length > SCHEMA_LIMITS.maxChars) {
     throw new InvalidInputError(`${field} is larger than ${SCHEMA_LIMITS.maxChars} characters of JSON`);
   }
+  checkNoRelocation(schema, field);
   checkExpandedSize(schema, field);
   return text;
 }
