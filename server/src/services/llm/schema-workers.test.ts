@@ -40,11 +40,11 @@ describe('schema workers', () => {
   it('give up on a check past the heap cap', async () => {
     const small = createSchemaWorkers({ heapMb: 16, workers: 1 });
     try {
-      // Every item distinct: uniqueItems is quadratic in time, and a 50 MB answer outgrows 16 MB at once.
+      // A 5 MB answer of 150,000 objects outgrows a 16 MB heap once parsed.
       const answer = JSON.stringify(
-        Array.from({ length: 400_000 }, (_, i) => ({ text: `item number ${i}` })),
+        Array.from({ length: 150_000 }, (_, i) => ({ text: `item number ${i}` })),
       );
-      const outcome = await small.run({ kind: 'validate', schema: '{"uniqueItems": true}', answer });
+      const outcome = await small.run({ kind: 'validate', schema: '{}', answer });
       expect(outcome).toEqual({ ok: false, overrun: 'memory' });
     } finally {
       await small.close();
