@@ -8,6 +8,8 @@ import type { AddressInfo, Socket } from 'node:net';
 // - `[fail]` → HTTP 500 whose error text repeats the request's Authorization header (a key must not leak);
 // - `[delay:<ms>]` → the answer comes after ms;
 // - `[invalid]` → structured answers that never fit the schema; `[invalid-once]` → only the first does not;
+// - `[answer-deep:<n>]`, `[answer-items:<n>]`, `[answer-chars:<n>]` → structured answers of a hostile shape:
+//   arrays nested n deep, an array of n numbers, a string of n characters;
 // - anything else → `echo: <prompt>` as text, or a sampled instance for a schema.
 // Each call reports fixed usage (USAGE), so token budgets are easy to count.
 
@@ -35,23 +37,36 @@ export interface OpenAiDouble {
 
 type Json = Record<string, unknown>;
 
-/** sampleOf is an instance of a JSON schema: the first enum value, one array item, every property. */
-export function sampleOf(schema: unknown): unknown {
+/**
+ * sampleOf is an instance of a JSON schema: the first enum value, one array item, every property; a `$ref`
+ * (`#/…` within root) is followed, a recursive one only so far (then null).
+ */
+export function sampleOf(schema: unknown, root: unknown = schema, depth = 0): unknown {
+  if (depth > 32) return null;
   const node = (schema ?? {}) as Json;
+  const sample = (child: unknown) => sampleOf(child, root, depth + 1);
+  if (typeof node.$ref === 'string' && node.$ref.startsWith('#')) {
+    const path = node.$ref
+      .slice(1)
+      .split('/')
+      .slice(1)
+      .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+    return sample(path.reduce<unknown>((at, token) => (at as Json | undefined)?.[token], root));
+  }
   if (Array.isArray(node.enum)) return node.enum[0];
   if ('const' in node) return node.const;
   for (const key of ['anyOf', 'oneOf', 'allOf']) {
     const options = node[key];
-    if (Array.isArray(options) && options.length > 0) return sampleOf(options[0]);
+    if (Array.isArray(options) && options.length > 0) return sample(options[0]);
   }
   const type = Array.isArray(node.type) ? node.type[0] : node.type;
   switch (type) {
     case 'object': {
       const properties = (node.properties ?? {}) as Json;
-      return Object.fromEntries(Object.entries(properties).map(([name, child]) => [name, sampleOf(child)]));
+      return Object.fromEntries(Object.entries(properties).map(([name, child]) => [name, sample(child)]));
     }
     case 'array':
-      return [sampleOf(node.items)];
+      return [sample(node.items)];
     case 'integer':
       return typeof node.minimum === 'number' ? Math.ceil(node.minimum) : 1;
     case 'number':
@@ -104,6 +119,16 @@ function completion(message: Json, finishReason: string): Json {
   };
 }
 
+/** hostileAnswer is the structured answer a `[answer-…:<n>]` prompt scripts, or null. */
+function hostileAnswer(prompt: string): string | null {
+  const [, shape, count] = /\[answer-(deep|items|chars):(\d+)\]/.exec(prompt) ?? [];
+  const n = Number(count);
+  if (shape === 'deep') return `${'['.repeat(n)}${']'.repeat(n)}`;
+  if (shape === 'items') return `[${Array.from({ length: n }, (_, i) => i).join(',')}]`;
+  if (shape === 'chars') return JSON.stringify('x'.repeat(n));
+  return null;
+}
+
 /** answerOf decides the assistant message for a chat request. */
 function answerOf(body: Json): { message: Json; finish: string } {
   const messages = (Array.isArray(body.messages) ? body.messages : []) as Json[];
@@ -125,6 +150,8 @@ function answerOf(body: Json): { message: Json; finish: string } {
   const schema =
     format?.type === 'json_schema' ? (format.json_schema as Json | undefined)?.schema : undefined;
   if (schema !== undefined) {
+    const hostile = hostileAnswer(prompt);
+    if (hostile !== null) return { message: { content: hostile }, finish: 'stop' };
     const repairing = messages.some((message) => message.role === 'assistant');
     const invalid = prompt.includes('[invalid]') || (prompt.includes('[invalid-once]') && !repairing);
     return {

@@ -10,6 +10,7 @@ import {
 } from '../schemas/integrations';
 import type { ExtractionService } from '../services/extraction/extraction-service';
 import type { LlmService } from '../services/llm/llm-service';
+import { checkJsonSchema } from '../services/llm/schema-bounds';
 import type { EmailSender } from '../services/mail/send-email';
 import type { Caller } from '../rules/caller';
 
@@ -34,8 +35,12 @@ export function coreHandlers(deps: {
   return {
     SendEmail: ({ request, appId, caller, body }) =>
       deps.mail.send(appId, caller, parseInput(SendEmailSchema, body), request.ip),
-    ExtractDataFromUploadedFile: ({ appId, caller, body }) =>
-      deps.extraction.extract(appId, parseInput(ExtractDataSchema, body), caller),
+    ExtractDataFromUploadedFile: ({ appId, caller, body }) => {
+      const input = parseInput(ExtractDataSchema, body);
+      // The same bounds as InvokeLLM's schema, before the file is read (its answer may go to the model).
+      checkJsonSchema(input.json_schema, 'json_schema');
+      return deps.extraction.extract(appId, input, caller);
+    },
     // Without a provider the answer is the 503 naming LLM_PROVIDER_URL, whatever the body holds.
     InvokeLLM: ({ appId, caller, body }) => {
       deps.llm.requireProvider();

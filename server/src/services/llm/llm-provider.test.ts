@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createLlmProvider } from './llm-provider';
+import { createLlmProvider, MAX_PROVIDER_ANSWER_BYTES } from './llm-provider';
 
 const KEY = 'sk-unit-secret';
 let server: Server;
@@ -21,6 +21,7 @@ beforeAll(async () => {
         return void response.writeHead(500).end(`{"error":"bad key ${request.headers.authorization}"}`);
       }
       if (body.includes('html')) return void response.writeHead(200).end('<html>');
+      if (body.includes('flood')) return void response.end(' '.repeat(MAX_PROVIDER_ANSWER_BYTES + 1));
       if (request.url === '/v1/audio/transcriptions') return void response.end('{"text":"hello there"}');
       response.end(
         JSON.stringify({
@@ -54,7 +55,7 @@ describe('LLM provider client', () => {
     });
   });
 
-  it('tells a timeout, an HTTP error, a non-JSON answer and an unreachable provider apart, without the key', async () => {
+  it('tells a timeout, an HTTP error, a non-JSON or too large answer and an unreachable provider apart, without the key', async () => {
     const onFailure = vi.fn();
     const provider = createLlmProvider({ baseUrl, apiKey: KEY, timeoutMs: 200, onFailure });
     await expect(provider.chat(ask('slow'))).rejects.toMatchObject({
@@ -65,6 +66,8 @@ describe('LLM provider client', () => {
     expect(JSON.stringify(onFailure.mock.calls)).toContain('[key]');
     expect(JSON.stringify(onFailure.mock.calls)).not.toContain(KEY);
     await expect(provider.chat(ask('html'))).rejects.toThrow('not JSON');
+    const patient = createLlmProvider({ baseUrl, timeoutMs: 10_000 });
+    await expect(patient.chat(ask('flood'))).rejects.toThrow("The LLM provider's answer is larger than 8 MB");
     const gone = createLlmProvider({ baseUrl: 'http://127.0.0.1:9/v1', timeoutMs: 500 });
     await expect(gone.chat(ask('hi'))).rejects.toThrow('The LLM provider could not be reached');
   });

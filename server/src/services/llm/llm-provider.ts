@@ -56,6 +56,15 @@ export interface LlmProviderOptions {
   onFailure?: (detail: { status?: number; message: string }) => void;
 }
 
+/**
+ * MAX_PROVIDER_ANSWER_BYTES bounds a chat completion's body: a model's answer is bounded after it is read
+ * (answer-bounds.ts), and this bounds what reading it may hold in memory.
+ */
+export const MAX_PROVIDER_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** AnswerTooLarge is a provider body over MAX_PROVIDER_ANSWER_BYTES (told to the caller by post). */
+class AnswerTooLarge extends Error {}
+
 /** estimateTokens is the usual four characters per token, for providers that report no usage. */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
@@ -117,7 +126,14 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
         { method: 'POST', agent, signal, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
         (incoming) => {
           const chunks: Buffer[] = [];
-          incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+          let bytes = 0;
+          incoming.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+            if (bytes > MAX_PROVIDER_ANSWER_BYTES) {
+              incoming.destroy();
+              reject(new AnswerTooLarge());
+            } else chunks.push(chunk);
+          });
           incoming.on('end', () =>
             resolve({ status: incoming.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
           );
@@ -138,6 +154,11 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
     try {
       response = await exchange(path, body, headers, signal);
     } catch (error) {
+      if (error instanceof AnswerTooLarge) {
+        throw new UpstreamError(
+          `The LLM provider's answer is larger than ${MAX_PROVIDER_ANSWER_BYTES / 1024 / 1024} MB`,
+        );
+      }
       if (signal.aborted) {
         throw new OutboundLimitError(
           `The LLM provider did not answer within ${timeoutMs} ms (LLM_TIMEOUT_MS)`,

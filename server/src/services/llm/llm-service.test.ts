@@ -93,6 +93,27 @@ describe('InvokeLLM', () => {
     ]);
   });
 
+  it('refuses an answer nested past the depth limit at once (a 502, no repair), never a stack overflow', async () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const { service, requests } = setup([deep, '[]']);
+    await expect(
+      service.invoke('app', user, { prompt: 'p', response_json_schema: { type: 'array' } }),
+    ).rejects.toMatchObject({
+      name: 'UpstreamError',
+      message: expect.stringMatching(/deeper than 64 levels/),
+    });
+    expect(requests).toHaveLength(1);
+  });
+
+  it('refuses a recursive schema before calling the provider', async () => {
+    const { service, requests } = setup(['{}']);
+    const recursive = { $defs: { n: { properties: { next: { $ref: '#/$defs/n' } } } }, $ref: '#/$defs/n' };
+    await expect(
+      service.invoke('app', user, { prompt: 'p', response_json_schema: recursive }),
+    ).rejects.toMatchObject({ name: 'InvalidInputError', message: expect.stringMatching(/is recursive/) });
+    expect(requests).toHaveLength(0);
+  });
+
   it('refuses anonymous callers unless the app is public without login, and 503s without a provider', async () => {
     const { service } = setup(['x']);
     await expect(service.invoke('app', { kind: 'anonymous' }, { prompt: 'p' })).rejects.toMatchObject({

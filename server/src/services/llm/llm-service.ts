@@ -8,7 +8,7 @@ import { requireSignInUnlessOpen } from '../apps/app-access';
 import type { FileReader } from '../files/file-reader';
 import { MAX_DOCUMENT_CHARS, type LlmFiles } from './llm-files';
 import type { ChatMessage, ContentPart, LlmProvider, TokenUsage } from './llm-provider';
-import { compileResponseSchema, describeErrors } from './response-schema';
+import { prepareResponseSchema } from './response-schema';
 import type { TokenBudget } from './token-budget';
 import { contextFrom, type SearchResult } from './web-search';
 
@@ -44,20 +44,6 @@ export interface LlmServiceDeps {
   search?: ((query: string) => Promise<SearchResult[]>) | undefined;
   visibilityOf: (appId: string) => Promise<string>;
   log: { info(message: string): void; warn(fields: object, message: string): void };
-}
-
-/** stripFences takes the JSON out of a ```json fenced answer (models add them despite being told not to). */
-function stripFences(text: string): string {
-  const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/i.exec(text);
-  return (fenced?.[1] ?? text).trim();
-}
-
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(stripFences(text)) };
-  } catch {
-    return { ok: false };
-  }
 }
 
 const callerFields = (caller: Caller) => ({
@@ -130,7 +116,8 @@ export function createLlmService(deps: LlmServiceDeps) {
     const provider = await admit(appId, caller, integration);
     // The schema is checked and compiled before anything is spent on the call.
     const schema = input.response_json_schema;
-    const validate = schema ? compileResponseSchema(schema) : null;
+    const field = integration === 'InvokeLLM' ? 'response_json_schema' : 'json_schema';
+    const checker = schema ? await prepareResponseSchema(schema, field) : null;
     const model = deps.model(input.model);
     const messages: ChatMessage[] = [];
     if (schema) {
@@ -152,13 +139,8 @@ export function createLlmService(deps: LlmServiceDeps) {
       deps.budget.record(appId, { integration, model, ...callerFields(caller), ...spent });
     try {
       const first = await ask(messages);
-      if (!validate) return first;
-      const check = (text: string): { ok: true; value: unknown } | { ok: false; problem: string } => {
-        const parsed = parseJson(text);
-        if (!parsed.ok) return { ok: false, problem: 'the answer is not JSON' };
-        return validate(parsed.value) ? parsed : { ok: false, problem: describeErrors(validate.errors) };
-      };
-      const firstCheck = check(first);
+      if (!checker) return first;
+      const firstCheck = await checker.check(first);
       if (firstCheck.ok) return firstCheck.value;
       // One repair: the model sees its answer and what was wrong with it.
       const second = await ask([
@@ -169,10 +151,10 @@ export function createLlmService(deps: LlmServiceDeps) {
           content: `That answer does not match the JSON schema: ${firstCheck.problem}. Answer again with only the corrected JSON.`,
         },
       ]);
-      const secondCheck = check(second);
+      const secondCheck = await checker.check(second);
       if (secondCheck.ok) return secondCheck.value;
       throw new UpstreamError(
-        `The model's answer did not match ${integration === 'InvokeLLM' ? 'response_json_schema' : 'json_schema'} after one retry: ${secondCheck.problem}`,
+        `The model's answer did not match ${field} after one retry: ${secondCheck.problem}`,
       );
     } finally {
       // Whatever was spent is recorded, the failed attempts too (they cost the same).
