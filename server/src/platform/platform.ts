@@ -354,7 +354,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     config,
     project,
     secrets: appSecrets,
-    mintServiceToken: accounts.accessTokens.mintServiceToken,
+    mintCallToken: accounts.accessTokens.mintCallToken,
     log: logger,
     recordCall: (call) => appLogs.recordFunctionCall(config.APP_ID, call),
   });
@@ -395,7 +395,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     corsOrigins: config.CORS_ORIGINS,
   });
   app.addHook('onClose', async () => limiterRedis?.close());
-  listenForFunctions(app, functions, config.FUNCTIONS_API_HOST);
+  listenForFunctions(app, functions, config.FUNCTIONS_API_HOST, config.FUNCTIONS_MAX_CONNECTIONS);
   await startAutomations({
     app,
     appId: config.APP_ID,
