@@ -403,6 +403,11 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     functions: functions.service,
     events: entityEvents,
     timeoutMs: config.FUNCTION_TIMEOUT_S * 1000,
+    limits: {
+      concurrency: config.AUTOMATION_CONCURRENCY,
+      maxQueuedPerAutomation: config.AUTOMATION_MAX_QUEUED,
+      maxQueuedPerSource: config.AUTOMATION_MAX_QUEUED_PER_SOURCE,
+    },
     log: logger,
   });
   // Buffered page views are written once requests have drained, before the database closes.
