@@ -17,6 +17,22 @@ export const FunctionsEnvShape = {
   FUNCTION_TIMEOUT_S: count(60, 3600),
   /** FUNCTION_MEMORY_MB is a function process's V8 heap limit. */
   FUNCTION_MEMORY_MB: count(256, 16_384),
+  /**
+   * FUNCTION_PROCESS_MEMORY_MB bounds a function process's private memory (RLIMIT_DATA): every isolate
+   * reserves ~512 MB of it (1536: the main one and one Worker), ArrayBuffers count too; FUNCTION_MEMORY_MB
+   * bounds one isolate's heap.
+   */
+  FUNCTION_PROCESS_MEMORY_MB: count(1536, 65_536),
+  /** FUNCTION_MAX_OPEN_FILES bounds a function process's descriptors (RLIMIT_NOFILE): its sockets. */
+  FUNCTION_MAX_OPEN_FILES: count(256, 65_536),
+  /** FUNCTIONS_MAX_CONNECTIONS bounds the open connections of all functions to this server's API. */
+  FUNCTIONS_MAX_CONNECTIONS: count(256, 100_000),
+  /** AUTOMATION_CONCURRENCY is how many automation runs go at once (each of a different automation). */
+  AUTOMATION_CONCURRENCY: count(4, 64),
+  /** AUTOMATION_MAX_QUEUED caps the queued runs of one automation: beyond it the newest are dropped (logged). */
+  AUTOMATION_MAX_QUEUED: count(500, 1_000_000),
+  /** AUTOMATION_MAX_QUEUED_PER_SOURCE caps the queued runs one trigger source (an entity) feeds, over its automations. */
+  AUTOMATION_MAX_QUEUED_PER_SOURCE: count(1000, 1_000_000),
   /** FUNCTION_IDLE_S is how long an unused process lives before the reaper stops it. */
   FUNCTION_IDLE_S: count(300, 86_400),
   /** FUNCTION_MAX_BODY_MB bounds a request body passed to a function. */

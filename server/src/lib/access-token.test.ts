@@ -84,11 +84,21 @@ describe('createTokenSigner', () => {
 
 describe('minted service-role tokens (a function call’s own)', () => {
   it('verify as the service role for their app only, and never as a user', async () => {
-    const token = await signer.mintService('app', 60);
-    expect(await signer.verifyService(token, 'app')).toBe(true);
-    expect(await signer.verifyService(token, 'other')).toBe(false);
+    const token = await signer.mintService('app', 60, 'call-1');
+    expect(await signer.verifyService(token, 'app')).toBe('call-1');
+    expect(await signer.verifyService(token, 'other')).toBeNull();
     expect(await signer.verify(token, 'app')).toBeNull();
-    expect(await createTokenSigner('b'.repeat(40), '30d').verifyService(token, 'app')).toBe(false);
+    expect(await createTokenSigner('b'.repeat(40), '30d').verifyService(token, 'app')).toBeNull();
+  });
+
+  it('are refused without a call id (it could not end with its call)', async () => {
+    const unnamed = await new SignJWT({ app_id: 'app', role: 'service' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('service-role')
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + 60)
+      .sign(new TextEncoder().encode(secret));
+    expect(await signer.verifyService(unnamed, 'app')).toBeNull();
   });
 
   it('expire, and a user token is not one', async () => {
@@ -98,8 +108,8 @@ describe('minted service-role tokens (a function call’s own)', () => {
       .setIssuedAt(Math.floor(Date.now() / 1000) - 120)
       .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
       .sign(new TextEncoder().encode(secret));
-    expect(await signer.verifyService(expired, 'app')).toBe(false);
+    expect(await signer.verifyService(expired, 'app')).toBeNull();
     const user = await signer.mint({ userId: 'u1', appId: 'app', tokenVersion: 0 });
-    expect(await signer.verifyService(user, 'app')).toBe(false);
+    expect(await signer.verifyService(user, 'app')).toBeNull();
   });
 });

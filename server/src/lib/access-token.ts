@@ -29,10 +29,13 @@ export interface TokenSigner {
   verify(token: string, expectedAppId: string): Promise<AccessTokenClaims | null>;
   /** mintIdToken signs an OIDC-style id token (`sub`, `email`, `aud` = app id) for SSO. */
   mintIdToken(claims: IdTokenClaims): Promise<string>;
-  /** mintService signs a service-role token of appId that expires in seconds (a function call's own). */
-  mintService(appId: string, seconds: number): Promise<string>;
-  /** verifyService says whether token is an unexpired service-role token of appId minted here. */
-  verifyService(token: string, appId: string): Promise<boolean>;
+  /**
+   * mintService signs a service-role token of appId that expires in seconds: a function call's own, named
+   * by callId (claim `jti`) so that it can end with its call.
+   */
+  mintService(appId: string, seconds: number, callId: string): Promise<string>;
+  /** verifyService returns the call id of an unexpired service-role token of appId minted here, else null. */
+  verifyService(token: string, appId: string): Promise<string | null>;
 }
 
 /** SERVICE_SUBJECT is the subject of minted service-role tokens; verify never takes one for a user. */
@@ -84,10 +87,11 @@ export function createTokenSigner(secret: string, expiresIn: string): TokenSigne
         .setExpirationTime('1h')
         .sign(key);
     },
-    async mintService(appId, seconds) {
+    async mintService(appId, seconds, callId) {
       return new SignJWT({ app_id: appId, role: 'service' })
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(SERVICE_SUBJECT)
+        .setJti(callId)
         .setIssuedAt()
         .setExpirationTime(Math.floor(Date.now() / 1000) + seconds)
         .sign(key);
@@ -95,9 +99,12 @@ export function createTokenSigner(secret: string, expiresIn: string): TokenSigne
     async verifyService(token, appId) {
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: [ALGORITHM], requiredClaims: ['exp'] });
-        return payload.role === 'service' && payload.sub === SERVICE_SUBJECT && payload.app_id === appId;
+        const ours =
+          payload.role === 'service' && payload.sub === SERVICE_SUBJECT && payload.app_id === appId;
+        // A token without a call id could not be ended with its call: none is minted so any more.
+        return ours && typeof payload.jti === 'string' && payload.jti !== '' ? payload.jti : null;
       } catch (error) {
-        if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return false;
+        if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return null;
         throw error;
       }
     },

@@ -19,6 +19,8 @@ export async function startAutomations(input: {
   events: EntityEvents;
   /** timeoutMs is a function call's deadline; a claimed job stays this instance's a minute longer. */
   timeoutMs: number;
+  /** limits are the runner's bounds (AUTOMATION_CONCURRENCY, AUTOMATION_MAX_QUEUED, …_PER_SOURCE). */
+  limits: { concurrency: number; maxQueuedPerAutomation: number; maxQueuedPerSource: number };
   log: Logger;
 }): Promise<void> {
   const { functions, log } = input;
@@ -34,6 +36,7 @@ export async function startAutomations(input: {
     invoke: (name, body) => functions.invokeJson(name, body),
     log: log.child({ component: 'automations' }),
     lockMs: input.timeoutMs + 60_000,
+    ...input.limits,
   });
   await runner.start();
   const unsubscribe = input.events.subscribe(() => runner.nudge());

@@ -48,7 +48,7 @@ export async function buildFunctions(input: {
   config: ServerConfig;
   project: Project;
   secrets: SecretsService;
-  mintServiceToken: (appId: string, seconds: number) => Promise<string>;
+  mintCallToken: (appId: string, seconds: number) => Promise<{ token: string; end(): void }>;
   log: Logger;
   /** recordCall keeps each call in the app logs (function logs). */
   recordCall?: (call: FunctionCallRecord) => void;
@@ -85,9 +85,11 @@ export async function buildFunctions(input: {
       idleMs: config.FUNCTION_IDLE_S * 1000,
       timeoutMs: config.FUNCTION_TIMEOUT_S * 1000,
       memoryMb: config.FUNCTION_MEMORY_MB,
+      processMemoryMb: config.FUNCTION_PROCESS_MEMORY_MB,
+      openFiles: config.FUNCTION_MAX_OPEN_FILES,
     },
     secretsFor: (appId) => input.secrets.secretsFor(appId),
-    mintServiceToken: input.mintServiceToken,
+    mintCallToken: input.mintCallToken,
     log: log.child({ component: 'functions' }),
     ...(input.recordCall ? { recordCall: input.recordCall } : {}),
     watch: watchOn(config),
@@ -153,11 +155,28 @@ function watchFunctions(dirs: string[], onChange: () => Promise<void>): () => vo
  * listenForFunctions makes the server also accept connections on FUNCTIONS_API_HOST (an ephemeral port),
  * the one loopback address the sandbox may reach, once the server listens; its processes stop on close.
  */
-export function listenForFunctions(app: FastifyInstance, part: FunctionsPart, host: string): void {
+export function listenForFunctions(
+  app: FastifyInstance,
+  part: FunctionsPart,
+  host: string,
+  maxConnections: number,
+): void {
   let extra: Server | null = null;
   app.addHook('onListen', async () => {
     if (part.service.names().length === 0 && !part.watching) return;
     const server = createServer((socket) => app.server.emit('connection', socket));
+    // Functions may open connections in a loop: past the cap, new ones are closed at once (each held one
+    // of the server's descriptors). Dropped ones are counted in one warning per second.
+    server.maxConnections = maxConnections;
+    let dropped = 0;
+    server.on('drop', () => {
+      dropped += 1;
+      if (dropped > 1) return;
+      setTimeout(() => {
+        app.log.warn({ dropped, maxConnections }, 'function connections to the API refused: too many open');
+        dropped = 0;
+      }, 1000).unref();
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, host, () => resolve());

@@ -360,7 +360,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     config,
     project,
     secrets: appSecrets,
-    mintServiceToken: accounts.accessTokens.mintServiceToken,
+    mintCallToken: accounts.accessTokens.mintCallToken,
     log: logger,
     recordCall: (call) => appLogs.recordFunctionCall(config.APP_ID, call),
   });
@@ -410,7 +410,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     corsOrigins: config.CORS_ORIGINS,
   });
   app.addHook('onClose', async () => limiterRedis?.close());
-  listenForFunctions(app, functions, config.FUNCTIONS_API_HOST);
+  listenForFunctions(app, functions, config.FUNCTIONS_API_HOST, config.FUNCTIONS_MAX_CONNECTIONS);
   await startAutomations({
     app,
     appId: config.APP_ID,
@@ -418,6 +418,11 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     functions: functions.service,
     events: entityEvents,
     timeoutMs: config.FUNCTION_TIMEOUT_S * 1000,
+    limits: {
+      concurrency: config.AUTOMATION_CONCURRENCY,
+      maxQueuedPerAutomation: config.AUTOMATION_MAX_QUEUED,
+      maxQueuedPerSource: config.AUTOMATION_MAX_QUEUED_PER_SOURCE,
+    },
     log: logger,
   });
   // Buffered page views are written once requests have drained, before the database closes.

@@ -70,20 +70,64 @@ export function createAutomationsStore(db: Database) {
       });
     },
 
-    /** claimJobs locks up to limit due jobs of appId for lockMs (another instance skips them) and returns them. */
-    async claimJobs(appId: string, limit: number, lockMs: number): Promise<AutomationJob[]> {
-      const { rows } = await db.query<AutomationJob>(
+    /**
+     * claimJobs locks up to limit due jobs of appId for lockMs (another instance skips them) and returns
+     * them: scheduled runs first, then the oldest; none of the automations in `busy` (keys
+     * `function\nautomation`: this runner is running one of theirs, and one automation's jobs run in order).
+     */
+    async claimJobs(
+      appId: string,
+      limit: number,
+      lockMs: number,
+      busy: readonly string[] = [],
+    ): Promise<AutomationJob[]> {
+      const { rows } = await db.query<AutomationJob & { scheduled: boolean }>(
         `UPDATE automation_jobs SET locked_until = now() + ($3::int * interval '1 millisecond'),
            attempts = attempts + 1
          WHERE id IN (
            SELECT id FROM automation_jobs
            WHERE app_id = $1 AND failed_at IS NULL AND run_after <= now()
              AND (locked_until IS NULL OR locked_until < now())
-           ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING id::text AS id, function_name, automation_name, payload, attempts`,
-        [appId, limit, lockMs],
+             AND NOT (function_name || E'\\n' || automation_name = ANY($4::text[]))
+           ORDER BY (payload->>'type' = 'scheduled') DESC, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING id::text AS id, function_name, automation_name, payload, attempts,
+           payload->>'type' = 'scheduled' AS scheduled`,
+        [appId, limit, lockMs, busy],
       );
-      return rows.sort((a, b) => Number(a.id) - Number(b.id));
+      return rows
+        .sort((a, b) => Number(b.scheduled) - Number(a.scheduled) || Number(a.id) - Number(b.id))
+        .map(({ scheduled: _scheduled, ...job }) => job);
+    },
+
+    /**
+     * trimQueue drops the queued (not running) jobs of appId beyond perAutomation of one automation or
+     * perSource of one trigger source (the entity written, or the schedule), newest first, and returns how
+     * many each automation lost: a bulk write must not queue runs without bound.
+     */
+    async trimQueue(
+      appId: string,
+      perAutomation: number,
+      perSource: number,
+    ): Promise<Array<{ function_name: string; automation_name: string; dropped: number }>> {
+      const { rows } = await db.query<{ function_name: string; automation_name: string; dropped: number }>(
+        `WITH ranked AS (
+           SELECT id, function_name, automation_name,
+             row_number() OVER (PARTITION BY function_name, automation_name ORDER BY id) AS in_automation,
+             row_number() OVER (
+               PARTITION BY COALESCE('entity ' || (payload->'record'->>'entity'),
+                 'schedule ' || function_name || E'\\n' || automation_name)
+               ORDER BY id) AS in_source
+           FROM automation_jobs
+           WHERE app_id = $1 AND failed_at IS NULL AND (locked_until IS NULL OR locked_until < now())
+         ), dropped AS (
+           DELETE FROM automation_jobs j USING ranked r
+           WHERE j.id = r.id AND (r.in_automation > $2 OR r.in_source > $3)
+           RETURNING r.function_name, r.automation_name
+         )
+         SELECT function_name, automation_name, count(*)::int AS dropped FROM dropped GROUP BY 1, 2`,
+        [appId, perAutomation, perSource],
+      );
+      return rows;
     },
 
     async completeJob(id: string): Promise<void> {

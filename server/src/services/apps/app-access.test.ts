@@ -118,4 +118,19 @@ describe('createAppAccess', () => {
     const open = access('public_without_login', checks);
     expect(await open.socketAccess('app', null)).toEqual({ caller: { kind: 'anonymous' }, admitted: true });
   });
+
+  it("refuses a function call's own token where only the operator's service token may go", async () => {
+    const a = access('public_without_login', {
+      'Bearer svc': { status: 'service' },
+      'Bearer call': { status: 'service', functionCall: true },
+      'Bearer u': { status: 'user', user: user() },
+    });
+    const call = await a.identify('app', 'Bearer call', 'Bearer u');
+    expect(call).toEqual({ kind: 'service', onBehalfOf: user(), functionCall: true });
+    expect(() => a.requireService(call)).toThrow(ForbiddenError);
+    expect(() => a.requireService(call)).toThrow(/SERVICE_TOKEN/);
+    expect(() => a.requireService(Object.freeze({ kind: 'service', onBehalfOf: null }))).not.toThrow();
+    // Elsewhere it is the service role, as the SDK's asServiceRole expects.
+    expect(await a.dataCaller('app', call)).toEqual({ kind: 'service' });
+  });
 });

@@ -17,7 +17,11 @@ export type Principal =
   | { kind: 'invalid' }
   | { kind: 'disabled'; user: UserRow }
   | { kind: 'user'; user: UserRow }
-  | { kind: 'service'; onBehalfOf: UserRow | null };
+  | { kind: 'service'; onBehalfOf: UserRow | null; functionCall?: true };
+
+/** FUNCTION_TOKEN_REFUSED is the 403 of a function call's token on the operator API or SSO. */
+export const FUNCTION_TOKEN_REFUSED =
+  "A function's own service token cannot use the admin API or SSO tokens: call them with the server's SERVICE_TOKEN";
 
 /** Standing is what an app's visibility asks of a principal. */
 export type Standing = 'anonymous' | 'unapproved' | 'approved' | 'service';
@@ -100,7 +104,9 @@ function principalOf(check: BearerCheck): Principal {
   if (check.status === 'invalid') return { kind: 'invalid' };
   if (check.status === 'inactive') return { kind: 'disabled', user: check.user };
   if (check.status === 'user') return { kind: 'user', user: check.user };
-  return { kind: 'service', onBehalfOf: null };
+  return check.functionCall
+    ? { kind: 'service', onBehalfOf: null, functionCall: true }
+    : { kind: 'service', onBehalfOf: null };
 }
 
 /** SocketAccess is a realtime handshake's identity and whether it may join the app's rooms. */
@@ -123,7 +129,7 @@ export function createAppAccess(deps: { apps: AppsService; accessTokens: Pick<Ac
     if (principal.kind !== 'service' || !onBehalfOf) return principal;
     // The SDK sends `on-behalf-of: Bearer <user>` on service-role calls when the client has a user token.
     const behalf = await deps.accessTokens.check(appId, onBehalfOf);
-    return { kind: 'service', onBehalfOf: behalf.status === 'user' ? behalf.user : null };
+    return { ...principal, onBehalfOf: behalf.status === 'user' ? behalf.user : null };
   }
 
   async function visibilityOf(appId: string): Promise<string> {
@@ -173,8 +179,13 @@ export function createAppAccess(deps: { apps: AppsService; accessTokens: Pick<Ac
       if (user.role !== 'admin') throw new ForbiddenError('Only an admin of this app may do this');
       return user;
     },
-    /** requireService throws unless principal is the service role. */
+    /**
+     * requireService throws unless principal is the service role by SERVICE_TOKEN (the operator API and SSO
+     * tokens): a function call's own token is refused there, since what it holds a function may print.
+     */
     requireService(principal: Principal): void {
+      if (principal.kind === 'service' && principal.functionCall)
+        throw new ForbiddenError(FUNCTION_TOKEN_REFUSED);
       if (principal.kind === 'service') return;
       if (principal.kind === 'user') throw new ForbiddenError('This call needs the service role');
       throw new UnauthorizedError(principal.kind === 'anonymous' ? SIGN_IN_REQUIRED : INVALID_TOKEN);

@@ -48,12 +48,23 @@ describe('access tokens', () => {
 
   it('take a minted service token until it expires, also once remembered', async () => {
     const { tokens, advance } = setUp();
-    const minted = await tokens.mintServiceToken('app', 60);
-    expect(await tokens.check('app', `Bearer ${minted}`)).toEqual({ status: 'service' });
-    expect(await tokens.check('app', `Bearer ${minted}`)).toEqual({ status: 'service' });
+    const { token: minted } = await tokens.mintCallToken('app', 60);
+    const service = { status: 'service', functionCall: true };
+    expect(await tokens.check('app', `Bearer ${minted}`)).toEqual(service);
+    expect(await tokens.check('app', `Bearer ${minted}`)).toEqual(service);
     expect(await tokens.check('other', `Bearer ${minted}`)).toEqual({ status: 'invalid' });
     advance(61_000);
     expect(await tokens.check('app', `Bearer ${minted}`)).toEqual({ status: 'invalid' });
+  });
+
+  it('end a call token with its call, also once remembered, and no other call token', async () => {
+    const { tokens } = setUp();
+    const first = await tokens.mintCallToken('app', 60);
+    const second = await tokens.mintCallToken('app', 60);
+    expect((await tokens.check('app', `Bearer ${first.token}`)).status).toBe('service');
+    first.end();
+    expect(await tokens.check('app', `Bearer ${first.token}`)).toEqual({ status: 'invalid' });
+    expect((await tokens.check('app', `Bearer ${second.token}`)).status).toBe('service');
   });
 
   it('void a remembered user token when its version moves on', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { TokenSigner } from '../../lib/access-token';
 import { secretMatcher } from '../../lib/secure-random';
@@ -8,9 +9,15 @@ import { createIdentityCache, type IdentityCache } from './identity-cache';
 export type BearerCheck =
   | { status: 'none' }
   | { status: 'invalid' }
-  | { status: 'service' }
+  | { status: 'service'; functionCall?: true }
   | { status: 'user'; user: UserRow }
   | { status: 'inactive'; user: UserRow };
+
+/** CallToken is a function call's own service-role token; end voids it (the call ended). */
+export interface CallToken {
+  token: string;
+  end(): void;
+}
 
 /** SIGN_IN_REQUIRED is the message of a 401 when no token was sent. */
 export const SIGN_IN_REQUIRED = 'Authentication required: sign in to continue';
@@ -31,7 +38,7 @@ function mintedServiceRole(token: string): boolean {
 
 /** VerifiedToken is what a token's checked signature vouches for, until expiresMs. */
 type VerifiedToken =
-  | { kind: 'service'; expiresMs: number }
+  | { kind: 'service'; callId: string; expiresMs: number }
   | { kind: 'user'; userId: string; tokenVersion: number; expiresMs: number };
 
 /** expiryOf is a verified token's `exp` in ms (the signer requires `exp`, so it is always there). */
@@ -62,13 +69,16 @@ export function createAccessTokens(deps: {
   // A token's signature is checked once: its claims cannot change, only its expiry comes (checked each time).
   // The lookup comes first, so a known token is neither decoded nor verified again.
   const verified = new Map<string, VerifiedToken>();
+  // The calls whose minted token still counts: a call's token ends with it (echoed by a function, it would
+  // otherwise be the service role for its whole lifetime). Function calls reach the API of the instance
+  // that runs them (its loopback address), so this instance's own set is the whole truth.
+  const liveCalls = new Set<string>();
 
   async function verify(token: string, appId: string): Promise<VerifiedToken | null> {
     // A function call's own short-lived service token (minted per call; see services/functions/).
     if (mintedServiceRole(token)) {
-      return (await deps.signer.verifyService(token, appId))
-        ? { kind: 'service', expiresMs: expiryOf(token) }
-        : null;
+      const callId = await deps.signer.verifyService(token, appId);
+      return callId ? { kind: 'service', callId, expiresMs: expiryOf(token) } : null;
     }
     const claims = await deps.signer.verify(token, appId);
     return claims ? { kind: 'user', ...claims, expiresMs: expiryOf(token) } : null;
@@ -95,7 +105,9 @@ export function createAccessTokens(deps: {
     if (isServiceToken(token)) return { status: 'service' };
     const claims = await verifiedOnce(token, appId);
     if (!claims) return { status: 'invalid' };
-    if (claims.kind === 'service') return { status: 'service' };
+    if (claims.kind === 'service') {
+      return liveCalls.has(claims.callId) ? { status: 'service', functionCall: true } : { status: 'invalid' };
+    }
     const user = await identities.find(appId, claims.userId, () => deps.users.findById(appId, claims.userId));
     // A password, role or disabled change since the token was minted voids it.
     if (!user || user.token_version !== claims.tokenVersion) return { status: 'invalid' };
@@ -104,9 +116,17 @@ export function createAccessTokens(deps: {
 
   return {
     check,
+    /**
+     * mintCallToken mints the service-role token of one function call of appId, valid for at most seconds
+     * and until end() is called (the call ended).
+     */
+    async mintCallToken(appId: string, seconds: number): Promise<CallToken> {
+      const callId = randomUUID();
+      const token = await deps.signer.mintService(appId, seconds, callId);
+      liveCalls.add(callId);
+      return { token, end: () => liveCalls.delete(callId) };
+    },
     /** issueToken mints an access token for the user at its current token version. */
-    /** mintServiceToken mints a service-role token of appId valid for seconds (a function call's). */
-    mintServiceToken: (appId: string, seconds: number) => deps.signer.mintService(appId, seconds),
     issueToken: (user: UserRow) =>
       deps.signer.mint({ userId: user.id, appId: user.app_id, tokenVersion: user.token_version }),
   };

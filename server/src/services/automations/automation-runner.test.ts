@@ -218,6 +218,104 @@ function behaves(open: () => Promise<Database | undefined>, why: () => string) {
     expect([...ran].sort()).toEqual(['claim-1', 'claim-2', 'claim-3', 'claim-4']);
   }, 30_000);
 
+  it('caps the queued runs of an automation and of a source, dropping the newest with a logged count', async (context) => {
+    const on = ready(context);
+    const store = createAutomationsStore(on);
+    const onTodoToo: FunctionAutomations = { ...onTodo, functionName: 'onTodoToo' };
+    await store.setSubscriptions(APP, [
+      { entity: 'Todo', event: 'create', functionName: 'onTodo', automationName: 'todo changes' },
+      { entity: 'Todo', event: 'create', functionName: 'onTodoToo', automationName: 'todo changes' },
+    ]);
+    const ids = Array.from({ length: 30 }, (_, i) => `cap-${String(i).padStart(2, '0')}`);
+    await createEntityRecordsStore(on).insertMany(
+      APP,
+      'Todo',
+      ids.map((id) => ({ id, data: {}, created_by: null, created_by_id: null })),
+    );
+    expect((await store.countJobs(APP)).pending).toBe(60);
+    const warned: object[] = [];
+    const { calls, invoke } = recorder();
+    const automations = createAutomationRunner({
+      appId: APP,
+      store,
+      functions: [onTodo, onTodoToo],
+      invoke,
+      log: { ...quiet, warn: (details) => warned.push(details) },
+      pollMs: 50,
+      maxQueuedPerAutomation: 12,
+      maxQueuedPerSource: 20,
+    });
+    await automations.start();
+    await until(async () => (await store.countJobs(APP)).pending === 0);
+    await automations.close();
+    // 12 of each automation pass its cap; of those 24, the source (Todo) keeps the oldest 20.
+    expect(calls).toHaveLength(20);
+    const delivered = (name: string) =>
+      calls
+        .filter((call) => call.name === name)
+        .map((call) => (call.body.event as { entity_id: string }).entity_id);
+    expect(delivered('onTodo')).toEqual(ids.slice(0, 10));
+    expect(delivered('onTodoToo')).toEqual(ids.slice(0, 10));
+    expect(warned).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ function: 'onTodo', dropped: 20 }),
+        expect.objectContaining({ function: 'onTodoToo', dropped: 20 }),
+      ]),
+    );
+    await store.setSubscriptions(APP, []);
+  });
+
+  it('runs a due schedule while a burst of one automation is queued, alongside it', async (context) => {
+    const on = ready(context);
+    const store = createAutomationsStore(on);
+    const nightly: FunctionAutomations = {
+      functionName: 'nightly',
+      automations: AutomationsSchema.parse([
+        { name: 'soon', type: 'scheduled', schedule_mode: 'one-time', one_time_date: '2026-01-01T00:00:00Z' },
+      ]),
+    };
+    await store.setSubscriptions(APP, [
+      { entity: 'Todo', event: 'create', functionName: 'onTodo', automationName: 'todo changes' },
+    ]);
+    await createEntityRecordsStore(on).insertMany(
+      APP,
+      'Todo',
+      Array.from({ length: 40 }, (_, i) => ({
+        id: `burst-${i}`,
+        data: {},
+        created_by: null,
+        created_by_id: null,
+      })),
+    );
+    const order: string[] = [];
+    let running = 0;
+    let most = 0;
+    const slow: AutomationInvoker = async (name) => {
+      running += 1;
+      most = Math.max(most, running);
+      order.push(name);
+      await new Promise((wait) => setTimeout(wait, 20));
+      running -= 1;
+      return OK;
+    };
+    const automations = createAutomationRunner({
+      appId: APP,
+      store,
+      functions: [onTodo, nightly],
+      invoke: slow,
+      log: quiet,
+      pollMs: 50,
+    });
+    await automations.start();
+    await until(() => order.includes('nightly'));
+    // Before the burst drained (it waited behind all 40 before), and while one of the burst ran.
+    expect(order.filter((name) => name === 'onTodo').length).toBeLessThan(10);
+    await until(async () => (await store.countJobs(APP)).pending === 0);
+    await automations.close();
+    expect(most).toBe(2);
+    await store.setSubscriptions(APP, []);
+  });
+
   it('runs a due scheduled run once, whichever of two runners sees it', async (context) => {
     const on = ready(context);
     const nightly: FunctionAutomations = {

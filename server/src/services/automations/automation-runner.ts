@@ -1,6 +1,8 @@
 // Runs the automations functions declare: entity events (queued by the database with each write) and
 // schedules (one instance takes each due run), by calling the function as the service role. A job is
-// retried with backoff until it succeeds or runs out of attempts: at-least-once.
+// retried with backoff until it succeeds or runs out of attempts: at-least-once. A few jobs run at once, one
+// per automation (its jobs stay in order); due schedules are taken between jobs and their runs go first, so
+// a burst of entity events never starves them; the queue is trimmed to its caps, the drops logged.
 import { toRecord } from '../entities/record-presenter';
 import type { AutomationJob, AutomationsStore, EntitySubscription } from '../../store/automations-store';
 import type { EntityRecordRow } from '../../store/entity-records-store';
@@ -39,7 +41,19 @@ export interface AutomationRunnerOptions {
   /** lockMs is how long a claimed job stays another instance's; longer than a function may run. */
   lockMs?: number;
   maxAttempts?: number;
+  /** concurrency is how many jobs run at once (of different automations). */
+  concurrency?: number;
+  /** maxQueuedPerAutomation caps the queued runs of one automation (AUTOMATION_MAX_QUEUED). */
+  maxQueuedPerAutomation?: number;
+  /** maxQueuedPerSource caps the queued runs one trigger source (an entity, a schedule) feeds. */
+  maxQueuedPerSource?: number;
 }
+
+/** AUTOMATION_DEFAULTS are the runner's bounds when not given (the server's settings say the same). */
+export const AUTOMATION_DEFAULTS = { concurrency: 4, maxQueuedPerAutomation: 500, maxQueuedPerSource: 1000 };
+
+const keyOf = (job: Pick<AutomationJob, 'function_name' | 'automation_name'>) =>
+  `${job.function_name}\n${job.automation_name}`;
 
 /** backoffMs is the wait before retry `attempt` (1-based): 1 s, 2 s, 4 s… up to 10 minutes. */
 export function backoffMs(attempt: number): number {
@@ -77,10 +91,17 @@ export function createAutomationRunner(options: AutomationRunnerOptions) {
   const pollMs = options.pollMs ?? 1000;
   const lockMs = options.lockMs ?? 5 * 60_000;
   const maxAttempts = options.maxAttempts ?? 8;
+  const concurrency = options.concurrency ?? AUTOMATION_DEFAULTS.concurrency;
+  const perAutomation = options.maxQueuedPerAutomation ?? AUTOMATION_DEFAULTS.maxQueuedPerAutomation;
+  const perSource = options.maxQueuedPerSource ?? AUTOMATION_DEFAULTS.maxQueuedPerSource;
+  /** inHand are the automations (keyOf) with a job running here. */
+  const inHand = new Set<string>();
+  let claiming: Promise<unknown> = Promise.resolve();
+  let lastChores = 0;
   const scheduled = new Map<string, ScheduledAutomation>();
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-  let again = false;
+  /** workers are the loops running jobs now (at most concurrency). */
+  const workers = new Set<Promise<void>>();
   let closed = false;
 
   async function runJob(job: AutomationJob): Promise<void> {
@@ -127,33 +148,71 @@ export function createAutomationRunner(options: AutomationRunnerOptions) {
     }
   }
 
-  async function poll(): Promise<void> {
-    await takeDueSchedules();
-    // One job claimed at a time, just before it runs: a claim lasts lockMs, and jobs claimed together but
-    // run one after another would outlive it, letting another instance run the same job at once.
-    while (!closed) {
-      const [job] = await store.claimJobs(appId, 1, lockMs);
-      if (!job) return;
-      await runJob(job);
+  /** trimQueue applies the queue caps, logging what each automation lost. */
+  async function trimQueue(): Promise<void> {
+    for (const row of await store.trimQueue(appId, perAutomation, perSource)) {
+      log.warn(
+        {
+          function: row.function_name,
+          automation: row.automation_name,
+          dropped: row.dropped,
+          maxQueued: perAutomation,
+          maxQueuedPerSource: perSource,
+        },
+        'automation runs dropped: too many queued',
+      );
     }
   }
 
-  /** tick runs one poll at a time; a nudge during a poll runs another right after it. */
-  function tick(): void {
-    if (closed) return;
-    if (running) {
-      again = true;
-      return;
+  /** chores trims the queue and takes due schedules, at most once per pollMs (between jobs too). */
+  async function chores(force = false): Promise<void> {
+    if (!force && Date.now() - lastChores < pollMs) return;
+    lastChores = Date.now();
+    await trimQueue();
+    await takeDueSchedules();
+  }
+
+  /** claimNext claims one job of an automation not running here; claims are made one at a time. */
+  function claimNext(): Promise<AutomationJob | undefined> {
+    const claimed = claiming.then(async () => {
+      const [job] = await store.claimJobs(appId, 1, lockMs, [...inHand]);
+      if (job) inHand.add(keyOf(job));
+      return job;
+    });
+    claiming = claimed.catch(() => undefined);
+    return claimed;
+  }
+
+  /**
+   * worker runs jobs until none is left for it. One job claimed at a time, just before it runs: a claim
+   * lasts lockMs, and jobs claimed together but run one after another would outlive it, letting another
+   * instance run the same job at once. Each job found starts another worker, up to concurrency.
+   */
+  async function worker(): Promise<void> {
+    while (!closed) {
+      await chores();
+      const job = await claimNext();
+      if (!job) return;
+      if (workers.size < concurrency) startWorker();
+      try {
+        await runJob(job);
+      } finally {
+        inHand.delete(keyOf(job));
+      }
     }
-    running = poll()
+  }
+
+  function startWorker(): void {
+    const running: Promise<void> = worker()
       .catch((error: unknown) => log.error({ err: error }, 'automations poll failed'))
-      .finally(() => {
-        running = null;
-        if (again && !closed) {
-          again = false;
-          tick();
-        }
-      });
+      .finally(() => workers.delete(running));
+    workers.add(running);
+  }
+
+  /** tick looks for work now: a worker is started unless every one is busy (they look on their own). */
+  function tick(): void {
+    if (closed || workers.size >= concurrency) return;
+    startWorker();
   }
 
   return {
@@ -210,7 +269,7 @@ export function createAutomationRunner(options: AutomationRunnerOptions) {
     async close(): Promise<void> {
       closed = true;
       if (timer) clearInterval(timer);
-      await running;
+      await Promise.all([...workers]);
     },
   };
 }

@@ -111,9 +111,10 @@ export interface FunctionsServiceDeps {
   apiUrl: () => string;
   apiHost: string;
   deniedPorts: number[];
-  limits: PoolLimits & { timeoutMs: number; memoryMb: number };
+  limits: PoolLimits & { timeoutMs: number; memoryMb: number; processMemoryMb: number; openFiles: number };
   secretsFor: (appId: string) => Promise<Record<string, string>>;
-  mintServiceToken: (appId: string, seconds: number) => Promise<string>;
+  /** mintCallToken mints a call's own service-role token, valid until end() (the call ended) at the latest. */
+  mintCallToken: (appId: string, seconds: number) => Promise<{ token: string; end(): void }>;
   log: FunctionsLog;
   /** recordCall receives every call once it ended (the app logs; must not block). */
   recordCall?: (record: FunctionCallRecord) => void;
@@ -231,6 +232,9 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
         startTimeoutMs: START_TIMEOUT_MS,
         user: runAs ?? undefined,
         output,
+        outputCut: (stream, droppedBytes) =>
+          log.warn({ function: name, stream, droppedBytes }, 'function output cut: a line was too long'),
+        limits: { openFiles: deps.limits.openFiles, dataMb: deps.limits.processMemoryMb },
       });
       taps.set(started, tap);
       return started;
@@ -291,15 +295,21 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
       record(def, call, statusOf(error), Date.now() - started, { lines, dropped: 0 });
       throw error;
     }
-    let serviceToken: string;
+    let callToken: { token: string; end(): void } | null = null;
     let headers: ReturnType<typeof callHeaders>;
     try {
-      serviceToken = await deps.mintServiceToken(deps.appId, timeoutSeconds + 60);
-      headers = callHeaders(call.headers, { appId: deps.appId, apiUrl: deps.apiUrl(), serviceToken });
+      callToken = await deps.mintCallToken(deps.appId, timeoutSeconds + 60);
+      headers = callHeaders(call.headers, {
+        appId: deps.appId,
+        apiUrl: deps.apiUrl(),
+        serviceToken: callToken.token,
+      });
     } catch (error) {
+      callToken?.end();
       lease.release();
       throw error;
     }
+    const serviceToken = callToken.token;
     const bearer = /^Bearer\s+(\S+)$/i.exec(String(call.headers.authorization ?? ''))?.[1];
     const tap = taps.get(lease.process);
     const output = tap?.begin(bearer ? [serviceToken, bearer] : [serviceToken]);
@@ -317,6 +327,8 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
       let timer: NodeJS.Timeout | undefined = undefined;
       const done = () => {
         clearTimeout(timer);
+        // The call's token ends with it: printed or answered by the function, it opens nothing afterwards.
+        callToken.end();
         lease.release();
       };
       const fail = (error: Error) => {
