@@ -1,6 +1,6 @@
 // Bundles the server and the operator CLI (and the site config loader they import) into dist/main.js and
-// dist/cli.js, and the embedded database's worker thread beside them (dist/pglite-worker.js, found by both
-// through import.meta.url); npm packages stay external.
+// dist/cli.js, and the embedded database's and the document reader's worker threads beside them
+// (dist/pglite-worker.js, dist/document-worker.js, found through import.meta.url); npm packages stay external.
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -14,6 +14,7 @@ const result = await build({
     main: resolve(serverRoot, 'src/main.ts'),
     cli: resolve(serverRoot, 'src/cli.ts'),
     'pglite-worker': resolve(serverRoot, 'src/store/pglite-worker.ts'),
+    'document-worker': resolve(serverRoot, 'src/services/extraction/document-worker-main.ts'),
   },
   outdir: resolve(serverRoot, 'dist'),
   bundle: true,
@@ -27,5 +28,5 @@ const result = await build({
 });
 const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
 console.log(
-  `built ${outfile}, dist/cli.js and dist/pglite-worker.js (${Math.round(bytes / 1024)} KB with source map)`,
+  `built ${outfile}, dist/cli.js, dist/pglite-worker.js and dist/document-worker.js (${Math.round(bytes / 1024)} KB with source map)`,
 );
