@@ -168,12 +168,19 @@ test('JSON nested 2 M deep is refused before it is parsed', async () => {
   });
 });
 
-test('a PDF Flate bomb is refused, its streams inflated in the worker', async () => {
-  const file_url = await upload(flatePdfOf(Buffer.alloc(256 * 1024 * 1024)), 'bomb.pdf', 'application/pdf');
+test('a PDF Flate bomb, and a PDF of stream headers without their ends, are refused off the loop', async () => {
   const textSchema = { type: 'object', properties: { content: { type: 'string' } } };
-  expect(await extract(file_url, textSchema)).toMatchObject({
+  const bomb = await upload(flatePdfOf(Buffer.alloc(256 * 1024 * 1024)), 'bomb.pdf', 'application/pdf');
+  expect(await extract(bomb, textSchema)).toMatchObject({
     status: 'error',
     details: "bomb.pdf: The PDF's compressed streams unpack to more than 200 MB, more than extraction reads",
+  });
+  // Each header without an `endstream` made the guard search (and inflate) to the file's end: O(n²).
+  const headers = `%PDF-1.4\n${'1 0 obj << /Filter /FlateDecode >> stream\n'.repeat(50_000)}`;
+  const endless = await upload(headers, 'endless.pdf', 'application/pdf');
+  expect(await extract(endless, textSchema)).toMatchObject({
+    status: 'error',
+    details: expect.stringContaining('endless.pdf could not be read'),
   });
 });
 
