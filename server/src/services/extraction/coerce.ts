@@ -37,8 +37,10 @@ function numberPart(text: string): string {
 /** parseNumber reads 1234.5, "1,234.50", "1.234,50", "1234,50", "€ 12", "12%"-free text; else null. */
 export function parseNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (typeof value !== 'string' || value.length > MAX_NUMBER_CHARS) return null;
-  let text = numberPart(value.trim().replace(/[\s\u00a0'’]/g, ''));
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  if (trimmed.length > MAX_NUMBER_CHARS) return null;
+  let text = numberPart(trimmed.replace(/[\s\u00a0'’]/g, ''));
   if (!/^[+-]?[\d.,]+$/.test(text) || !/\d/.test(text)) return null;
   const lastComma = text.lastIndexOf(',');
   const lastDot = text.lastIndexOf('.');
