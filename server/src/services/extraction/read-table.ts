@@ -29,8 +29,8 @@ const cellTooLong = (row: number, column: number): string =>
 /** TableLimit stops a parser at a cap; its message is the `details` answered. */
 class TableLimit extends Error {}
 
-/** tableFromGrid takes the first non-empty row as the header, refusing grids over the caps. */
-export function tableFromGrid(grid: unknown[][], maxRows: number): TableRead {
+/** tableFromGrid takes the first non-empty row as the header, refusing grids over the caps (cells: unless cellsChecked). */
+export function tableFromGrid(grid: unknown[][], maxRows: number, cellsChecked = false): TableRead {
   // The header is the first row with any cell; rows above it (a title, blank lines) are skipped.
   const start = grid.findIndex((row) =>
     row.some((cell) => cell !== null && cell !== undefined && String(cell).trim() !== ''),
@@ -40,7 +40,7 @@ export function tableFromGrid(grid: unknown[][], maxRows: number): TableRead {
   if (headerRow.length > MAX_COLUMNS) return { ok: false, details: TOO_WIDE };
   const rows = grid.slice(start + 1);
   if (rows.length > maxRows) return tooManyRows(maxRows);
-  for (let index = start; index < grid.length; index++) {
+  for (let index = cellsChecked ? grid.length : start; index < grid.length; index++) {
     const cells = grid[index] ?? [];
     const long = cells.findIndex((cell) => typeof cell === 'string' && cell.length > MAX_CELL_CHARS);
     if (long >= 0) return { ok: false, details: cellTooLong(index + 1, long + 1) };
@@ -85,7 +85,7 @@ export function readCsv(bytes: Buffer, maxRows: number): TableRead {
         return record;
       },
     }) as string[][];
-    return tableFromGrid(grid, maxRows);
+    return tableFromGrid(grid, maxRows, true);
   } catch (error) {
     if (error instanceof TableLimit) return { ok: false, details: error.message };
     if (error instanceof CsvError && error.code === 'CSV_MAX_RECORD_SIZE') {
