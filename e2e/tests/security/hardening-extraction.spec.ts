@@ -26,7 +26,7 @@ const rowsOf = (properties: Record<string, object>) => ({
 const amounts = rowsOf({ amount: { type: 'number' } });
 
 /** xlsxOf is a one-sheet workbook (written by hand: the parts SheetJS needs) around sheetData's rows. */
-function xlsxOf(sheetData: string): Buffer {
+function xlsxOf(sheetData: string, dimension = ''): Buffer {
   const xml = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
   const main = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
   const rel = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
@@ -58,7 +58,9 @@ function xlsxOf(sheetData: string): Buffer {
     },
     {
       name: 'xl/worksheets/sheet1.xml',
-      data: Buffer.from(`${xml}<worksheet xmlns="${main}"><sheetData>${sheetData}</sheetData></worksheet>`),
+      data: Buffer.from(
+        `${xml}<worksheet xmlns="${main}">${dimension}<sheetData>${sheetData}</sheetData></worksheet>`,
+      ),
     },
   ]);
 }
@@ -125,9 +127,12 @@ test('an XLSX of 5,000 one-number rows and one cell at XFD1 is refused (extracti
   expect(refused.message).toMatch(/wide\.xlsx: sheet Sheet1: The sheet's cells span 16384 columns/);
 });
 
-test('a narrow sheet still maps, its stray empty rows and declared range notwithstanding', async () => {
+test('a narrow sheet that declares a range to XFD still maps: the range is cut to its cells', async () => {
   const file_url = await upload(
-    xlsxOf(`<row r="1">${text('A1', 'amount')}</row><row r="2"><c r="A2"><v>4.5</v></c></row>`),
+    xlsxOf(
+      `<row r="1">${text('A1', 'amount')}</row><row r="2"><c r="A2"><v>4.5</v></c></row>`,
+      '<dimension ref="A1:XFD2"/>',
+    ),
     'ok.xlsx',
     XLSX_TYPE,
   );
@@ -148,7 +153,7 @@ test('one cell unpacking to 40 MB is refused by the cell cap, off the event loop
   });
 });
 
-test('a CSV header of 1 M columns is refused at the 501st', async () => {
+test('a CSV header of 1 M columns is refused, naming the 500-column cap', async () => {
   const file_url = await upload(`${'c,'.repeat(1_000_000)}amount\n1\n`, 'wide.csv', 'text/csv');
   expect(await extract(file_url)).toMatchObject({
     status: 'error',
