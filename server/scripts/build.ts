@@ -1,6 +1,7 @@
 // Bundles the server and the operator CLI (and the site config loader they import) into dist/main.js and
-// dist/cli.js, and the worker threads beside them (the embedded database's dist/pglite-worker.js and the JSON
-// schema checker's dist/schema-worker.js, found through import.meta.url); npm packages stay external.
+// dist/cli.js, and the worker threads beside them (the embedded database's dist/pglite-worker.js, the JSON
+// schema checker's dist/schema-worker.js and the document reader's dist/document-worker.js, found through
+// import.meta.url); npm packages stay external.
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -15,6 +16,7 @@ const result = await build({
     cli: resolve(serverRoot, 'src/cli.ts'),
     'pglite-worker': resolve(serverRoot, 'src/store/pglite-worker.ts'),
     'schema-worker': resolve(serverRoot, 'src/services/llm/schema-worker.ts'),
+    'document-worker': resolve(serverRoot, 'src/services/extraction/document-worker-main.ts'),
   },
   outdir: resolve(serverRoot, 'dist'),
   bundle: true,
@@ -28,5 +30,5 @@ const result = await build({
 });
 const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
 console.log(
-  `built ${outfile}, dist/cli.js, dist/pglite-worker.js and dist/schema-worker.js (${Math.round(bytes / 1024)} KB with source map)`,
+  `built ${outfile}, dist/cli.js, dist/pglite-worker.js, dist/schema-worker.js and dist/document-worker.js (${Math.round(bytes / 1024)} KB with source map)`,
 );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coerceCell, parseDate, parseNumber } from './coerce';
+import { coerceCell, MAX_NUMBER_CHARS, parseDate, parseNumber } from './coerce';
 
 describe('parseNumber', () => {
   it.each([
@@ -19,6 +19,12 @@ describe('parseNumber', () => {
   it.each(['abc', '', '1-2', '--', 'NaN', true])('refuses %j', (input) =>
     expect(parseNumber(input)).toBeNull(),
   );
+
+  it('reads at most MAX_NUMBER_CHARS characters as a number', () => {
+    expect(parseNumber('1'.repeat(MAX_NUMBER_CHARS))).toBe(Number('1'.repeat(MAX_NUMBER_CHARS)));
+    expect(parseNumber(` ${'1'.repeat(MAX_NUMBER_CHARS + 1)} `)).toBeNull();
+    expect(parseNumber('EUR 1.234,50 netto')).toBe(1234.5);
+  });
 });
 
 describe('parseDate', () => {

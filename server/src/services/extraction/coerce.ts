@@ -14,12 +14,33 @@ const DAY_MS = 86_400_000;
 const shown = (value: unknown) => JSON.stringify(String(value).slice(0, 40));
 const fail = (message: string): Coerced => ({ ok: false, message });
 
+/**
+ * MAX_NUMBER_CHARS bounds the text read as a number or a date: no number or date is longer (units and
+ * spaces included), and a longer cell is refused before any scan of it.
+ */
+export const MAX_NUMBER_CHARS = 64;
+
+const isDigit = (code: number) => code >= 48 && code <= 57;
+// + - . , and digits may start a number; only digits, dots and commas may end one.
+const mayStart = (code: number) => isDigit(code) || code === 43 || code === 45 || code === 46 || code === 44;
+const mayEnd = (code: number) => isDigit(code) || code === 46 || code === 44;
+
+/** numberPart drops currency signs and units around a number with two index scans (linear, unlike a regex anchored on one side). */
+function numberPart(text: string): string {
+  let start = 0;
+  while (start < text.length && !mayStart(text.charCodeAt(start))) start++;
+  let end = text.length;
+  while (end > start && !mayEnd(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
 /** parseNumber reads 1234.5, "1,234.50", "1.234,50", "1234,50", "€ 12", "12%"-free text; else null. */
 export function parseNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value !== 'string') return null;
-  let text = value.trim().replace(/[\s\u00a0'’]/g, '');
-  text = text.replace(/^[^\d+\-.,]+|[^\d.,]+$/g, ''); // currency signs and units around the number
+  const trimmed = value.trim();
+  if (trimmed.length > MAX_NUMBER_CHARS) return null;
+  let text = numberPart(trimmed.replace(/[\s\u00a0'’]/g, ''));
   if (!/^[+-]?[\d.,]+$/.test(text) || !/\d/.test(text)) return null;
   const lastComma = text.lastIndexOf(',');
   const lastDot = text.lastIndexOf('.');
@@ -50,6 +71,7 @@ export function parseDate(value: unknown): Date | string {
     return new Date(EXCEL_EPOCH_MS + Math.round(value * DAY_MS));
   }
   const text = String(value).trim();
+  if (text.length > MAX_NUMBER_CHARS) return `${shown(text)} is not a date (use YYYY-MM-DD)`;
   if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) {
     const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text.replace(' ', 'T'));
     return Number.isNaN(date.getTime()) ? `${shown(text)} is not a valid date` : date;

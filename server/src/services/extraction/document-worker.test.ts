@@ -1,6 +1,8 @@
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { documentWorkerPeak, MAX_DOCUMENT_WORKERS, readInWorker } from './document-worker';
+import type { FileBytes } from '../files/file-reader';
+import { documentWorkerPeak, MAX_DOCUMENT_WORKERS, runDocumentTask } from './document-worker';
+import { DEFAULT_ZIP_LIMITS } from './zip-guard';
 
 /** storedDocx is a DOCX (a zip of stored parts) with one paragraph per line. */
 function storedDocx(lines: string[]): Buffer {
@@ -54,20 +56,35 @@ function storedDocx(lines: string[]): Buffer {
   return Buffer.concat([...locals, directory, end]);
 }
 
-describe('readInWorker', () => {
-  it('reads a DOCX as text or HTML off the main thread', async () => {
+const docxFile = (bytes: Buffer): FileBytes => ({
+  bytes,
+  filename: 'trip.docx',
+  contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  source: 'stored',
+});
+const limits = { maxRows: 100, maxPages: 10, zip: DEFAULT_ZIP_LIMITS };
+const textOf = (bytes: Buffer, options: { timeoutMs?: number; heapMb?: number } = {}) =>
+  runDocumentTask({ task: 'text', file: docxFile(bytes), limits }, { what: 'The document', ...options });
+
+describe('runDocumentTask', () => {
+  it('reads a DOCX as text, or its tables as rows, off the main thread', async () => {
     const docx = storedDocx(['Trip to Bled', 'Guide Marta']);
-    expect(await readInWorker('docx-text', docx, { maxPages: 0 })).toBe('Trip to Bled\n\nGuide Marta\n\n');
-    expect(await readInWorker('docx-html', docx, { maxPages: 0 })).toBe(
-      '<p>Trip to Bled</p><p>Guide Marta</p>',
+    expect(await textOf(docx)).toEqual({ kind: 'text', text: 'Trip to Bled\n\nGuide Marta' });
+    const row = { properties: { name: { type: 'string' } }, required: [] };
+    expect(await runDocumentTask({ task: 'rows', file: docxFile(docx), row, limits }, { what: 'x' })).toEqual(
+      {
+        kind: 'document',
+      },
     );
-    await expect(readInWorker('docx-text', Buffer.from('not a zip'), { maxPages: 0 })).rejects.toThrow();
+    await expect(textOf(Buffer.from('PK\u0003\u0004 not a zip', 'latin1'))).rejects.toThrow(
+      'no zip directory',
+    );
   });
 
   it('reads at most MAX_DOCUMENT_WORKERS documents at once; the others wait their turn', async () => {
     const docx = storedDocx(['One line']);
-    const reads = Array.from({ length: 5 }, () => readInWorker('docx-text', docx, { maxPages: 0 }));
-    expect(await Promise.all(reads)).toEqual(Array(5).fill('One line\n\n'));
+    const reads = Array.from({ length: 5 }, () => textOf(docx));
+    expect(await Promise.all(reads)).toEqual(Array(5).fill({ kind: 'text', text: 'One line' }));
     expect(documentWorkerPeak()).toBe(MAX_DOCUMENT_WORKERS);
   });
 
@@ -75,13 +92,15 @@ describe('readInWorker', () => {
     const big = storedDocx(Array.from({ length: 100_000 }, (_, index) => `Line ${index} lorem ipsum dolor`));
     let ticks = 0;
     const timer = setInterval(() => (ticks += 1), 20);
-    await expect(readInWorker('docx-text', big, { maxPages: 0, timeoutMs: 400 })).rejects.toThrow(
+    await expect(textOf(big, { timeoutMs: 400 })).rejects.toThrow(
       'The document took longer than 0.4 s to read',
     );
     clearInterval(timer);
     expect(ticks).toBeGreaterThan(5);
-    await expect(readInWorker('docx-text', big, { maxPages: 0, heapMb: 32 })).rejects.toThrow(
+    await expect(textOf(big, { heapMb: 32 })).rejects.toThrow(
       'The document needs more memory to read than this server gives one file',
     );
+    // A worker that failed is replaced: the next document reads.
+    expect(await textOf(storedDocx(['After']))).toEqual({ kind: 'text', text: 'After' });
   }, 30_000);
 });

@@ -1,7 +1,6 @@
 // Tables inside a DOCX (mammoth keeps them as HTML `<table>`s), read as the same header-and-rows tables
 // as a sheet, so a Word table maps onto a row schema without an LLM.
 import { htmlToText } from '../../lib/html-text';
-import { readInWorker } from './document-worker';
 import { tableFromGrid, type TableRead } from './read-table';
 
 /** MAX_DOCX_TABLES bounds how many tables of one document are tried. */
@@ -11,9 +10,8 @@ function cellsOf(row: string): string[] {
   return [...row.matchAll(/<t[dh]\b[^>]*>([\s\S]*?)<\/t[dh]>/gi)].map((cell) => htmlToText(cell[1] ?? ''));
 }
 
-/** readDocxTables returns each table of a DOCX (at most MAX_DOCX_TABLES), as read with the row cap. */
-export async function readDocxTables(bytes: Buffer, maxRows: number): Promise<TableRead[]> {
-  const html = await readInWorker('docx-html', bytes, { maxPages: 0 });
+/** tablesOfHtml returns each table of mammoth's HTML (at most MAX_DOCX_TABLES), as read with the row cap. */
+export function tablesOfHtml(html: string, maxRows: number): TableRead[] {
   const tables = [...html.matchAll(/<table\b[^>]*>([\s\S]*?)<\/table>/gi)].slice(0, MAX_DOCX_TABLES);
   return tables.map((table) => {
     const grid = [...(table[1] ?? '').matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/gi)].map((row) =>

@@ -5,13 +5,11 @@
 import { InvalidInputError, OutboundLimitError, UpstreamError } from '../../lib/errors';
 import type { Caller } from '../../rules/caller';
 import type { FileBytes, FileReader } from '../files/file-reader';
-import { readDocxTables } from './docx-tables';
-import { documentText } from './file-text';
-import { fileKind } from './file-kind';
-import { mapTable, type MappedTable, type RowError } from './map-table';
-import { readCsv, readJson, readSpreadsheet, type TableRead } from './read-table';
-import { shapeOf, type RowSchema } from './schema-shape';
-import { archiveProblem } from './zip-guard';
+import type { RowsAnswer } from './document-protocol';
+import { documentText, MAX_PDF_PAGES } from './file-text';
+import type { RowError } from './map-table';
+import { shapeOf } from './schema-shape';
+import { tableRows } from './table-rows';
 
 /**
  * UNPACK_RATIO bounds how much a zip-based file (XLSX, ODS, DOCX) or a PDF's compressed streams may unpack
@@ -53,37 +51,6 @@ const failure = (details: string, rowErrors?: RowError[]): ExtractionResult => (
   ...(rowErrors && rowErrors.length > 0 ? { row_errors: rowErrors } : {}),
 });
 
-function readTable(file: FileBytes, maxRows: number): TableRead | null {
-  switch (fileKind(file)) {
-    case 'csv':
-      return readCsv(file.bytes, maxRows);
-    case 'spreadsheet':
-      return readSpreadsheet(file.bytes, maxRows);
-    case 'json':
-      return readJson(file.bytes, maxRows);
-    default:
-      return null;
-  }
-}
-
-/** mapDocxTable maps the first table of a DOCX that matches the schema; null when none does (or none exists). */
-async function mapDocxTable(file: FileBytes, row: RowSchema, maxRows: number): Promise<MappedTable | null> {
-  let tables: TableRead[];
-  try {
-    tables = await readDocxTables(file.bytes, maxRows);
-  } catch (error) {
-    // Over the reader's time or memory: said here rather than tried again as text.
-    if (error instanceof InvalidInputError) return { ok: false, details: error.message };
-    return null; // a damaged document: the text path names the parser's error
-  }
-  for (const table of tables) {
-    if (!table.ok) return { ok: false, details: table.details };
-    const mapped = mapTable(table.table, row);
-    if (mapped.ok) return mapped;
-  }
-  return null;
-}
-
 function summary(rejected: number, errors: RowError[]): string {
   const shown = errors
     .slice(0, 5)
@@ -105,7 +72,7 @@ export function createExtractionService(deps: ExtractionDeps) {
   ): Promise<ExtractionResult> {
     let text: string | null;
     try {
-      text = await documentText(file, zipLimits);
+      text = await documentText(file, { ...zipLimits, maxRows: limits.maxRows });
     } catch (error) {
       if (error instanceof InvalidInputError) return failure(error.message);
       return failure(
@@ -153,21 +120,25 @@ export function createExtractionService(deps: ExtractionDeps) {
           }
           throw error;
         });
-      const problem = archiveProblem(file.bytes, zipLimits);
-      if (problem !== null) return failure(problem);
       const shape = shapeOf(input.json_schema);
       if (shape.kind !== 'rows') return fromText(file, input.json_schema, shape, call);
-      let mapped: MappedTable;
-      if (fileKind(file) === 'docx') {
-        const fromTable = await mapDocxTable(file, shape.row, limits.maxRows);
-        if (fromTable === null) return fromText(file, input.json_schema, shape, call);
-        mapped = fromTable;
-      } else {
-        const read = readTable(file, limits.maxRows);
-        if (read === null) return fromText(file, input.json_schema, shape, call);
-        if (!read.ok) return failure(read.details);
-        mapped = mapTable(read.table, shape.row);
+      let read: RowsAnswer;
+      try {
+        read = await tableRows(file, shape.row, {
+          maxRows: limits.maxRows,
+          maxPages: MAX_PDF_PAGES,
+          zip: zipLimits,
+        });
+      } catch (error) {
+        // Over the reader's time or memory: said here rather than tried again as text.
+        if (error instanceof InvalidInputError) return failure(error.message);
+        return failure(
+          `The file ${file.filename.slice(0, 100)} could not be read: ${(error as Error).message.slice(0, 200)}`,
+        );
       }
+      if (read.kind === 'document') return fromText(file, input.json_schema, shape, call);
+      if (read.kind === 'refused') return failure(read.details);
+      const { mapped } = read;
       if (!mapped.ok) return failure(mapped.details);
       if (mapped.rows.length === 0 && mapped.rejected > 0) {
         return failure(`No row fits the schema: ${summary(mapped.rejected, mapped.errors)}`, mapped.errors);

@@ -1,65 +1,68 @@
 // The text of a document, for mapping onto a one-string schema here and for InvokeLLM's file_urls:
 // PDF (pdf-parse), DOCX (mammoth), spreadsheets and CSV as CSV text, JSON and plain text as they are.
-import * as XLSX from '@e965/xlsx';
-import { InvalidInputError } from '../../lib/errors';
+// Read in the document worker (see document-worker.ts), guards included.
 import type { FileBytes } from '../files/file-reader';
-import { readInWorker } from './document-worker';
+import type { ReadLimits } from './document-protocol';
+import { runDocumentTask } from './document-worker';
 import { fileKind } from './file-kind';
-import { pdfProblem } from './pdf-guard';
-import { archiveProblem, DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-guard';
+import { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip-guard';
 
 /** MAX_PDF_PAGES bounds the pages read from one PDF (a cap on work, not on the file's size). */
 export const MAX_PDF_PAGES = 500;
-/** MAX_SHEETS bounds the sheets of a workbook turned into text. */
-const MAX_SHEETS = 20;
+/** MAX_TEXT_ROWS is the rows of each sheet turned into text when the caller gives no EXTRACT_MAX_ROWS. */
+export const MAX_TEXT_ROWS = 50_000;
 
-/** pdfText reads a PDF's text (its first MAX_PDF_PAGES pages) off the main thread within timeoutMs. */
-export function pdfText(bytes: Buffer, timeoutMs?: number): Promise<string> {
-  return readInWorker('pdf-text', bytes, { timeoutMs, maxPages: MAX_PDF_PAGES });
+/** whatFile names a file's kind in messages about reading it ("The PDF took longer than…"). */
+export function whatFile(file: FileBytes): string {
+  switch (fileKind(file)) {
+    case 'pdf':
+      return 'The PDF';
+    case 'spreadsheet':
+      return 'The spreadsheet';
+    case 'csv':
+      return 'The CSV file';
+    case 'json':
+      return 'The JSON file';
+    default:
+      return 'The document';
+  }
 }
 
-function workbookText(bytes: Buffer): string {
-  const workbook = XLSX.read(bytes, { type: 'buffer', cellDates: true, dense: true });
-  const names = workbook.SheetNames.slice(0, MAX_SHEETS);
-  return names
-    .map((name) => {
-      const sheet = workbook.Sheets[name];
-      const csv = sheet ? XLSX.utils.sheet_to_csv(sheet, { blankrows: false }) : '';
-      return names.length > 1 ? `# ${name}\n${csv}` : csv;
-    })
-    .join('\n\n');
+/** TextLimits bound a document's reading: its zip parts and unpacked bytes, and each sheet's rows. */
+export interface TextLimits extends ZipLimits {
+  maxRows?: number;
 }
 
 /**
  * documentText is a file's text: PDF, DOCX, XLSX/XLS/ODS (as CSV), CSV, JSON and plain text; null for
- * any other type (images, archives). A zip bomb, or a PDF whose streams unpack past the same limit, throws
- * InvalidInputError (checked before any parser runs); a damaged file throws the parser's error.
+ * any other type (images, archives). A zip bomb, a PDF whose streams unpack past the same limit, a sheet
+ * wider than MAX_COLUMNS, or a file over the worker's deadline or heap throws InvalidInputError; a
+ * damaged file throws the parser's error.
  */
 export async function documentText(
   file: FileBytes,
-  zipLimits: ZipLimits = DEFAULT_ZIP_LIMITS,
+  limits: TextLimits = DEFAULT_ZIP_LIMITS,
+  timeoutMs?: number,
 ): Promise<string | null> {
-  const problem = archiveProblem(file.bytes, zipLimits);
-  if (problem !== null) throw new InvalidInputError(`${file.filename.slice(0, 100)}: ${problem}`);
-  switch (fileKind(file)) {
-    case 'pdf': {
-      // The same bound on unpacked bytes as a zip's, for the PDF's compressed streams (Flate bombs).
-      const bomb = pdfProblem(file.bytes, zipLimits.maxUncompressedBytes);
-      if (bomb !== null) throw new InvalidInputError(`${file.filename.slice(0, 100)}: ${bomb}`);
-      return (await pdfText(file.bytes)).trim();
-    }
-    case 'docx':
-      return (await readInWorker('docx-text', file.bytes, { maxPages: MAX_PDF_PAGES })).trim();
-    case 'spreadsheet':
-      return workbookText(file.bytes).trim();
-    case 'csv':
-    case 'json':
-    case 'text':
-      return file.bytes
-        .toString('utf8')
-        .replace(/^\uFEFF/, '')
-        .trim();
-    default:
-      return null;
-  }
+  const readLimits: ReadLimits = {
+    maxRows: limits.maxRows ?? MAX_TEXT_ROWS,
+    maxPages: MAX_PDF_PAGES,
+    zip: { maxEntries: limits.maxEntries, maxUncompressedBytes: limits.maxUncompressedBytes },
+  };
+  const answer = await runDocumentTask(
+    { task: 'text', file: file, limits: readLimits },
+    { what: whatFile(file), ...(timeoutMs === undefined ? {} : { timeoutMs }) },
+  );
+  return answer.kind === 'text' ? answer.text : null;
+}
+
+/** pdfText reads a PDF's text (its first MAX_PDF_PAGES pages) in the document worker within timeoutMs. */
+export async function pdfText(bytes: Buffer, timeoutMs?: number): Promise<string> {
+  const file: FileBytes = {
+    bytes,
+    filename: 'document.pdf',
+    contentType: 'application/pdf',
+    source: 'stored',
+  };
+  return (await documentText(file, DEFAULT_ZIP_LIMITS, timeoutMs)) ?? '';
 }

@@ -80,6 +80,6 @@ describe('pdfText', () => {
     clearInterval(timer);
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(ticks).toBeGreaterThan(5);
-    expect(await pdfText(sharedStreamPdf(3, text))).toBe('Invoice 42\n\nInvoice 42\n\nInvoice 42\n\n');
+    expect(await pdfText(sharedStreamPdf(3, text))).toBe('Invoice 42\n\nInvoice 42\n\nInvoice 42');
   });
 });

@@ -35,7 +35,9 @@ export function pdfProblem(bytes: Buffer, maxDecodedBytes: number): string | nul
     if (left < 0) {
       return `The PDF's compressed streams unpack to more than ${shown(maxDecodedBytes)}, more than extraction reads`;
     }
-    if (end >= 0) STREAM.lastIndex = end + END.length;
+    // A stream without its end runs to the file's end: nothing after it is another stream.
+    if (end < 0) break;
+    STREAM.lastIndex = end + END.length;
   }
   return null;
 }
