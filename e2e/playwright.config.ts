@@ -23,6 +23,15 @@ const PGLITE_ONLY_API_SPECS = [
   '**/hosted-app.spec.ts',
 ];
 
+// Security specs whose attacks never reach the store differently on PostgreSQL (parsers, schemas, function
+// processes, the HTTP edge) run on PGlite only.
+const PGLITE_ONLY_SECURITY_SPECS = [
+  '**/hardening-extraction.spec.ts',
+  '**/hardening-schemas.spec.ts',
+  '**/hardening-functions.spec.ts',
+  '**/hardening-edge.spec.ts',
+];
+
 export default defineConfig({
   testDir: './tests',
   // The migrated PGlite folder every fresh PGlite server starts from (support/global-setup.ts).
@@ -56,7 +65,14 @@ export default defineConfig({
     // The security contract (e2e/tests/security/README.md): scenario tables, on both stores.
     { name: 'security', testDir: './tests/security', metadata: { database: 'pglite' } },
     ...(process.env.DATABASE_URL
-      ? [{ name: 'security-postgres', testDir: './tests/security', metadata: { database: 'postgres' } }]
+      ? [
+          {
+            name: 'security-postgres',
+            testDir: './tests/security',
+            testIgnore: PGLITE_ONLY_SECURITY_SPECS,
+            metadata: { database: 'postgres' },
+          },
+        ]
       : []),
     { name: 'site', testDir: './tests/site' },
     // The three real Base44 apps of ../shared/fixtures/real-apps, installed (cached in .cache/), built,
