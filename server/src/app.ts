@@ -44,6 +44,7 @@ import {
   type IntegrationBudgetLimits,
 } from './services/integrations/integration-budget';
 import type { RateLimiter } from './services/limits/rate-limiter';
+import { createRegexBudget } from './services/limits/regex-budget';
 import type { SecretsService } from './services/secrets/secrets-service';
 import type { LlmService } from './services/llm/llm-service';
 import type { EmailSender } from './services/mail/send-email';
@@ -118,6 +119,8 @@ export interface AppDeps {
   /** limiter counts integration calls (the platform passes the one shared through Redis with auth). */
   limiter: RateLimiter;
   integrationLimits: IntegrationBudgetLimits;
+  /** regexQueriesPerMinute is what each caller's entity queries holding `$regex` may number a minute. */
+  regexQueriesPerMinute: number;
   /** trustProxy is Fastify's `trustProxy` (TRUST_PROXY): which proxies may set the client IP. */
   trustProxy: boolean | number | string[];
   /** http are the request timeouts and per-IP connection caps (default DEFAULT_HTTP_LIMITS). */
@@ -189,7 +192,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   realtime.attach(app.server, {
     identify: async (appId, token) => {
       // Another app's socket is refused at the handshake, as its HTTP routes are (404).
-      if (appId !== deps.appId) throw notHostedError(appId);
+      // (A handshake naming no app joins nothing, as before: rooms are checked against its app.)
+      if (appId !== '' && appId !== deps.appId) throw notHostedError(appId);
       const { caller, admitted } = await access.socketAccess(appId, token);
       return { identity: caller, admitted };
     },
@@ -226,7 +230,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     secrets: deps.secrets,
     llm: deps.llm,
   });
-  registerEntitiesRoutes(app, { guard, entities: deps.entities, users: deps.accounts.users });
+  registerEntitiesRoutes(app, {
+    guard,
+    entities: deps.entities,
+    users: deps.accounts.users,
+    regexBudget: createRegexBudget(deps.limiter, deps.regexQueriesPerMinute),
+  });
   registerAnalyticsRoutes(app, { guard, analytics: deps.analytics });
   registerAppLogsRoutes(app, { guard, appLogs: deps.appLogs });
   const budget = createIntegrationBudget(deps.limiter, deps.integrationLimits);

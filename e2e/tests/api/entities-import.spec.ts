@@ -66,6 +66,23 @@ test('a JSON array imports too', async () => {
   expect(await todos.count({ name: batch })).toBe(2);
 });
 
+test('an import of more than 1000 records answers their ids, not every record again', async () => {
+  const todos = entityOf(serviceClient(server).asServiceRole, 'Todo');
+  const batch = `impmany${Date.now()}`;
+  const lines = Array.from({ length: 1001 }, (_, i) => `${batch},${(i % 5) + 1},open`);
+  const result = (await todos.importEntities(
+    csv('many.csv', `name,priority,status\n${lines.join('\n')}\n`),
+  )) as {
+    status: string;
+    details: string;
+    output: Row[];
+  };
+  expect(result.details).toBe('Imported 1001 records');
+  expect(result.output).toHaveLength(1001);
+  expect(result.output.every((row) => Object.keys(row).join() === 'id')).toBe(true);
+  expect(await todos.count({ name: batch })).toBe(1001);
+});
+
 test('one bad row refuses the whole import with a report naming the row and field', async () => {
   const todos = entityOf(serviceClient(server).asServiceRole, 'Todo');
   const batch = `impbad${Date.now()}`;

@@ -12,10 +12,11 @@ import {
   userClient,
 } from '../../support/auth-helpers';
 import { startEntitiesServer } from '../../support/entities-helpers';
+import { startOpenAiDouble } from '../../support/openai-double';
 import { removeServerData, type RunningServer } from '../../support/server-process';
 
-// Issue 18, items 7, 10, 11 and 17: what one server hosts, who may upload and how much, and who its data
-// and spending integrations treat as signed in.
+// Issue 18, items 7, 9, 10, 11 and 17: what one server hosts, who may upload and how much, each caller's
+// share of the app's LLM tokens, and who its data and spending integrations treat as signed in.
 
 const appId = 'queen-solana';
 const MB = 1024 * 1024;
@@ -184,6 +185,93 @@ test.describe('visibility (item 17)', () => {
         const asUnapproved = await api(server, path, { body, token: unapproved });
         expect(asUnapproved.status, name).toBe(401);
       }
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
+
+test.describe('budgets per caller (item 9)', () => {
+  test("one account cannot spend the app's LLM tokens, and however many do, the backend keeps its reserve", async () => {
+    const llm = await startOpenAiDouble();
+    // Each call costs 20 tokens (the double's usage): a user may spend 40, the app's users 160 of 200.
+    const server = await startEntitiesServer({
+      env: {
+        LLM_PROVIDER_URL: llm.baseUrl,
+        LLM_DAILY_TOKEN_BUDGET: '200',
+        LLM_SERVICE_RESERVE_PERCENT: '20',
+        LLM_USER_DAILY_TOKENS: '40',
+        LLM_IP_DAILY_TOKENS: '1000',
+        INTEGRATION_RATE_LIMIT_PER_MINUTE: '1000',
+      },
+    });
+    try {
+      const invoke = async (token: string) => {
+        const answer = await api(server, `/api/apps/${appId}/integration-endpoints/Core/InvokeLLM`, {
+          token,
+          body: { prompt: 'hello' },
+        });
+        return { status: answer.status, message: String(answer.json.message ?? '') };
+      };
+      const users = await Promise.all(
+        [1, 2, 3, 4].map(() => createUser(server, { email: uniqueEmail('llm-share') })),
+      );
+      const [first, ...others] = users.map((user) => user.token);
+      expect((await invoke(first ?? '')).status).toBe(200);
+      expect((await invoke(first ?? '')).status).toBe(200);
+      const overUser = await invoke(first ?? '');
+      expect(overUser.status).toBe(429);
+      expect(overUser.message).toContain('LLM_USER_DAILY_TOKENS');
+      for (const token of others) {
+        for (let i = 0; i < 2; i++) expect((await invoke(token)).status).toBe(200);
+      }
+      // 160 tokens spent by users: the rest is the backend's.
+      const fresh = await createUser(server, { email: uniqueEmail('llm-share') });
+      const overUsers = await invoke(fresh.token);
+      expect(overUsers.status).toBe(429);
+      expect(overUsers.message).toContain('LLM_SERVICE_RESERVE_PERCENT');
+      for (let i = 0; i < 2; i++) expect((await invoke(SERVICE_TOKEN)).status).toBe(200);
+      const spent = await invoke(SERVICE_TOKEN);
+      expect(spent.status).toBe(429);
+      expect(spent.message).toContain('LLM_DAILY_TOKEN_BUDGET');
+    } finally {
+      expect(await server.stop()).toBe(0);
+      await llm.close();
+    }
+  });
+});
+
+test.describe('reads bounded in bytes (item 5)', () => {
+  test('a list answers at most 16 MB of records, whatever its limit; the rest is the next page', async () => {
+    const server = await startEntitiesServer();
+    try {
+      const tag = `big${Date.now()}`;
+      const description = 'x'.repeat(450 * 1024);
+      for (let bulk = 0; bulk < 4; bulk++) {
+        const created = await api(server, `/api/apps/${appId}/entities/Todo/bulk`, {
+          token: SERVICE_TOKEN,
+          body: Array.from({ length: 10 }, (_, i) => ({
+            title: tag,
+            description,
+            name: String(bulk * 10 + i).padStart(2, '0'),
+          })),
+        });
+        expect(created.status).toBe(201);
+      }
+      const list = (skip: number) =>
+        fetch(
+          `${server.url}/api/apps/${appId}/entities/Todo?q=${encodeURIComponent(JSON.stringify({ title: tag }))}&limit=5000&skip=${skip}&sort=name`,
+        );
+      const first = await list(0);
+      const bytes = Buffer.from(await first.arrayBuffer());
+      const page = JSON.parse(bytes.toString()) as { name: string }[];
+      expect(bytes.length).toBeLessThanOrEqual(16 * 1024 * 1024);
+      expect(page.length).toBeGreaterThan(30);
+      expect(page.length).toBeLessThan(40);
+      const rest = (await (await list(page.length)).json()) as { name: string }[];
+      expect([...page, ...rest].map((row) => Number(row.name))).toEqual(
+        Array.from({ length: 40 }, (_, i) => i),
+      );
     } finally {
       expect(await server.stop()).toBe(0);
     }

@@ -58,6 +58,20 @@ export const LlmEnvShape = {
   ),
   LLM_TIMEOUT_MS: milliseconds(60_000),
   LLM_DAILY_TOKEN_BUDGET: count(1_000_000, 1_000_000_000_000),
+  /** LLM_SERVICE_RESERVE_PERCENT is the part of the daily budget only the service role may spend (0–90). */
+  LLM_SERVICE_RESERVE_PERCENT: z.preprocess(
+    blankAsUndefined,
+    z.coerce
+      .number()
+      .int('must be a whole percentage')
+      .min(0, 'must be between 0 and 90')
+      .max(90, 'must be between 0 and 90')
+      .default(20),
+  ),
+  /** LLM_USER_DAILY_TOKENS is what one user may spend per UTC day (default a tenth of the budget). */
+  LLM_USER_DAILY_TOKENS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(1).optional()),
+  /** LLM_IP_DAILY_TOKENS is what every caller from one IP may spend per UTC day (default a fifth). */
+  LLM_IP_DAILY_TOKENS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(1).optional()),
   LLM_AUDIO_MAX_MB: count(25, 1000),
   WEB_SEARCH_URL: z.preprocess(blankAsUndefined, httpUrl.optional()),
 };

@@ -11,6 +11,11 @@ export function jsonBytesOf(value: object): Buffer {
   return bytes;
 }
 
+/** rememberJson keeps bytes as the JSON of value (made by the caller, e.g. while measuring it). */
+export function rememberJson(value: object, bytes: Buffer): void {
+  serialized.set(value, bytes);
+}
+
 /** sendJson answers with value as JSON, serialized once per object (see jsonBytesOf). */
 export function sendJson(reply: FastifyReply, value: object): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(jsonBytesOf(value));

@@ -7,6 +7,7 @@ import { createLlmFiles } from '../services/llm/llm-files';
 import { createLlmProvider } from '../services/llm/llm-provider';
 import { createLlmService, type LlmService } from '../services/llm/llm-service';
 import { createModelNames } from '../services/llm/model-names';
+import type { DailyUsage } from '../services/limits/daily-usage';
 import { createTokenBudget } from '../services/llm/token-budget';
 import { createWebSearch } from '../services/llm/web-search';
 import type { Database } from '../store/database';
@@ -16,6 +17,8 @@ import { createLlmUsageStore } from '../store/llm-usage-store';
 export function buildLlmService(input: {
   config: ServerConfig;
   db: Database;
+  /** usage counts the per-user and per-IP token shares (in Redis when configured). */
+  usage: DailyUsage;
   readFileUrl: FileReader;
   visibilityOf: (appId: string) => Promise<string>;
   logger: Logger;
@@ -32,7 +35,17 @@ export function buildLlmService(input: {
     : null;
   return createLlmService({
     provider,
-    budget: createTokenBudget({ store: usage, dailyTokens: config.LLM_DAILY_TOKEN_BUDGET, log: logger }),
+    budget: createTokenBudget({
+      store: usage,
+      dailyTokens: config.LLM_DAILY_TOKEN_BUDGET,
+      shares: {
+        reservePercent: config.LLM_SERVICE_RESERVE_PERCENT,
+        userDailyTokens: config.LLM_USER_DAILY_TOKENS ?? Math.ceil(config.LLM_DAILY_TOKEN_BUDGET / 10),
+        ipDailyTokens: config.LLM_IP_DAILY_TOKENS ?? Math.ceil(config.LLM_DAILY_TOKEN_BUDGET / 5),
+        usage: input.usage,
+      },
+      log: logger,
+    }),
     usage,
     files: createLlmFiles({
       readFileUrl: input.readFileUrl,

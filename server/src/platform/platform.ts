@@ -295,6 +295,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   const llm = buildLlmService({
     config,
     db,
+    usage,
     readFileUrl,
     visibilityOf: async (appId) => (await apps.findAccessSettings(appId)).visibility,
     logger,
@@ -302,7 +303,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   // Documents beyond one text field go to the LLM when a provider is set.
   const extraction = createExtractionService({
     structured: llm.configured
-      ? (text, schema, call) => llm.structured(call.appId, call.caller, text, schema)
+      ? (text, schema, call) => llm.structured(call.appId, call.caller, text, schema, call.ip)
       : undefined,
     readFileUrl,
     limits: {
@@ -391,6 +392,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     isShuttingDown: input.isShuttingDown,
     realtime,
     limiter,
+    regexQueriesPerMinute: config.ENTITY_REGEX_QUERIES_PER_MINUTE,
     integrationLimits: {
       perIpPerMinute: config.INTEGRATION_RATE_LIMIT_PER_MINUTE,
       perUserPerMinute: config.INTEGRATION_RATE_LIMIT_PER_USER_PER_MINUTE,

@@ -35,20 +35,20 @@ export function coreHandlers(deps: {
   return {
     SendEmail: ({ request, appId, caller, body }) =>
       deps.mail.send(appId, caller, parseInput(SendEmailSchema, body), request.ip),
-    ExtractDataFromUploadedFile: ({ appId, caller, body }) => {
+    ExtractDataFromUploadedFile: ({ request, appId, caller, body }) => {
       const input = parseInput(ExtractDataSchema, body);
       // The same bounds as InvokeLLM's schema, before the file is read (its answer may go to the model).
       checkJsonSchema(input.json_schema, 'json_schema');
-      return deps.extraction.extract(appId, input, caller);
+      return deps.extraction.extract(appId, input, caller, request.ip);
     },
     // Without a provider the answer is the 503 naming LLM_PROVIDER_URL, whatever the body holds.
-    InvokeLLM: ({ appId, caller, body }) => {
+    InvokeLLM: ({ request, appId, caller, body }) => {
       deps.llm.requireProvider();
-      return deps.llm.invoke(appId, caller, parseInput(InvokeLLMSchema, body));
+      return deps.llm.invoke(appId, caller, parseInput(InvokeLLMSchema, body), request.ip);
     },
-    TranscribeAudio: ({ appId, caller, body }) => {
+    TranscribeAudio: ({ request, appId, caller, body }) => {
       deps.llm.requireProvider();
-      return deps.llm.transcribe(appId, caller, parseInput(TranscribeAudioSchema, body));
+      return deps.llm.transcribe(appId, caller, parseInput(TranscribeAudioSchema, body), request.ip);
     },
   };
 }

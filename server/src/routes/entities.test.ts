@@ -6,6 +6,8 @@ import type { UsersService } from '../services/users/users-service';
 import type { CallerGuard } from './caller-guard';
 import { registerEntitiesRoutes } from './entities';
 import { handleError } from './error-map';
+import { createRateLimiter } from '../services/limits/rate-limiter';
+import { createRegexBudget } from '../services/limits/regex-budget';
 
 const calls: { method: string; args: unknown[] }[] = [];
 // Every service method records its call and answers an empty object.
@@ -24,7 +26,12 @@ let app: FastifyInstance;
 beforeAll(async () => {
   app = Fastify();
   app.setErrorHandler(handleError);
-  registerEntitiesRoutes(app, { guard, entities, users: {} as UsersService });
+  registerEntitiesRoutes(app, {
+    guard,
+    entities,
+    users: {} as UsersService,
+    regexBudget: createRegexBudget(createRateLimiter(), 1000),
+  });
   await app.ready();
 });
 

@@ -22,6 +22,7 @@ import type { EntitiesService } from '../services/entities/entities-service';
 import { RecordValidationError } from '../services/entities/entity-errors';
 import { IMPORT_FILE_LIMIT } from '../services/entities/entity-import';
 import type { Caller } from '../rules/caller';
+import { holdsRegex, type RegexBudget } from '../services/limits/regex-budget';
 import { toPublicUser } from '../services/users/public-user';
 import type { UsersService } from '../services/users/users-service';
 import type { CallerGuard } from './caller-guard';
@@ -36,6 +37,8 @@ export interface EntitiesRoutesDeps {
   guard: CallerGuard;
   entities: EntitiesService;
   users: UsersService;
+  /** regexBudget is what queries holding `$regex` spend, per caller per minute. */
+  regexBudget: RegexBudget;
 }
 
 function parseQuery(q: string | undefined): unknown {
@@ -72,8 +75,15 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
   });
 
   // Every entity route asks the caller guard: app, tokens and the app's visibility, resolved once.
-  const callerOf = (request: FastifyRequest, appId: string): Promise<Caller> =>
-    deps.guard.dataCaller(request, appId);
+  // A query holding `$regex` (in `q` or a body) also spends the caller's regex budget.
+  const callerOf = async (request: FastifyRequest, appId: string): Promise<Caller> => {
+    const caller = await deps.guard.dataCaller(request, appId);
+    const { q } = (request.query ?? {}) as { q?: unknown };
+    if (holdsRegex(q) || (request.method !== 'GET' && holdsRegex(request.body))) {
+      await deps.regexBudget.spend(appId, caller, request.ip);
+    }
+    return caller;
+  };
 
   function recordParams(request: FastifyRequest) {
     const params = parseInput(RecordParamsSchema, request.params);

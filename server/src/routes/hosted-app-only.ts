@@ -4,6 +4,7 @@
 // refused with the same 404 as an app that does not exist, before any hook or handler runs.
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../lib/errors';
+import { unsafeStringReason } from '../lib/safe-input';
 
 /** otherAppOf is the app id a request names that is not hostedAppId, or null. */
 export function otherAppOf(hostedAppId: string, params: unknown, query: unknown): string | null {
@@ -29,6 +30,7 @@ export function refuseOtherApps(app: FastifyInstance, hostedAppId: string): void
     // Pages (a hosted SPA's routes) may carry any query of their own: only the API reads `app_id`.
     const query = request.url.startsWith('/api/') ? request.query : undefined;
     const other = otherAppOf(hostedAppId, request.params, query);
-    if (other !== null) throw notHostedError(other);
+    // An id no store could hold (NUL, lone surrogates) is the edge's 400 to give (app.ts), not a 404.
+    if (other !== null && unsafeStringReason(other) === null) throw notHostedError(other);
   });
 }

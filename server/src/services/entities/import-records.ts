@@ -19,6 +19,9 @@ import { prepareRecord } from './record-validator';
 // Loading many records from files: a user's CSV/JSON import (all or nothing, with a per-row report) and
 // the project's seed files (each once per app). The file formats are parsed in entity-import.ts.
 
+/** IMPORT_ECHO_MAX is the most records an import answers in full; larger imports answer their ids. */
+export const IMPORT_ECHO_MAX = 1000;
+
 /** importRecords returns the import and seed actions of the entities service. */
 export function importRecords(ctx: EntitiesContext) {
   const { deps, store, requireEntity, refuseUserCreate, presenter, emitAll } = ctx;
@@ -73,10 +76,16 @@ export function importRecords(ctx: EntitiesContext) {
       }
       const rows = prepared.length ? await store.importMany(appId, entity.name, prepared) : [];
       emitAll(appId, entity, 'create', rows);
+      // A large import is answered with each record's id, not the records themselves: echoing 100,000
+      // records would hold the event loop and the connection for every one of them again.
+      const output =
+        rows.length <= IMPORT_ECHO_MAX
+          ? rows.map(presenter(entity, caller))
+          : rows.map((row) => ({ id: row.id }));
       return {
         status: 'success' as const,
         details: `Imported ${rows.length} ${rows.length === 1 ? 'record' : 'records'}`,
-        output: rows.map(presenter(entity, caller)),
+        output,
       };
     },
 

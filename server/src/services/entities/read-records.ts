@@ -1,4 +1,5 @@
 import { InvalidInputError } from '../../lib/errors';
+import { rememberJson } from '../../lib/json-memo';
 import type { Caller } from '../../rules/caller';
 import type { EntityRecordRow } from '../../store/entity-records-store';
 import { decodeCursor, encodeCursor, type CursorState } from './entity-cursor';
@@ -35,6 +36,30 @@ export interface ListOptions {
   fields?: string[] | undefined;
 }
 
+/**
+ * LIST_MAX_BYTES bounds the JSON of one list answer: records past it are left for the next page (the
+ * caller pages on with `skip`), whatever `limit` asked (5000 records of 25 KB would be 126 MB).
+ */
+export const LIST_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * withinBytes keeps the first records whose JSON fits maxBytes (at least one), and remembers that JSON for
+ * the route, so measuring costs no second serialization.
+ */
+export function withinBytes(records: EntityRecord[], maxBytes: number): EntityRecord[] {
+  const parts: string[] = [];
+  let size = 2;
+  for (const record of records) {
+    const text = JSON.stringify(record);
+    if (parts.length > 0 && size + text.length + 1 > maxBytes) break;
+    parts.push(text);
+    size += text.length + 1;
+  }
+  const kept = parts.length === records.length ? records : records.slice(0, parts.length);
+  rememberJson(kept, Buffer.from(`[${parts.join(',')}]`));
+  return kept;
+}
+
 // A page the read cache answered again is presented once per projection: the same answer object comes
 // back, so the route's serialization of it is kept too.
 const presentedPages = new WeakMap<EntityRecordRow[], Map<string, EntityRecord[]>>();
@@ -56,7 +81,10 @@ export function readRecords(ctx: EntitiesContext) {
       let pages = presentedPages.get(rows);
       if (!pages) presentedPages.set(rows, (pages = new Map()));
       let records = pages.get(projection);
-      if (!records) pages.set(projection, (records = rows.map(presenter(entity, caller, options.fields))));
+      if (!records) {
+        records = withinBytes(rows.map(presenter(entity, caller, options.fields)), LIST_MAX_BYTES);
+        pages.set(projection, records);
+      }
       return records;
     },
 

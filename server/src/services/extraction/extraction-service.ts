@@ -22,15 +22,18 @@ export type ExtractionResult =
   | { status: 'success'; output: unknown; details?: string; row_errors?: RowError[] }
   | { status: 'error'; details: string; output: null; row_errors?: RowError[] };
 
+/** ExtractionCall is whose extraction it is: the app, the caller and its IP (whose LLM shares it spends). */
+export interface ExtractionCall {
+  appId: string;
+  caller: Caller;
+  ip?: string | undefined;
+}
+
 /**
  * StructuredExtractor fills a JSON schema from a document's text (the LLM, for call's app and caller, who
  * spend its budgets); absent without a provider.
  */
-export type StructuredExtractor = (
-  text: string,
-  schema: object,
-  call: { appId: string; caller: Caller },
-) => Promise<unknown>;
+export type StructuredExtractor = (text: string, schema: object, call: ExtractionCall) => Promise<unknown>;
 
 export interface ExtractionLimits {
   maxBytes: number;
@@ -68,7 +71,7 @@ export function createExtractionService(deps: ExtractionDeps) {
     file: FileBytes,
     schema: object,
     shape: ReturnType<typeof shapeOf>,
-    call: { appId: string; caller: Caller },
+    call: ExtractionCall,
   ): Promise<ExtractionResult> {
     let text: string | null;
     try {
@@ -107,8 +110,9 @@ export function createExtractionService(deps: ExtractionDeps) {
       appId: string,
       input: { file_url: string; json_schema: object },
       caller: Caller = { kind: 'anonymous' },
+      ip?: string,
     ): Promise<ExtractionResult> {
-      const call = { appId, caller };
+      const call: ExtractionCall = { appId, caller, ip };
       const file = await deps
         .readFileUrl(appId, input.file_url, { maxBytes: limits.maxBytes, timeoutMs: limits.fetchTimeoutMs })
         .catch((error: unknown) => {

@@ -4,6 +4,8 @@ import { chatAnswerOf } from './llm-provider';
 import { imageTypeOf } from './llm-files';
 import { createModelNames } from './model-names';
 import { createLlmFiles, MAX_FILES_BYTES } from './llm-files';
+import { userCaller, type Caller } from '../../rules/caller';
+import { createDailyUsage } from '../limits/daily-usage';
 import { createTokenBudget } from './token-budget';
 import { contextFrom, searchResultsOf } from './web-search';
 
@@ -31,12 +33,15 @@ describe('model names', () => {
   });
 });
 
+const service: Caller = { kind: 'service' };
+const userRow = (id: string) => ({ id, email: `${id}@example.com`, role: 'user', full_name: id, custom: {} });
+
 describe('token budget', () => {
   it('refuses once the day is spent, with Retry-After until UTC midnight, and counts recorded calls', async () => {
     const now = Date.UTC(2026, 0, 1, 23, 0, 0);
     const store = { insertBatch: vi.fn(async () => undefined), tokensSince: vi.fn(async () => 90) };
     const budget = createTokenBudget({ store, dailyTokens: 100, now: () => now, refreshMs: 60_000 });
-    await budget.check('app');
+    await budget.check('app', service);
     budget.record('app', {
       integration: 'InvokeLLM',
       model: 'm',
@@ -45,12 +50,59 @@ describe('token budget', () => {
       prompt_tokens: 6,
       completion_tokens: 4,
     });
-    await expect(budget.check('app')).rejects.toMatchObject({ retryAfterSeconds: 3600 });
+    await expect(budget.check('app', service)).rejects.toMatchObject({ retryAfterSeconds: 3600 });
     expect(store.tokensSince).toHaveBeenCalledTimes(1);
     // Written later, in a batch; counted at once and still after the sum is read again.
     await budget.flush();
     expect(store.insertBatch).toHaveBeenCalledTimes(1);
-    await expect(budget.check('app')).rejects.toMatchObject({ retryAfterSeconds: 3600 });
+    await expect(budget.check('app', service)).rejects.toMatchObject({ retryAfterSeconds: 3600 });
+  });
+
+  it('gives each user and each IP a share, and keeps a reserve only the service role may spend', async () => {
+    let spent = 0;
+    const store = { insertBatch: vi.fn(async () => undefined), tokensSince: vi.fn(async () => spent) };
+    const budget = createTokenBudget({
+      store,
+      dailyTokens: 1000,
+      refreshMs: 0,
+      shares: { reservePercent: 20, userDailyTokens: 100, ipDailyTokens: 150, usage: createDailyUsage() },
+    });
+    const call = (user: Caller, ip: string, tokens: number) => {
+      budget.record(
+        'app',
+        {
+          integration: 'InvokeLLM',
+          model: 'm',
+          caller_kind: user.kind,
+          user_id: user.kind === 'user' ? user.user.id : null,
+          prompt_tokens: tokens,
+          completion_tokens: 0,
+        },
+        ip,
+      );
+    };
+    const ada = userCaller(userRow('ada'));
+    const bob = userCaller(userRow('bob'));
+    await budget.check('app', ada, '192.0.2.1');
+    call(ada, '192.0.2.1', 100);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await expect(budget.check('app', ada, '192.0.2.9')).rejects.toThrow('LLM_USER_DAILY_TOKENS');
+    // Another account on the same IP: the IP's share (150) is nearly spent, then spent.
+    await budget.check('app', bob, '192.0.2.1');
+    call(bob, '192.0.2.1', 60);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await expect(budget.check('app', bob, '192.0.2.1')).rejects.toThrow('LLM_IP_DAILY_TOKENS');
+    await expect(budget.check('app', { kind: 'anonymous' }, '192.0.2.1')).rejects.toThrow(
+      'LLM_IP_DAILY_TOKENS',
+    );
+    // The app's users reached 80 %: they are refused, the service role is not, until 100 %.
+    spent = 800;
+    await expect(budget.check('app', { kind: 'anonymous' }, '192.0.2.77')).rejects.toThrow(
+      'LLM_SERVICE_RESERVE_PERCENT',
+    );
+    await budget.check('app', service);
+    spent = 1000;
+    await expect(budget.check('app', service)).rejects.toThrow('LLM_DAILY_TOKEN_BUDGET');
   });
 });
 

@@ -60,7 +60,12 @@ export function createLlmService(deps: LlmServiceDeps) {
     return deps.provider;
   }
 
-  async function admit(appId: string, caller: Caller, integration: string): Promise<LlmProvider> {
+  async function admit(
+    appId: string,
+    caller: Caller,
+    integration: string,
+    ip: string | undefined,
+  ): Promise<LlmProvider> {
     requireProvider();
     if (caller.kind === 'anonymous') {
       requireSignInUnlessOpen(
@@ -69,7 +74,7 @@ export function createLlmService(deps: LlmServiceDeps) {
         `${integration} needs a signed-in user on this app: sign in first`,
       );
     }
-    await deps.budget.check(appId);
+    await deps.budget.check(appId, caller, ip);
     return requireProvider();
   }
 
@@ -112,8 +117,9 @@ export function createLlmService(deps: LlmServiceDeps) {
     caller: Caller,
     input: InvokeInput,
     integration: 'InvokeLLM' | 'ExtractDataFromUploadedFile',
+    ip: string | undefined,
   ): Promise<unknown> {
-    const provider = await admit(appId, caller, integration);
+    const provider = await admit(appId, caller, integration, ip);
     // The schema is checked and compiled before anything is spent on the call.
     const schema = input.response_json_schema;
     const field = integration === 'InvokeLLM' ? 'response_json_schema' : 'json_schema';
@@ -136,7 +142,7 @@ export function createLlmService(deps: LlmServiceDeps) {
       return answer.content;
     };
     const recordUsage = () =>
-      deps.budget.record(appId, { integration, model, ...callerFields(caller), ...spent });
+      deps.budget.record(appId, { integration, model, ...callerFields(caller), ...spent }, ip);
     try {
       const first = await ask(messages);
       if (!checker) return first;
@@ -175,14 +181,20 @@ export function createLlmService(deps: LlmServiceDeps) {
     /** close writes the usage still queued (call before the database closes). */
     close: () => deps.budget.close(),
     /** invoke answers InvokeLLM: a string, or with response_json_schema a value that satisfies it. */
-    invoke: (appId: string, caller: Caller, input: InvokeInput): Promise<unknown> =>
-      complete(appId, caller, input, 'InvokeLLM'),
+    invoke: (appId: string, caller: Caller, input: InvokeInput, ip?: string): Promise<unknown> =>
+      complete(appId, caller, input, 'InvokeLLM', ip),
 
     /**
      * structured fills schema from a document's text for ExtractDataFromUploadedFile: the same call and
      * guards as InvokeLLM with that schema, its usage recorded under ExtractDataFromUploadedFile.
      */
-    async structured(appId: string, caller: Caller, text: string, schema: object): Promise<unknown> {
+    async structured(
+      appId: string,
+      caller: Caller,
+      text: string,
+      schema: object,
+      ip?: string,
+    ): Promise<unknown> {
       const document =
         text.length > MAX_DOCUMENT_CHARS ? `${text.slice(0, MAX_DOCUMENT_CHARS)}\n[… cut]` : text;
       return complete(
@@ -193,12 +205,13 @@ export function createLlmService(deps: LlmServiceDeps) {
           response_json_schema: schema,
         },
         'ExtractDataFromUploadedFile',
+        ip,
       );
     },
 
     /** transcribe answers TranscribeAudio: the audio file's text. */
-    async transcribe(appId: string, caller: Caller, input: TranscribeInput): Promise<string> {
-      const provider = await admit(appId, caller, 'TranscribeAudio');
+    async transcribe(appId: string, caller: Caller, input: TranscribeInput, ip?: string): Promise<string> {
+      const provider = await admit(appId, caller, 'TranscribeAudio', ip);
       const file = await deps.readFileUrl(appId, input.url, deps.audioLimits).catch((error: unknown) => {
         if (error instanceof OutboundLimitError && error.reason === 'size') {
           throw new InvalidInputError(
@@ -215,12 +228,16 @@ export function createLlmService(deps: LlmServiceDeps) {
         language: input.language,
         prompt: input.prompt,
       });
-      deps.budget.record(appId, {
-        integration: 'TranscribeAudio',
-        model: deps.transcribeModel,
-        ...callerFields(caller),
-        ...result.usage,
-      });
+      deps.budget.record(
+        appId,
+        {
+          integration: 'TranscribeAudio',
+          model: deps.transcribeModel,
+          ...callerFields(caller),
+          ...result.usage,
+        },
+        ip,
+      );
       return result.text;
     },
   };

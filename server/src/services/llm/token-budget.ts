@@ -5,13 +5,28 @@
 // written yet. A check costs no query on the hot path; a call started under the budget may end over it.
 import { TooManyRequestsError } from '../../lib/errors';
 import type { LlmUsageEntry, LlmUsageStore } from '../../store/llm-usage-store';
+import type { Caller } from '../../rules/caller';
 import { createBatchWriter } from '../app-logs/batch-writer';
+import type { DailyUsage } from '../limits/daily-usage';
 
 const DAY_MS = 86_400_000;
+
+/**
+ * TokenShares split the daily budget between callers: a reserve only the service role (the app's own
+ * backend) may spend, and what one user and one IP may spend per UTC day (counted in usage).
+ */
+export interface TokenShares {
+  reservePercent: number;
+  userDailyTokens: number;
+  ipDailyTokens: number;
+  usage: DailyUsage;
+}
 
 export interface TokenBudgetOptions {
   store: Pick<LlmUsageStore, 'insertBatch' | 'tokensSince'>;
   dailyTokens: number;
+  /** shares are the per-caller parts of the budget; without them the app's budget is all there is. */
+  shares?: TokenShares | undefined;
   /** refreshMs is how old the in-memory total may grow before the sum is read again. */
   refreshMs?: number;
   /** flushMs is the longest a usage row waits before it is written. */
@@ -87,21 +102,56 @@ export function createTokenBudget(options: TokenBudgetOptions) {
     return { tokens: total.stored + (unwritten.get(appId) ?? 0), dayStart: total.dayStart };
   }
 
+  const { shares } = options;
+  const shareKeys = (appId: string, userId: string | null, ip: string | undefined) => ({
+    user: userId === null ? null : `llm:${appId}:user:${userId}`,
+    ip: ip === undefined ? null : `llm:${appId}:ip:${ip}`,
+  });
+
   return {
-    /** check throws TooManyRequestsError (Retry-After: the next UTC midnight) once appId spent its budget. */
-    async check(appId: string): Promise<void> {
+    /**
+     * check throws TooManyRequestsError (Retry-After: the next UTC midnight) once appId spent its budget,
+     * once callers other than the service role reached its reserve, or once caller (or its IP) spent its share.
+     */
+    async check(appId: string, caller: Caller, ip?: string): Promise<void> {
       const { tokens, dayStart } = await spentToday(appId);
-      if (tokens < options.dailyTokens) return;
       const retryAfter = Math.max(1, Math.ceil((dayStart + DAY_MS - now()) / 1000));
-      throw new TooManyRequestsError(
-        `This app has used its daily LLM token budget (${options.dailyTokens} tokens, LLM_DAILY_TOKEN_BUDGET): try again after midnight UTC, in ${retryAfter} s`,
-        retryAfter,
-      );
+      const refuse = (what: string) =>
+        new TooManyRequestsError(`${what}: try again after midnight UTC, in ${retryAfter} s`, retryAfter);
+      if (tokens >= options.dailyTokens) {
+        throw refuse(
+          `This app has used its daily LLM token budget (${options.dailyTokens} tokens, LLM_DAILY_TOKEN_BUDGET)`,
+        );
+      }
+      if (!shares || caller.kind === 'service') return;
+      const open = Math.floor((options.dailyTokens * (100 - shares.reservePercent)) / 100);
+      if (tokens >= open) {
+        throw refuse(
+          `This app's users have used their part of its daily LLM tokens (the rest is kept for the app's backend: LLM_SERVICE_RESERVE_PERCENT)`,
+        );
+      }
+      const keys = shareKeys(appId, caller.kind === 'user' ? caller.user.id : null, ip);
+      if (keys.user && (await shares.usage.usedToday(keys.user)) >= shares.userDailyTokens) {
+        throw refuse(
+          `You have used your share of this app's LLM tokens today (${shares.userDailyTokens} tokens, LLM_USER_DAILY_TOKENS)`,
+        );
+      }
+      if (keys.ip && (await shares.usage.usedToday(keys.ip)) >= shares.ipDailyTokens) {
+        throw refuse(
+          `Your network address has used its share of this app's LLM tokens today (${shares.ipDailyTokens} tokens, LLM_IP_DAILY_TOKENS)`,
+        );
+      }
     },
-    /** record counts one call against today's budget at once and queues its usage row. */
-    record(appId: string, entry: LlmUsageEntry): void {
+    /** record counts one call against today's budget and the caller's shares at once, and queues its row. */
+    record(appId: string, entry: LlmUsageEntry, ip?: string): void {
       unwritten.set(appId, (unwritten.get(appId) ?? 0) + tokensOf(entry));
       writer.add({ ...entry, app_id: appId, created_at: new Date(now()).toISOString() });
+      if (!shares || entry.caller_kind === 'service') return;
+      const keys = shareKeys(appId, entry.user_id, ip);
+      // Counted off the call's path: a share read a moment late lets one more call through, no more.
+      for (const key of [keys.user, keys.ip]) {
+        if (key) void shares.usage.charge(key, tokensOf(entry)).catch(() => undefined);
+      }
     },
     /** flush writes every queued usage row (before the operator reads them; at close). */
     flush: () => writer.flush(),
