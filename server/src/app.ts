@@ -45,6 +45,7 @@ import {
 } from './services/integrations/integration-budget';
 import type { RateLimiter } from './services/limits/rate-limiter';
 import { createRegexBudget } from './services/limits/regex-budget';
+import type { UsageCounter } from './services/limits/usage-counter';
 import type { SecretsService } from './services/secrets/secrets-service';
 import type { LlmService } from './services/llm/llm-service';
 import type { EmailSender } from './services/mail/send-email';
@@ -119,8 +120,9 @@ export interface AppDeps {
   /** limiter counts integration calls (the platform passes the one shared through Redis with auth). */
   limiter: RateLimiter;
   integrationLimits: IntegrationBudgetLimits;
-  /** regexQueriesPerMinute is what each caller's entity queries holding `$regex` may number a minute. */
-  regexQueriesPerMinute: number;
+  /** regexScanCounter counts per-minute time; regexScanMsPerMinute is each caller's `$regex` query time a minute. */
+  regexScanCounter: UsageCounter;
+  regexScanMsPerMinute: number;
   /** trustProxy is Fastify's `trustProxy` (TRUST_PROXY): which proxies may set the client IP. */
   trustProxy: boolean | number | string[];
   /** http are the request timeouts and per-IP connection caps (default DEFAULT_HTTP_LIMITS). */
@@ -234,7 +236,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     guard,
     entities: deps.entities,
     users: deps.accounts.users,
-    regexBudget: createRegexBudget(deps.limiter, deps.regexQueriesPerMinute),
+    regexBudget: createRegexBudget(deps.regexScanCounter, deps.regexScanMsPerMinute),
   });
   registerAnalyticsRoutes(app, { guard, analytics: deps.analytics });
   registerAppLogsRoutes(app, { guard, appLogs: deps.appLogs });

@@ -241,7 +241,7 @@ test.describe('budgets per caller (item 9)', () => {
   });
 });
 
-test.describe('reads bounded in bytes (item 5)', () => {
+test.describe('reads bounded in bytes and scan time (item 5)', () => {
   test('a list answers at most 16 MB of records, whatever its limit; the rest is the next page', async () => {
     const server = await startEntitiesServer();
     try {
@@ -272,6 +272,29 @@ test.describe('reads bounded in bytes (item 5)', () => {
       expect([...page, ...rest].map((row) => Number(row.name))).toEqual(
         Array.from({ length: 40 }, (_, i) => i),
       );
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  test("requests holding $regex spend their caller's scan time a minute; others and the backend do not", async () => {
+    const server = await startEntitiesServer({ env: { ENTITY_REGEX_SCAN_MS_PER_MINUTE: '1' } });
+    try {
+      const path = (query: object) =>
+        `/api/apps/${appId}/entities/Todo?q=${encodeURIComponent(JSON.stringify(query))}`;
+      const search = path({ title: { $regex: 'queen' } });
+      expect((await api(server, search, { method: 'GET' })).status).toBe(200);
+      const spent = await api(server, search, { method: 'GET' });
+      expect(spent.status).toBe(429);
+      expect(String(spent.json.message)).toContain('ENTITY_REGEX_SCAN_MS_PER_MINUTE');
+      expect(spent.headers.get('retry-after')).toMatch(/^\d+$/);
+      // Exact filters cost no budget; a user has a budget of its own; the service role has none.
+      expect((await api(server, path({ title: 'queen' }), { method: 'GET' })).status).toBe(200);
+      const { token } = await createUser(server, { email: uniqueEmail('regex-budget') });
+      expect((await api(server, search, { method: 'GET', token })).status).toBe(200);
+      for (let i = 0; i < 3; i++) {
+        expect((await api(server, search, { method: 'GET', token: SERVICE_TOKEN })).status).toBe(200);
+      }
     } finally {
       expect(await server.stop()).toBe(0);
     }

@@ -56,7 +56,7 @@ export const LimitsEnvShape = {
   INTEGRATION_RATE_LIMIT_PER_MINUTE: count(30, 1_000_000),
   INTEGRATION_RATE_LIMIT_PER_USER_PER_MINUTE: count(20, 1_000_000),
   RATE_LIMIT_MAX_KEYS: count(10_000, 10_000_000),
-  /** ENTITY_REGEX_QUERIES_PER_MINUTE is what entity queries holding `$regex` one user (or IP) may send a minute. */
-  ENTITY_REGEX_QUERIES_PER_MINUTE: count(60, 1_000_000),
+  /** ENTITY_REGEX_SCAN_MS_PER_MINUTE is the time entity requests holding `$regex` of one user (or IP) may take a minute. */
+  ENTITY_REGEX_SCAN_MS_PER_MINUTE: count(10_000, 60_000_000),
   REALTIME_MAX_ROOMS_PER_SOCKET: count(100, 10_000),
 };

@@ -8,7 +8,7 @@ import { createFileService, type FileService } from '../services/files/file-serv
 import type { FileStorage } from '../services/files/file-storage';
 import { openFileStorage } from '../services/files/open-file-storage';
 import { createUploadQuota } from '../services/files/upload-quota';
-import type { DailyUsage } from '../services/limits/daily-usage';
+import type { UsageCounter } from '../services/limits/usage-counter';
 import type { Database } from '../store/database';
 import { createFilesStore } from '../store/files-store';
 
@@ -26,7 +26,7 @@ export async function buildFilesPart(input: {
   config: ServerConfig;
   db: Database;
   apps: AppsService;
-  usage: DailyUsage;
+  usage: UsageCounter;
   signingSecret: string;
   log: Logger;
 }): Promise<FilesPart> {

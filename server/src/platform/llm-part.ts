@@ -7,7 +7,7 @@ import { createLlmFiles } from '../services/llm/llm-files';
 import { createLlmProvider } from '../services/llm/llm-provider';
 import { createLlmService, type LlmService } from '../services/llm/llm-service';
 import { createModelNames } from '../services/llm/model-names';
-import type { DailyUsage } from '../services/limits/daily-usage';
+import type { UsageCounter } from '../services/limits/usage-counter';
 import { createTokenBudget } from '../services/llm/token-budget';
 import { createWebSearch } from '../services/llm/web-search';
 import type { Database } from '../store/database';
@@ -18,7 +18,7 @@ export function buildLlmService(input: {
   config: ServerConfig;
   db: Database;
   /** usage counts the per-user and per-IP token shares (in Redis when configured). */
-  usage: DailyUsage;
+  usage: UsageCounter;
   readFileUrl: FileReader;
   visibilityOf: (appId: string) => Promise<string>;
   logger: Logger;

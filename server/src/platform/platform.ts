@@ -36,7 +36,7 @@ import { USER_ENTITY } from '../services/entities/user-entity';
 import { createBuiltinImageProvider, type ImageProvider } from '../services/images/image-provider';
 import { createImageService, type ImageService } from '../services/images/image-service';
 import { createOpenAiImageProvider } from '../services/images/openai-image-provider';
-import { createDailyUsage } from '../services/limits/daily-usage';
+import { createUsageCounter } from '../services/limits/usage-counter';
 import { createRateLimiter, type RateLimiter } from '../services/limits/rate-limiter';
 import { createMailer, type Mailer } from '../services/mail/mailer';
 import { createSecretsService, type SecretsService } from '../services/secrets/secrets-service';
@@ -264,7 +264,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     log: logger,
   });
   // Daily shares (upload bytes, LLM tokens) are counted where the limiter counts: Redis when configured.
-  const usage = createDailyUsage({
+  const usage = createUsageCounter({
     redis: limiterRedis?.client,
     prefix: config.REDIS_PREFIX,
     maxKeys: config.RATE_LIMIT_MAX_KEYS,
@@ -392,7 +392,14 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     isShuttingDown: input.isShuttingDown,
     realtime,
     limiter,
-    regexQueriesPerMinute: config.ENTITY_REGEX_QUERIES_PER_MINUTE,
+    regexScanCounter: createUsageCounter({
+      windowMs: 60_000,
+      redis: limiterRedis?.client,
+      prefix: config.REDIS_PREFIX,
+      maxKeys: config.RATE_LIMIT_MAX_KEYS,
+      onRedisError: limiterRedis?.reportFallback,
+    }),
+    regexScanMsPerMinute: config.ENTITY_REGEX_SCAN_MS_PER_MINUTE,
     integrationLimits: {
       perIpPerMinute: config.INTEGRATION_RATE_LIMIT_PER_MINUTE,
       perUserPerMinute: config.INTEGRATION_RATE_LIMIT_PER_USER_PER_MINUTE,

@@ -6,8 +6,8 @@ import type { UsersService } from '../services/users/users-service';
 import type { CallerGuard } from './caller-guard';
 import { registerEntitiesRoutes } from './entities';
 import { handleError } from './error-map';
-import { createRateLimiter } from '../services/limits/rate-limiter';
 import { createRegexBudget } from '../services/limits/regex-budget';
+import { createUsageCounter } from '../services/limits/usage-counter';
 
 const calls: { method: string; args: unknown[] }[] = [];
 // Every service method records its call and answers an empty object.
@@ -30,7 +30,7 @@ beforeAll(async () => {
     guard,
     entities,
     users: {} as UsersService,
-    regexBudget: createRegexBudget(createRateLimiter(), 1000),
+    regexBudget: createRegexBudget(createUsageCounter({ windowMs: 60_000 }), 60_000),
   });
   await app.ready();
 });

@@ -22,7 +22,7 @@ import type { EntitiesService } from '../services/entities/entities-service';
 import { RecordValidationError } from '../services/entities/entity-errors';
 import { IMPORT_FILE_LIMIT } from '../services/entities/entity-import';
 import type { Caller } from '../rules/caller';
-import { holdsRegex, type RegexBudget } from '../services/limits/regex-budget';
+import { holdsRegex, type RegexBudget, type RegexScan } from '../services/limits/regex-budget';
 import { toPublicUser } from '../services/users/public-user';
 import type { UsersService } from '../services/users/users-service';
 import type { CallerGuard } from './caller-guard';
@@ -37,7 +37,7 @@ export interface EntitiesRoutesDeps {
   guard: CallerGuard;
   entities: EntitiesService;
   users: UsersService;
-  /** regexBudget is what queries holding `$regex` spend, per caller per minute. */
+  /** regexBudget is the database time queries holding `$regex` may take, per caller per minute. */
   regexBudget: RegexBudget;
 }
 
@@ -75,15 +75,22 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
   });
 
   // Every entity route asks the caller guard: app, tokens and the app's visibility, resolved once.
-  // A query holding `$regex` (in `q` or a body) also spends the caller's regex budget.
+  // A request whose query holds `$regex` (in `q` or a body) is admitted against the caller's regex scan
+  // budget, and charged its duration when it ends (the onResponse hook below).
+  const regexScans = new WeakMap<FastifyRequest, RegexScan>();
   const callerOf = async (request: FastifyRequest, appId: string): Promise<Caller> => {
     const caller = await deps.guard.dataCaller(request, appId);
     const { q } = (request.query ?? {}) as { q?: unknown };
     if (holdsRegex(q) || (request.method !== 'GET' && holdsRegex(request.body))) {
-      await deps.regexBudget.spend(appId, caller, request.ip);
+      const scan = await deps.regexBudget.admit(appId, caller, request.ip);
+      if (scan) regexScans.set(request, scan);
     }
     return caller;
   };
+  app.addHook('onResponse', async (request) => {
+    const scan = regexScans.get(request);
+    if (scan) await deps.regexBudget.charge(scan).catch(() => undefined);
+  });
 
   function recordParams(request: FastifyRequest) {
     const params = parseInput(RecordParamsSchema, request.params);

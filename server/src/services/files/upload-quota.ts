@@ -4,7 +4,7 @@
 // stored size after, so the upload that crosses it is kept (it is bounded by the per-file limit).
 import { StorageFullError, TooManyRequestsError } from '../../lib/errors';
 import type { Caller } from '../../rules/caller';
-import type { DailyUsage } from '../limits/daily-usage';
+import type { UsageCounter } from '../limits/usage-counter';
 
 /** UploadLimits are the FILE_* limits on uploads, in bytes. */
 export interface UploadLimits {
@@ -32,7 +32,7 @@ const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 100) 
 /** createUploadQuota admits uploads against the per-caller daily shares and the per-app total. */
 export function createUploadQuota(deps: {
   limits: UploadLimits;
-  usage: DailyUsage;
+  usage: UsageCounter;
   totalBytes: (appId: string) => Promise<number>;
   now?: () => number;
 }) {
@@ -61,11 +61,11 @@ export function createUploadQuota(deps: {
       const anonymous = caller.kind === 'anonymous';
       const shareKey = anonymous ? `uploads:${appId}:ip:${ip}` : `uploads:${appId}:user:${caller.user.id}`;
       const share = anonymous ? limits.anonymousDailyBytes : limits.userDailyBytes;
-      if ((await usage.usedToday(shareKey)) >= share) {
+      if ((await usage.used(shareKey)) >= share) {
         const setting = anonymous ? 'FILE_ANONYMOUS_DAILY_MB' : 'FILE_USER_DAILY_MB';
         throw new TooManyRequestsError(
           `You have uploaded ${megabytes(share)} today, the most one ${anonymous ? 'visitor' : 'user'} may (${setting}): try again after midnight UTC`,
-          usage.secondsToMidnight(),
+          usage.secondsToReset(),
         );
       }
       return anonymous && limits.anonymousMaxBytes < limits.maxBytes

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter } from './rate-limiter';
 import { createRegexBudget, holdsRegex } from './regex-budget';
+import { createUsageCounter } from './usage-counter';
 
-describe('regex query budget', () => {
+describe('regex scan budget', () => {
   it('finds $regex in a query text or anywhere in a body', () => {
     expect(holdsRegex('{"title":{"$regex":"a"}}')).toBe(true);
     expect(holdsRegex('{"title":"a"}')).toBe(false);
@@ -11,15 +11,19 @@ describe('regex query budget', () => {
     expect(holdsRegex(undefined)).toBe(false);
   });
 
-  it('gives each anonymous IP and each user a budget a minute; the service role has none', async () => {
-    const budget = createRegexBudget(createRateLimiter(), 2);
+  it("charges each request's duration to its IP (anonymous) or user, and refuses once a minute's time is spent", async () => {
+    let clock = 0;
+    const budget = createRegexBudget(createUsageCounter({ windowMs: 60_000 }), 1000, () => clock);
     const anonymous = { kind: 'anonymous' } as const;
-    await budget.spend('app', anonymous, '192.0.2.1');
-    await budget.spend('app', anonymous, '192.0.2.1');
-    await expect(budget.spend('app', anonymous, '192.0.2.1')).rejects.toThrow(
-      'ENTITY_REGEX_QUERIES_PER_MINUTE',
+    for (const took of [400, 700]) {
+      const scan = await budget.admit('app', anonymous, '192.0.2.1');
+      clock += took;
+      if (scan) await budget.charge(scan);
+    }
+    await expect(budget.admit('app', anonymous, '192.0.2.1')).rejects.toThrow(
+      'ENTITY_REGEX_SCAN_MS_PER_MINUTE',
     );
-    await budget.spend('app', anonymous, '192.0.2.2');
-    for (let i = 0; i < 5; i++) await budget.spend('app', { kind: 'service' }, '192.0.2.1');
+    expect(await budget.admit('app', anonymous, '192.0.2.2')).not.toBeNull();
+    expect(await budget.admit('app', { kind: 'service' }, '192.0.2.1')).toBeNull();
   });
 });

@@ -5,7 +5,7 @@ import { imageTypeOf } from './llm-files';
 import { createModelNames } from './model-names';
 import { createLlmFiles, MAX_FILES_BYTES } from './llm-files';
 import { userCaller, type Caller } from '../../rules/caller';
-import { createDailyUsage } from '../limits/daily-usage';
+import { createUsageCounter } from '../limits/usage-counter';
 import { createTokenBudget } from './token-budget';
 import { contextFrom, searchResultsOf } from './web-search';
 
@@ -65,7 +65,7 @@ describe('token budget', () => {
       store,
       dailyTokens: 1000,
       refreshMs: 0,
-      shares: { reservePercent: 20, userDailyTokens: 100, ipDailyTokens: 150, usage: createDailyUsage() },
+      shares: { reservePercent: 20, userDailyTokens: 100, ipDailyTokens: 150, usage: createUsageCounter() },
     });
     const call = (user: Caller, ip: string, tokens: number) => {
       budget.record(

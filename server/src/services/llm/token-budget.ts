@@ -7,7 +7,7 @@ import { TooManyRequestsError } from '../../lib/errors';
 import type { LlmUsageEntry, LlmUsageStore } from '../../store/llm-usage-store';
 import type { Caller } from '../../rules/caller';
 import { createBatchWriter } from '../app-logs/batch-writer';
-import type { DailyUsage } from '../limits/daily-usage';
+import type { UsageCounter } from '../limits/usage-counter';
 
 const DAY_MS = 86_400_000;
 
@@ -19,7 +19,7 @@ export interface TokenShares {
   reservePercent: number;
   userDailyTokens: number;
   ipDailyTokens: number;
-  usage: DailyUsage;
+  usage: UsageCounter;
 }
 
 export interface TokenBudgetOptions {
@@ -131,12 +131,12 @@ export function createTokenBudget(options: TokenBudgetOptions) {
         );
       }
       const keys = shareKeys(appId, caller.kind === 'user' ? caller.user.id : null, ip);
-      if (keys.user && (await shares.usage.usedToday(keys.user)) >= shares.userDailyTokens) {
+      if (keys.user && (await shares.usage.used(keys.user)) >= shares.userDailyTokens) {
         throw refuse(
           `You have used your share of this app's LLM tokens today (${shares.userDailyTokens} tokens, LLM_USER_DAILY_TOKENS)`,
         );
       }
-      if (keys.ip && (await shares.usage.usedToday(keys.ip)) >= shares.ipDailyTokens) {
+      if (keys.ip && (await shares.usage.used(keys.ip)) >= shares.ipDailyTokens) {
         throw refuse(
           `Your network address has used its share of this app's LLM tokens today (${shares.ipDailyTokens} tokens, LLM_IP_DAILY_TOKENS)`,
         );
