@@ -14,6 +14,7 @@ const BENCHMARKS = [
   'extraction-throughput.ts',
   'llm-overhead.ts',
   'functions-bench.ts',
+  'regex-bystander.ts',
 ];
 
 function run(script: string): Promise<number> {

@@ -38,7 +38,10 @@ async function main(): Promise<void> {
   const project = await loadProject(projectDirFrom(process.env, REPO_ROOT));
   const { config, site } = readSettings(project.appId);
   const logger = createLogger(config.LOG_LEVEL);
-  await mkdir(config.DATA_DIR, { recursive: true });
+  // Owner-only from the first file on (PGlite writes its files world-readable); locked again before
+  // listening, for what start-up created.
+  await mkdir(config.DATA_DIR, { recursive: true, mode: 0o700 });
+  await makeDataDirPrivate(config.DATA_DIR, reachableByFunctions(config));
 
   let database: PlatformDatabase | null = null;
   let platform: Platform | null = null;

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -225,6 +225,52 @@ test.describe('point 6: timeouts and per-address caps', () => {
     const timer = setInterval(() => drip.socket.write(' '), 100);
     await drip.closed.finally(() => clearInterval(timer));
     expect(drip.received()).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  test('a request answered before its body arrived is closed, so the rest cannot trickle in for ever', async () => {
+    const held = await openRaw(
+      server.port,
+      '127.0.0.7',
+      'GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\nx',
+    );
+    const timer = setInterval(() => held.socket.write('x'), 200);
+    await held.closed.finally(() => clearInterval(timer));
+    expect(held.received()).toMatch(/^HTTP\/1\.1 200/);
+    expect(held.received().toLowerCase()).toContain('connection: close');
+  });
+
+  test('an upload cut off by the body deadline leaves no open file and no partial file behind', async () => {
+    const { token } = await createUser(server, { email: uniqueEmail('edge-cut-upload') });
+    const boundary = 'cutupload';
+    const cut = await openRaw(
+      server.port,
+      '127.0.0.8',
+      [
+        `POST ${APP}/integration-endpoints/Core/UploadFile HTTP/1.1`,
+        'Host: x',
+        `Authorization: Bearer ${token}`,
+        `Content-Type: multipart/form-data; boundary=${boundary}`,
+        'Content-Length: 100000',
+        '',
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\n${'x'.repeat(2000)}`,
+      ].join('\r\n'),
+    );
+    await cut.closed;
+    expect(cut.received()).toMatch(/^HTTP\/1\.1 408/);
+    const partials = async () => {
+      const found: string[] = [];
+      for (const folder of await readdir(join(server.dataDir, 'files')).catch(() => [])) {
+        for (const name of await readdir(join(server.dataDir, 'files', folder)).catch(() => [])) {
+          if (name.endsWith('.partial')) found.push(name);
+        }
+      }
+      for (const fd of await readdir(`/proc/${server.pid}/fd`).catch(() => [])) {
+        const target = await readlink(`/proc/${server.pid}/fd/${fd}`).catch(() => '');
+        if (target.endsWith('.partial')) found.push(target);
+      }
+      return found;
+    };
+    await expect.poll(partials).toEqual([]);
   });
 
   test('headers that never end are cut after HTTP_HEADERS_TIMEOUT_MS', async () => {

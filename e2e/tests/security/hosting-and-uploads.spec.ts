@@ -134,9 +134,13 @@ test.describe('uploads (item 7) and the data folder (item 10)', () => {
       const tooLarge = await failure(coreOf(server).UploadFile({ file: fileOf(1.5 * MB) }));
       expect(tooLarge.status).toBe(413);
       expect(tooLarge.message).toContain('FILE_ANONYMOUS_MAX_MB');
-      // The share is checked before each upload: 0.9, 1.8 MB fit, the third (crossing 2 MB) is kept, and
-      // the next is refused until midnight UTC.
-      for (let i = 0; i < 3; i++) await coreOf(server).UploadFile({ file: fileOf(0.9 * MB) });
+      // Each upload reserves its largest size (1 MB) before its body is read: of four sent together, two
+      // fit the 2 MB share. Settled at 1.8 MB, one more passes (the one crossing it is kept); then none.
+      const together = await Promise.allSettled(
+        [1, 2, 3, 4].map(() => coreOf(server).UploadFile({ file: fileOf(0.9 * MB) })),
+      );
+      expect(together.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(2);
+      await coreOf(server).UploadFile({ file: fileOf(0.9 * MB) });
       const overShare = await failure(coreOf(server).UploadFile({ file: fileOf(10) }));
       expect(overShare.status).toBe(429);
       expect(overShare.message).toContain('FILE_ANONYMOUS_DAILY_MB');
@@ -287,6 +291,9 @@ test.describe('reads bounded in bytes and scan time (item 5)', () => {
       const spent = await api(server, search, { method: 'GET' });
       expect(spent.status).toBe(429);
       expect(String(spent.json.message)).toContain('ENTITY_REGEX_SCAN_MS_PER_MINUTE');
+      // The operator spelled as a JSON escape is the same operator.
+      const escaped = `/api/apps/${appId}/entities/Todo?q=${encodeURIComponent('{"title":{"\\u0024regex":"queen"}}')}`;
+      expect((await api(server, escaped, { method: 'GET' })).status).toBe(429);
       expect(spent.headers.get('retry-after')).toMatch(/^\d+$/);
       // Exact filters cost no budget; a user has a budget of its own; the service role has none.
       expect((await api(server, path({ title: 'queen' }), { method: 'GET' })).status).toBe(200);

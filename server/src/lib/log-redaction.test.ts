@@ -16,6 +16,20 @@ describe('redactUrl', () => {
     );
   });
 
+  it('knows a credential by its decoded name, however it is spelled', () => {
+    for (const name of [
+      '%61ccess_token',
+      'access%5Ftoken',
+      'access_token[]',
+      'access_token%5B%5D',
+      ';access_token',
+      'sig',
+      'api_key',
+    ]) {
+      expect(redactUrl(`/x?${name}=SECRET1&a=1`)).toBe(`/x?${name}=${REDACTED}&a=1`);
+    }
+  });
+
   it('redacts a token inside a percent-encoded URL parameter', () => {
     const nested = `/login?from_url=${encodeURIComponent('https://app.test/x?access_token=SECRET%2Fvalue&y=2')}`;
     const redacted = redactUrl(nested);

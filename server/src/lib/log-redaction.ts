@@ -11,9 +11,38 @@ export const REDACTED = '[redacted]';
 const CREDENTIAL_PARAM =
   /((?:[?&]|%3F|%26)[A-Za-z0-9_.-]*(?:token|signature|secret|password|code)(?:=|%3D))(?:%(?!26)|[^&#%])*/gi;
 
+/**
+ * CREDENTIAL_NAME tells a credential's parameter by its decoded name, however it is spelled on the wire
+ * (`%61ccess_token`, `access%5Ftoken`, `access_token[]`, `sig`, `api_key`).
+ */
+const CREDENTIAL_NAME = /token|sig|secret|passw|code|key/i;
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
 /** redactUrl returns url with every credential-named query value replaced by REDACTED. */
 export function redactUrl(url: string): string {
-  return url.replace(CREDENTIAL_PARAM, `$1${REDACTED}`);
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const hash = url.indexOf('#', start);
+  const end = hash < 0 ? url.length : hash;
+  const query = url
+    .slice(start + 1, end)
+    .split('&')
+    .map((part) => {
+      const equals = part.indexOf('=');
+      if (equals < 0) return part;
+      const name = part.slice(0, equals);
+      if (CREDENTIAL_NAME.test(decodedName(name))) return `${name}=${REDACTED}`;
+      // A URL carried percent-encoded in a value (`from_url`) may hold credentials of its own.
+      return `${name}=${part.slice(equals + 1).replace(CREDENTIAL_PARAM, `$1${REDACTED}`)}`;
+    });
+  return `${url.slice(0, start)}?${query.join('&')}${url.slice(end)}`;
 }
 
 /** LoggedRequest is the part of a Fastify request the log serializer reads. */

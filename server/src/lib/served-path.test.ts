@@ -27,6 +27,11 @@ describe('mayServe', () => {
     await symlink(outside, join(root, 'out-dir'));
     await writeFile(join(root, 'page.js'), '');
     await symlink(join(outside, 'secrets.json'), join(root, 'page.js.br'));
+    await writeFile(join(root, '.env'), 'SECRET=1');
+    await mkdir(join(root, '.git'));
+    await writeFile(join(root, '.git/config'), '');
+    await symlink(join(root, '.env'), join(root, 'envlink'));
+    await symlink(join(root, '.git'), join(root, 'gitdir'));
   });
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
@@ -43,5 +48,10 @@ describe('mayServe', () => {
     expect(mayServe(root, '/out.json')).toBe(false);
     expect(mayServe(root, '/out-dir/secrets.json')).toBe(false);
     expect(mayServe(root, '/page.js')).toBe(false);
+  });
+
+  it('refuses links without a dot that lead to a dotfile or into a dot folder', () => {
+    expect(mayServe(root, '/envlink')).toBe(false);
+    expect(mayServe(root, '/gitdir/config')).toBe(false);
   });
 });

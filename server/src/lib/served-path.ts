@@ -18,7 +18,7 @@ const realRoots = new Map<string, string>();
 
 /**
  * staysInRoot says the file pathName names under root, and its pre-compressed copies, resolve inside root
- * after symlinks. A file that does not exist passes (the static server answers 404 for it).
+ * after symlinks, and not to a dotfile there. A file that does not exist passes (the static server answers 404 for it).
  * NB: synchronous because @fastify/static's allowedPath is; a few cached-inode lookups per file.
  */
 export function staysInRoot(root: string, pathName: string): boolean {
@@ -36,6 +36,8 @@ export function staysInRoot(root: string, pathName: string): boolean {
       continue;
     }
     if (real !== realRoot && !real.startsWith(`${realRoot}${sep}`)) return false;
+    // A link without a dot in its name may still lead to a dotfile (`envlink` → `.env`).
+    if (hasDotSegment(real.slice(realRoot.length).split(sep).join('/'))) return false;
   }
   return true;
 }

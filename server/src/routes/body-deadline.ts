@@ -41,8 +41,14 @@ function cut(request: FastifyRequest, reply: FastifyReply, deadline: BodyDeadlin
   socket.end();
 }
 
-/** registerBodyDeadline watches every request that has a body until the body has arrived. */
+/**
+ * registerBodyDeadline watches every request that has a body until the body has arrived; one answered
+ * before its body arrived (a 404, a refusal) closes its connection, so the rest cannot trickle in for ever.
+ */
 export function registerBodyDeadline(app: FastifyInstance, deadline: BodyDeadline): void {
+  app.addHook('onSend', async (request, reply) => {
+    if (hasBody(request) && !request.raw.complete) reply.header('connection', 'close');
+  });
   app.addHook('onRequest', (request, reply, done) => {
     if (!hasBody(request)) return done();
     const { raw } = request;

@@ -51,6 +51,16 @@ function parseQuery(q: string | undefined): unknown {
   return value;
 }
 
+/** queryOf is `q` parsed, or undefined when absent or malformed (the route itself then says why). */
+function queryOf(q: unknown): unknown {
+  if (typeof q !== 'string') return undefined;
+  try {
+    return parseQuery(q);
+  } catch {
+    return undefined;
+  }
+}
+
 // A record body that is not an object is refused like a record that breaks its entity (422).
 const recordRefused = (message: string) => new RecordValidationError(message);
 
@@ -81,7 +91,7 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
   const callerOf = async (request: FastifyRequest, appId: string): Promise<Caller> => {
     const caller = await deps.guard.dataCaller(request, appId);
     const { q } = (request.query ?? {}) as { q?: unknown };
-    if (holdsRegex(q) || (request.method !== 'GET' && holdsRegex(request.body))) {
+    if (holdsRegex(queryOf(q)) || (request.method !== 'GET' && holdsRegex(request.body))) {
       const scan = await deps.regexBudget.admit(appId, caller, request.ip);
       if (scan) regexScans.set(request, scan);
     }

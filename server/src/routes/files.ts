@@ -1,4 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { InvalidInputError } from '../lib/errors';
@@ -50,10 +52,19 @@ function isBrokenFraming(error: unknown): boolean {
  * upload would wait for the rest of the file for ever. So the parts are watched to their end (which comes
  * only after the file's own end when the body is whole), and a file still open then is failed (400).
  */
-function failWhenCutShort(parts: AsyncIterator<unknown>, file: Readable): void {
+function failWhenCutShort(parts: AsyncIterator<unknown>, file: Readable, body: IncomingMessage): void {
   const fail = (error: Error) => {
     if (!file.destroyed) file.destroy(error);
   };
+  // A connection closed (by the client, or by the body deadline's 408) before the body's end fails the
+  // file too: the parser only tears the file down when the client aborts, and storage would wait for ever.
+  const closed = () => {
+    if (!body.complete) fail(new InvalidInputError('The upload was cut off before its end'));
+  };
+  body.socket.once('close', closed);
+  void finished(file)
+    .catch(() => undefined)
+    .then(() => body.socket.off('close', closed));
   parts.next().then(
     () => {
       // `ended`: the parser pushed the file's last byte (the consumer may still be reading it).
@@ -103,10 +114,11 @@ async function uploadFrom(request: FastifyRequest, deps: FilesDeps, isPrivate: b
         body: part.file,
         allowance,
       });
-      failWhenCutShort(parts, part.file);
+      failWhenCutShort(parts, part.file, request.raw);
       return await upload;
     }
   } catch (error) {
+    await deps.files.releaseUpload(appId, allowance);
     if (
       error instanceof FileTooLargeError ||
       (error as Partial<FastifyError>).code === 'FST_REQ_FILE_TOO_LARGE'
@@ -123,6 +135,7 @@ async function uploadFrom(request: FastifyRequest, deps: FilesDeps, isPrivate: b
     const reason = error instanceof Error ? error.message : 'unreadable body';
     throw new InvalidInputError(`The upload is not valid multipart/form-data: ${reason.slice(0, 200)}`);
   }
+  await deps.files.releaseUpload(appId, allowance);
   throw new InvalidInputError('The upload has no file part named "file"');
 }
 
@@ -134,10 +147,6 @@ async function registerUploads(scope: FastifyInstance, deps: FilesDeps): Promise
       throw tooLarge(deps.files.maxBytes);
     }
     if (!MULTIPART.test(request.headers['content-type'] ?? '')) throw new InvalidInputError(NOT_MULTIPART);
-  });
-  // A refusal sent before the whole body arrived closes the connection, so the rest is never read.
-  scope.addHook('onSend', async (request, reply) => {
-    if (!request.raw.complete) reply.header('connection', 'close');
   });
   scope.post('/api/apps/:appId/integration-endpoints/Core/UploadFile', async (request) => {
     const row = await uploadFrom(request, deps, false);

@@ -89,6 +89,8 @@ export function createFileService(options: FileServiceOptions) {
   return {
     maxBytes: options.maxBytes,
     admitUpload,
+    /** releaseUpload gives back an admitted upload's reservation when it stored nothing (idempotent). */
+    releaseUpload: (appId: string, allowance: UploadAllowance) => options.quota.settle(appId, allowance, 0),
     /** upload streams a file into storage and records it, within what admitUpload allowed. */
     async upload(input: UploadInput): Promise<FileRow> {
       // A stream already torn down before its end (a multipart part cut short) would never end a pipeline.
@@ -125,7 +127,7 @@ export function createFileService(options: FileServiceOptions) {
         await options.storage.delete(stored.key).catch(() => undefined);
         throw error;
       }
-      await options.quota.charge(input.appId, input.allowance, stored.size);
+      await options.quota.settle(input.appId, input.allowance, stored.size);
       return row;
     },
     /** privateUri is the `file_uri` of a private file. */

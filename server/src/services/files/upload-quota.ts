@@ -1,7 +1,8 @@
 // What one upload may be, and whether the caller and the app still have room today (issue 18, item 7):
 // anonymous uploads are opt-in and smaller; each caller (a user, or an anonymous IP) has a share of bytes
-// per UTC day; each app has a total. A share is checked before the body is read and charged with the
-// stored size after, so the upload that crosses it is kept (it is bounded by the per-file limit).
+// per UTC day; each app has a total. An admitted upload reserves its largest size on both before its body
+// is read (so uploads sent side by side cannot all pass at once) and is settled with its stored size after;
+// the upload that crosses a share is kept (it is bounded by the per-file limit).
 import { StorageFullError, TooManyRequestsError } from '../../lib/errors';
 import type { Caller } from '../../rules/caller';
 import type { UsageCounter } from '../limits/usage-counter';
@@ -22,6 +23,8 @@ export interface UploadAllowance {
   setting: 'FILE_MAX_MB' | 'FILE_ANONYMOUS_MAX_MB';
   /** shareKey is the daily share the upload spends (null: the service role has none). */
   shareKey: string | null;
+  /** settled is set once the reservation was settled (settling twice is a no-op). */
+  settled: boolean;
 }
 
 /** APP_TOTAL_REFRESH_MS is how old an app's total may grow before it is summed again (others' uploads). */
@@ -48,35 +51,49 @@ export function createUploadQuota(deps: {
     return bytes;
   }
 
+  const refuseShare = (anonymous: boolean, share: number) => {
+    const setting = anonymous ? 'FILE_ANONYMOUS_DAILY_MB' : 'FILE_USER_DAILY_MB';
+    return new TooManyRequestsError(
+      `You have uploaded ${megabytes(share)} today, the most one ${anonymous ? 'visitor' : 'user'} may (${setting}): try again after midnight UTC`,
+      usage.secondsToReset(),
+    );
+  };
+
   return {
-    /** admit says what caller (from ip) may upload to appId now, or throws 429 (daily share) / 507 (app full). */
+    /** admit reserves what caller (from ip) may upload to appId now, or throws 429 (daily share) / 507 (app full). */
     async admit(appId: string, caller: Caller, ip: string): Promise<UploadAllowance> {
-      if ((await appTotal(appId)) >= limits.appMaxBytes) {
+      const before = await appTotal(appId);
+      if (before >= limits.appMaxBytes) {
         throw new StorageFullError(
           `This app has used all the storage this server gives it (${megabytes(limits.appMaxBytes)}, FILE_APP_MAX_MB): delete files or ask the operator to raise it`,
         );
       }
-      if (caller.kind === 'service')
-        return { maxBytes: limits.maxBytes, setting: 'FILE_MAX_MB', shareKey: null };
       const anonymous = caller.kind === 'anonymous';
-      const shareKey = anonymous ? `uploads:${appId}:ip:${ip}` : `uploads:${appId}:user:${caller.user.id}`;
-      const share = anonymous ? limits.anonymousDailyBytes : limits.userDailyBytes;
-      if ((await usage.used(shareKey)) >= share) {
-        const setting = anonymous ? 'FILE_ANONYMOUS_DAILY_MB' : 'FILE_USER_DAILY_MB';
-        throw new TooManyRequestsError(
-          `You have uploaded ${megabytes(share)} today, the most one ${anonymous ? 'visitor' : 'user'} may (${setting}): try again after midnight UTC`,
-          usage.secondsToReset(),
-        );
+      const small = anonymous && limits.anonymousMaxBytes < limits.maxBytes;
+      const maxBytes = small ? limits.anonymousMaxBytes : limits.maxBytes;
+      const setting = small ? 'FILE_ANONYMOUS_MAX_MB' : 'FILE_MAX_MB';
+      let shareKey: string | null = null;
+      if (caller.kind !== 'service') {
+        shareKey = anonymous ? `uploads:${appId}:ip:${ip}` : `uploads:${appId}:user:${caller.user.id}`;
+        const share = anonymous ? limits.anonymousDailyBytes : limits.userDailyBytes;
+        // Reserved first, then checked: of uploads arriving together, only those that fit pass.
+        const after = await usage.charge(shareKey, maxBytes);
+        if (after - maxBytes >= share) {
+          await usage.charge(shareKey, -maxBytes);
+          throw refuseShare(anonymous, share);
+        }
       }
-      return anonymous && limits.anonymousMaxBytes < limits.maxBytes
-        ? { maxBytes: limits.anonymousMaxBytes, setting: 'FILE_ANONYMOUS_MAX_MB', shareKey }
-        : { maxBytes: limits.maxBytes, setting: 'FILE_MAX_MB', shareKey };
+      const total = totals.get(appId);
+      if (total) total.bytes += maxBytes;
+      return { maxBytes, setting, shareKey, settled: false };
     },
-    /** charge counts a stored upload of size bytes against its share and its app's total. */
-    async charge(appId: string, allowance: UploadAllowance, size: number): Promise<void> {
-      const known = totals.get(appId);
-      if (known) known.bytes += size;
-      if (allowance.shareKey) await usage.charge(allowance.shareKey, size);
+    /** settle replaces an upload's reservation with what it stored (0 when it stored nothing). */
+    async settle(appId: string, allowance: UploadAllowance, size: number): Promise<void> {
+      if (allowance.settled) return;
+      allowance.settled = true;
+      const total = totals.get(appId);
+      if (total) total.bytes = Math.max(0, total.bytes + size - allowance.maxBytes);
+      if (allowance.shareKey) await usage.charge(allowance.shareKey, size - allowance.maxBytes);
     },
   };
 }

@@ -3,9 +3,10 @@ import { createRegexBudget, holdsRegex } from './regex-budget';
 import { createUsageCounter } from './usage-counter';
 
 describe('regex scan budget', () => {
-  it('finds $regex in a query text or anywhere in a body', () => {
-    expect(holdsRegex('{"title":{"$regex":"a"}}')).toBe(true);
-    expect(holdsRegex('{"title":"a"}')).toBe(false);
+  it('finds $regex anywhere in a parsed query or body, and assumes one past what it searches', () => {
+    expect(holdsRegex(JSON.parse('{"title":{"\\u0024regex":"a"}}'))).toBe(true);
+    expect(holdsRegex({ title: 'a' })).toBe(false);
+    expect(holdsRegex({ query: {}, pad: Array.from({ length: 10_001 }, () => ({})) })).toBe(true);
     expect(holdsRegex({ query: { $or: [{ a: 1 }, { b: { $regex: 'x' } }] } })).toBe(true);
     expect(holdsRegex({ query: { a: { $in: ['$regex'] } } })).toBe(false);
     expect(holdsRegex(undefined)).toBe(false);

@@ -11,12 +11,15 @@ import type { UsageCounter } from './usage-counter';
 /** MAX_WALK bounds the parts of a body searched for `$regex` (bodies are already bounded in size). */
 const MAX_WALK = 10_000;
 
-/** holdsRegex says whether a query text or a parsed body names `$regex` anywhere. */
+/**
+ * holdsRegex says whether a parsed query or body names `$regex` anywhere (parsed: `\u0024regex` in the
+ * text is `$regex` too). A value too large to search all of is taken to hold one.
+ */
 export function holdsRegex(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('$regex');
   let seen = 0;
   const stack: unknown[] = [value];
-  while (stack.length > 0 && seen++ < MAX_WALK) {
+  while (stack.length > 0) {
+    if (seen++ >= MAX_WALK) return true;
     const next = stack.pop();
     if (typeof next !== 'object' || next === null) continue;
     for (const [key, child] of Object.entries(next)) {

@@ -39,10 +39,11 @@ describe('createUsageCounter (in process)', () => {
     expect(await usage.used('c')).toBe(1);
   });
 
-  it('ignores amounts that are not positive', async () => {
+  it('gives back negative amounts, never below zero, ignores ones that are not numbers, and answers the total', async () => {
     const usage = createUsageCounter();
-    await usage.charge('a', -5);
-    await usage.charge('a', Number.NaN);
-    expect(await usage.used('a')).toBe(0);
+    expect(await usage.charge('a', 10)).toBe(10);
+    expect(await usage.charge('a', -4)).toBe(6);
+    expect(await usage.charge('a', -50)).toBe(0);
+    expect(await usage.charge('a', Number.NaN)).toBe(0);
   });
 });

@@ -15,8 +15,11 @@ export const DAY_WINDOW_MS = DAY_MS;
 export interface UsageCounter {
   /** used is what key has spent since the current window began. */
   used(key: string): Promise<number>;
-  /** charge adds amount to key's spending in the current window. */
-  charge(key: string, amount: number): Promise<void>;
+  /**
+   * charge adds amount to key's spending in the current window (a negative amount gives back what a
+   * reservation did not use; never below zero) and returns the new total.
+   */
+  charge(key: string, amount: number): Promise<number>;
   /** secondsToReset is when every share starts again (a Retry-After). */
   secondsToReset(): number;
 }
@@ -46,43 +49,46 @@ export function createUsageCounter(options: UsageCounterOptions = {}): UsageCoun
 
   const localUsed = (key: string) => local.get(key) ?? 0;
   const localCharge = (key: string, amount: number) => {
-    const total = localUsed(key) + amount;
+    const total = Math.max(0, localUsed(key) + amount);
     local.delete(key);
     local.set(key, total);
     if (local.size > maxKeys) {
       // Keys of past windows go first as they are the oldest; then the least recently charged.
       local.delete(local.keys().next().value as string);
     }
+    return total;
   };
 
-  return {
-    async used(key) {
-      const full = keyOf(key);
-      if (options.redis) {
-        try {
-          return Number((await options.redis.get(full)) ?? 0);
-        } catch (error) {
-          fallback(error);
-        }
+  async function used(key: string): Promise<number> {
+    const full = keyOf(key);
+    if (options.redis) {
+      try {
+        return Math.max(0, Number((await options.redis.get(full)) ?? 0));
+      } catch (error) {
+        fallback(error);
       }
-      return localUsed(full);
-    },
+    }
+    return localUsed(full);
+  }
+
+  return {
+    used,
     async charge(key, amount) {
-      if (!(amount > 0)) return;
       const full = keyOf(key);
+      if (!Number.isFinite(amount) || amount === 0) return used(key);
       if (options.redis) {
         try {
-          await options.redis
+          const answers = await options.redis
             .multi()
-            .incrby(full, Math.ceil(amount))
+            .incrby(full, Math.round(amount))
             .pexpireat(full, (window() + 2) * windowMs)
             .exec();
-          return;
+          return Math.max(0, Number(answers?.[0]?.[1] ?? 0));
         } catch (error) {
           fallback(error);
         }
       }
-      localCharge(full, amount);
+      return localCharge(full, amount);
     },
     secondsToReset: () => Math.max(1, Math.ceil(((window() + 1) * windowMs - now()) / 1000)),
   };
