@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { AUTH_ENV, createUser, uniqueEmail } from '../../e2e/support/auth-helpers';
+import { AUTH_ENV, SERVICE_TOKEN } from '../../e2e/support/auth-helpers';
 import { startOpenAiDouble } from '../../e2e/support/openai-double';
 import { DEFAULT_APP_ID } from '../../e2e/support/sdk-client';
 import { REPO_ROOT, startServer } from '../../e2e/support/server-process';
@@ -111,7 +111,8 @@ const server = await startServer({
 });
 const runs: Run[] = [];
 try {
-  const { token } = await createUser(server, { email: uniqueEmail('bench-llm') });
+  // The service role: the server's own overhead is measured, not a user's limit of calls at once.
+  const token = SERVICE_TOKEN;
   // The direct call sends what the server sends the provider for this prompt.
   const direct: Target = {
     url: new URL(`${double.baseUrl}/chat/completions`),

@@ -491,6 +491,10 @@ test.describe('cost guards', () => {
         ...AUTH_ENV,
         LLM_PROVIDER_URL: double.baseUrl,
         LLM_DAILY_TOKEN_BUDGET: '100',
+        // The app's whole budget for its users here (shares and the reserve are the hardening spec's).
+        LLM_USER_DAILY_TOKENS: '100',
+        LLM_IP_DAILY_TOKENS: '100',
+        LLM_SERVICE_RESERVE_PERCENT: '0',
         INTEGRATION_RATE_LIMIT_PER_MINUTE: '1000',
         INTEGRATION_RATE_LIMIT_PER_USER_PER_MINUTE: '3',
       },

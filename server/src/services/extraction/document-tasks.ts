@@ -135,9 +135,40 @@ function bytesOf(file: DocumentFile): FileBytes {
   return { bytes, contentType: file.contentType, filename: file.filename, source: 'stored' };
 }
 
-/** performDocumentTask runs one request of the worker's protocol. */
+/**
+ * MAX_ANSWER_CHARS bounds what one file's extraction may answer (rows' names and values, or text): a few
+ * KB can name one 32,000-character shared string in every cell, or give a schema property a 30 KB name,
+ * and be mapped into gigabytes the main thread would copy and serialize.
+ */
+export const MAX_ANSWER_CHARS = 16 * 1024 * 1024;
+
+const TOO_MUCH = `The extracted data is larger than ${MAX_ANSWER_CHARS / 1024 / 1024} MB of text, more than extraction answers: split the file, or ask for fewer or shorter fields`;
+
+/** answerChars measures rows as their JSON would be, roughly (names and text values; 8 for the rest). */
+function answerChars(rows: Record<string, unknown>[]): number {
+  let total = 0;
+  for (const row of rows) {
+    for (const [name, value] of Object.entries(row)) {
+      total += name.length + (typeof value === 'string' ? value.length : 8);
+      if (Array.isArray(value)) for (const item of value) total += typeof item === 'string' ? item.length : 8;
+    }
+    if (total > MAX_ANSWER_CHARS) return total;
+  }
+  return total;
+}
+
+/** performDocumentTask runs one request of the worker's protocol; an answer past MAX_ANSWER_CHARS is refused. */
 export async function performDocumentTask(request: DocumentRequest): Promise<DocumentAnswer> {
   const file = bytesOf(request.file);
-  if (request.task === 'rows') return readRows(file, request.row, request.limits);
-  return { kind: 'text', text: await readText(file, request.limits) };
+  if (request.task === 'rows') {
+    const answer = await readRows(file, request.row, request.limits);
+    if (answer.kind === 'mapped' && answer.mapped.ok && answerChars(answer.mapped.rows) > MAX_ANSWER_CHARS) {
+      return { kind: 'refused', details: TOO_MUCH };
+    }
+    return answer;
+  }
+  const text = await readText(file, request.limits);
+  if (text !== null && text.length > MAX_ANSWER_CHARS)
+    throw new InvalidInputError(`${nameOf(file)}: ${TOO_MUCH}`);
+  return { kind: 'text', text };
 }

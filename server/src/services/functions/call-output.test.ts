@@ -13,6 +13,14 @@ describe('createRedactor', () => {
 });
 
 describe('boundLine', () => {
+  it('finds the start of a long token at the cut, whatever its length (linear, not quadratic)', () => {
+    const token = `${'a'.repeat(14_999)}b`;
+    const line = `${'a'.repeat(1990)}${token}`;
+    expect(boundLine(line, 2000, [token])).toBe('[redacted]…');
+    const other = `q${'a'.repeat(14_999)}`;
+    expect(boundLine(`${'z'.repeat(1995)}qaaaaaaa`, 2000, [other])).toBe(`${'z'.repeat(1995)}[redacted]…`);
+  });
+
   it('cuts a long line and removes the start of a secret the cut went through', () => {
     const secret = 'S3CRET-VALUE-XYZ';
     const line = `${'a'.repeat(10)}${secret}`;

@@ -66,14 +66,30 @@ export function boundLine(line: string, max: number, secrets: readonly string[])
   if (line.length <= max) return line;
   let cut = line.slice(0, max);
   for (const value of secrets) {
-    for (let size = Math.min(value.length - 1, cut.length); size >= SECRET_MIN_CHARS; size -= 1) {
-      if (cut.endsWith(value.slice(0, size))) {
-        cut = `${cut.slice(0, cut.length - size)}[redacted]`;
-        break;
-      }
-    }
+    const size = Math.min(overlap(cut, value), value.length - 1);
+    if (size >= SECRET_MIN_CHARS) cut = `${cut.slice(0, cut.length - size)}[redacted]`;
   }
   return `${cut}…`;
+}
+
+/**
+ * overlap is the length of the longest end of text that is a start of value, in time linear in their
+ * lengths (a prefix function over value, then over text's end): comparing every length instead was
+ * quadratic, and a caller's bearer token of 15 KB is one of the values.
+ */
+function overlap(text: string, value: string): number {
+  const prefix = new Int32Array(value.length);
+  for (let i = 1, k = 0; i < value.length; i += 1) {
+    while (k > 0 && value[i] !== value[k]) k = prefix[k - 1] ?? 0;
+    if (value[i] === value[k]) k += 1;
+    prefix[i] = k;
+  }
+  let k = 0;
+  for (let i = Math.max(0, text.length - value.length); i < text.length; i += 1) {
+    while (k > 0 && (k === value.length || text[i] !== value[k])) k = prefix[k - 1] ?? 0;
+    if (text[i] === value[k]) k += 1;
+  }
+  return k;
 }
 
 /** OutputTap is one process's output, shared out to the calls it serves. */

@@ -106,6 +106,23 @@ describe('token budget', () => {
   });
 });
 
+describe('calls in flight', () => {
+  it('lets a user or an IP run two calls at once, then refuses until one ends; the service role is not counted', () => {
+    const store = { insertBatch: vi.fn(async () => undefined), tokensSince: vi.fn(async () => 0) };
+    const budget = createTokenBudget({ store, dailyTokens: 1000 });
+    const ada = userCaller(userRow('ada'));
+    const first = budget.enter('app', ada, '192.0.2.1');
+    budget.enter('app', ada, '192.0.2.2');
+    expect(() => budget.enter('app', ada, '192.0.2.3')).toThrow('2 LLM calls running');
+    expect(() => budget.enter('app', { kind: 'anonymous' }, '192.0.2.1')).not.toThrow();
+    expect(() => budget.enter('app', { kind: 'anonymous' }, '192.0.2.1')).toThrow('2 LLM calls running');
+    for (let i = 0; i < 5; i++) budget.enter('app', service);
+    first();
+    first();
+    expect(() => budget.enter('app', ada, '192.0.2.4')).not.toThrow();
+  });
+});
+
 describe('provider answers and helpers', () => {
   it('reads a chat completion, estimating usage when none is reported', () => {
     const body = {

@@ -65,7 +65,7 @@ export function createLlmService(deps: LlmServiceDeps) {
     caller: Caller,
     integration: string,
     ip: string | undefined,
-  ): Promise<LlmProvider> {
+  ): Promise<{ provider: LlmProvider; release: () => void }> {
     requireProvider();
     if (caller.kind === 'anonymous') {
       requireSignInUnlessOpen(
@@ -75,7 +75,8 @@ export function createLlmService(deps: LlmServiceDeps) {
       );
     }
     await deps.budget.check(appId, caller, ip);
-    return requireProvider();
+    const provider = requireProvider();
+    return { provider, release: deps.budget.enter(appId, caller, ip) };
   }
 
   async function webContext(input: InvokeInput): Promise<string> {
@@ -119,7 +120,22 @@ export function createLlmService(deps: LlmServiceDeps) {
     integration: 'InvokeLLM' | 'ExtractDataFromUploadedFile',
     ip: string | undefined,
   ): Promise<unknown> {
-    const provider = await admit(appId, caller, integration, ip);
+    const { provider, release } = await admit(appId, caller, integration, ip);
+    try {
+      return await completeAdmitted(provider, appId, caller, input, integration, ip);
+    } finally {
+      release();
+    }
+  }
+
+  async function completeAdmitted(
+    provider: LlmProvider,
+    appId: string,
+    caller: Caller,
+    input: InvokeInput,
+    integration: 'InvokeLLM' | 'ExtractDataFromUploadedFile',
+    ip: string | undefined,
+  ): Promise<unknown> {
     // The schema is checked and compiled before anything is spent on the call.
     const schema = input.response_json_schema;
     const field = integration === 'InvokeLLM' ? 'response_json_schema' : 'json_schema';
@@ -168,6 +184,42 @@ export function createLlmService(deps: LlmServiceDeps) {
     }
   }
 
+  async function transcribeAdmitted(
+    provider: LlmProvider,
+    appId: string,
+    caller: Caller,
+    input: TranscribeInput,
+    ip: string | undefined,
+  ): Promise<string> {
+    const file = await deps.readFileUrl(appId, input.url, deps.audioLimits).catch((error: unknown) => {
+      if (error instanceof OutboundLimitError && error.reason === 'size') {
+        throw new InvalidInputError(
+          `The audio file is larger than ${Math.round(deps.audioLimits.maxBytes / 1024 / 1024)} MB (LLM_AUDIO_MAX_MB)`,
+        );
+      }
+      throw error;
+    });
+    const result = await provider.transcribe({
+      model: deps.transcribeModel,
+      bytes: file.bytes,
+      filename: file.filename,
+      contentType: file.contentType,
+      language: input.language,
+      prompt: input.prompt,
+    });
+    deps.budget.record(
+      appId,
+      {
+        integration: 'TranscribeAudio',
+        model: deps.transcribeModel,
+        ...callerFields(caller),
+        ...result.usage,
+      },
+      ip,
+    );
+    return result.text;
+  }
+
   return {
     /** configured says whether a provider is set (the start-up report and health name it). */
     configured: deps.provider !== null,
@@ -211,34 +263,12 @@ export function createLlmService(deps: LlmServiceDeps) {
 
     /** transcribe answers TranscribeAudio: the audio file's text. */
     async transcribe(appId: string, caller: Caller, input: TranscribeInput, ip?: string): Promise<string> {
-      const provider = await admit(appId, caller, 'TranscribeAudio', ip);
-      const file = await deps.readFileUrl(appId, input.url, deps.audioLimits).catch((error: unknown) => {
-        if (error instanceof OutboundLimitError && error.reason === 'size') {
-          throw new InvalidInputError(
-            `The audio file is larger than ${Math.round(deps.audioLimits.maxBytes / 1024 / 1024)} MB (LLM_AUDIO_MAX_MB)`,
-          );
-        }
-        throw error;
-      });
-      const result = await provider.transcribe({
-        model: deps.transcribeModel,
-        bytes: file.bytes,
-        filename: file.filename,
-        contentType: file.contentType,
-        language: input.language,
-        prompt: input.prompt,
-      });
-      deps.budget.record(
-        appId,
-        {
-          integration: 'TranscribeAudio',
-          model: deps.transcribeModel,
-          ...callerFields(caller),
-          ...result.usage,
-        },
-        ip,
-      );
-      return result.text;
+      const { provider, release } = await admit(appId, caller, 'TranscribeAudio', ip);
+      try {
+        return await transcribeAdmitted(provider, appId, caller, input, ip);
+      } finally {
+        release();
+      }
     },
   };
 }

@@ -20,10 +20,19 @@ export interface ResponseSchema {
 
 let shared: SchemaWorkers | null = null;
 
-/** stripFences takes the JSON out of a ```json fenced answer (models add them despite being told not to). */
-function stripFences(text: string): string {
-  const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/i.exec(text);
-  return (fenced?.[1] ?? text).trim();
+/**
+ * stripFences takes the JSON out of a ```json fenced answer (models add them despite being told not to).
+ * Index scans, not a regex: the answer is the model's, steered by the caller, and a pattern with two
+ * `\s*`/`\n` runs around a lazy body backtracks quadratically on a fence followed by many newlines.
+ */
+export function stripFences(text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('```') || !trimmed.endsWith('```') || trimmed.length < 6) return trimmed;
+  const firstLineEnd = trimmed.indexOf('\n');
+  if (firstLineEnd < 0) return trimmed;
+  const language = trimmed.slice(3, firstLineEnd).trim().toLowerCase();
+  if (language !== '' && language !== 'json') return trimmed;
+  return trimmed.slice(firstLineEnd + 1, -3).trim();
 }
 
 function overrunError(overrun: 'time' | 'memory' | 'crash', what: string, field: string): Error {

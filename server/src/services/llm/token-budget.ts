@@ -10,6 +10,10 @@ import { createBatchWriter } from '../app-logs/batch-writer';
 import type { UsageCounter } from '../limits/usage-counter';
 
 const DAY_MS = 86_400_000;
+/** MAX_CALLS_IN_FLIGHT bounds the LLM calls one user, or one IP, runs at once. */
+export const MAX_CALLS_IN_FLIGHT = 2;
+/** MAX_APP_CALLS_IN_FLIGHT bounds the LLM calls an app's users and visitors run at once (per instance). */
+export const MAX_APP_CALLS_IN_FLIGHT = 16;
 
 /**
  * TokenShares split the daily budget between callers: a reserve only the service role (the app's own
@@ -103,6 +107,8 @@ export function createTokenBudget(options: TokenBudgetOptions) {
   }
 
   const { shares } = options;
+  /** inFlight counts the calls running now, per user, IP and app (this instance's). */
+  const inFlight = new Map<string, number>();
   const shareKeys = (appId: string, userId: string | null, ip: string | undefined) => ({
     user: userId === null ? null : `llm:${appId}:user:${userId}`,
     ip: ip === undefined ? null : `llm:${appId}:ip:${ip}`,
@@ -141,6 +147,40 @@ export function createTokenBudget(options: TokenBudgetOptions) {
           `Your network address has used its share of this app's LLM tokens today (${shares.ipDailyTokens} tokens, LLM_IP_DAILY_TOKENS)`,
         );
       }
+    },
+    /**
+     * enter counts a call of caller (or its IP) as running until the returned release: usage is known only
+     * when a call ends, so calls sent side by side would all pass a check made before any of them is
+     * charged. At most MAX_CALLS_IN_FLIGHT per user or IP and MAX_APP_CALLS_IN_FLIGHT per app run at once
+     * (429 beyond); the service role is not counted.
+     */
+    enter(appId: string, caller: Caller, ip?: string): () => void {
+      if (caller.kind === 'service') return () => undefined;
+      const keys = [
+        caller.kind === 'user' ? `user:${appId}:${caller.user.id}` : null,
+        ip === undefined ? null : `ip:${appId}:${ip}`,
+      ].filter((key): key is string => key !== null);
+      const appKey = `app:${appId}`;
+      const busy = keys.some((key) => (inFlight.get(key) ?? 0) >= MAX_CALLS_IN_FLIGHT);
+      if (busy || (inFlight.get(appKey) ?? 0) >= MAX_APP_CALLS_IN_FLIGHT) {
+        throw new TooManyRequestsError(
+          busy
+            ? `You already have ${MAX_CALLS_IN_FLIGHT} LLM calls running: wait for one to end`
+            : "This app's users already have many LLM calls running: try again in a moment",
+          1,
+        );
+      }
+      for (const key of [...keys, appKey]) inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        for (const key of [...keys, appKey]) {
+          const left = (inFlight.get(key) ?? 1) - 1;
+          if (left > 0) inFlight.set(key, left);
+          else inFlight.delete(key);
+        }
+      };
     },
     /** record counts one call against today's budget and the caller's shares at once, and queues its row. */
     record(appId: string, entry: LlmUsageEntry, ip?: string): void {
