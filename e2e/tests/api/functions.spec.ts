@@ -189,17 +189,24 @@ test('a body over FUNCTION_MAX_BODY_MB is refused with 413', async () => {
   expect(response.status).toBe(413);
   // Streamed without a length, it is cut off once past the limit: 413 as well, and the function lives on.
   const chunk = new Uint8Array(256 * 1024);
+  // Endless until answered: then the request is aborted and the stream ends, so nothing keeps pulling it.
+  let answered = false;
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
-      controller.enqueue(chunk);
+      if (answered) controller.close();
+      else controller.enqueue(chunk);
     },
   });
+  const abort = new AbortController();
   const streamed = await fetch(fn('echo-upload'), {
     method: 'POST',
     body: stream,
     headers: { 'content-type': 'application/octet-stream' },
     duplex: 'half',
+    signal: abort.signal,
   } as RequestInit);
+  answered = true;
+  abort.abort();
   expect(streamed.status).toBe(413);
   expect((await fetch(fn('hello'))).status).toBe(200);
 });

@@ -42,12 +42,16 @@ function cut(request: FastifyRequest, reply: FastifyReply, deadline: BodyDeadlin
 }
 
 /**
- * registerBodyDeadline watches every request that has a body until the body has arrived; one answered
- * before its body arrived (a 404, a refusal) closes its connection, so the rest cannot trickle in for ever.
+ * registerBodyDeadline watches every request that has a body until the body has arrived; one of a stated
+ * length answered before its body arrived (a 404, a refusal) closes its connection, so the rest cannot
+ * trickle in for ever.
  */
 export function registerBodyDeadline(app: FastifyInstance, deadline: BodyDeadline): void {
   app.addHook('onSend', async (request, reply) => {
-    if (hasBody(request) && !request.raw.complete) reply.header('connection', 'close');
+    // Only a body of a stated length: a chunked one may be a stream the client cannot stop writing into
+    // once its connection is gone (the server reads and drops the rest instead, within the deadline).
+    const stated = request.headers['content-length'] !== undefined;
+    if (stated && !request.raw.complete) reply.header('connection', 'close');
   });
   app.addHook('onRequest', (request, reply, done) => {
     if (!hasBody(request)) return done();

@@ -148,6 +148,10 @@ async function registerUploads(scope: FastifyInstance, deps: FilesDeps): Promise
     }
     if (!MULTIPART.test(request.headers['content-type'] ?? '')) throw new InvalidInputError(NOT_MULTIPART);
   });
+  // A refusal sent before the whole body arrived closes the connection, so the rest is never read.
+  scope.addHook('onSend', async (request, reply) => {
+    if (!request.raw.complete) reply.header('connection', 'close');
+  });
   scope.post('/api/apps/:appId/integration-endpoints/Core/UploadFile', async (request) => {
     const row = await uploadFrom(request, deps, false);
     const origin = ownOriginOf(request, deps.publicUrl) ?? '';
