@@ -7,8 +7,12 @@
 import { chmod, lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** MAX_LOCKED_ENTRIES bounds the walk (a PGlite folder has ~1,000 files; uploads are locked as written). */
-const MAX_LOCKED_ENTRIES = 20_000;
+/**
+ * MAX_VISITED_ENTRIES bounds the walk, which runs at every start: a PGlite folder has ~1,000 files, while
+ * uploads (written 0600 since, in folders 0700) may be millions, so the upload folder is walked last.
+ */
+const MAX_VISITED_ENTRIES = 20_000;
+const UPLOADS_FOLDER = 'files';
 
 /**
  * makeDataDirPrivate makes dataDir and everything under it owner-only (folders 0700, files 0600), but the
@@ -23,8 +27,9 @@ export async function makeDataDirPrivate(
   const entries = await readdir(dataDir);
   await chmod(dataDir, entries.some((name) => keep.has(name)) ? 0o711 : 0o700);
   let tightened = 0;
+  let visited = 0;
   const walk = async (path: string): Promise<void> => {
-    if (tightened >= MAX_LOCKED_ENTRIES) return;
+    if (visited++ >= MAX_VISITED_ENTRIES) return;
     const info = await lstat(path).catch(() => null);
     if (!info || info.isSymbolicLink()) return;
     const wanted = info.isDirectory() ? 0o700 : 0o600;
@@ -36,6 +41,10 @@ export async function makeDataDirPrivate(
       for (const name of await readdir(path).catch(() => [])) await walk(join(path, name));
     }
   };
-  for (const name of entries) if (!keep.has(name)) await walk(join(dataDir, name));
+  const ordered = [
+    ...entries.filter((name) => name !== UPLOADS_FOLDER),
+    ...entries.filter((name) => name === UPLOADS_FOLDER),
+  ];
+  for (const name of ordered) if (!keep.has(name)) await walk(join(dataDir, name));
   return tightened;
 }
