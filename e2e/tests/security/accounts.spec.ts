@@ -522,6 +522,28 @@ const SCENARIOS: Scenario[] = [
       return meStatus(server, await sign(now + 86_400));
     },
   },
+  {
+    name: "a user's profile change naming a server-owned column",
+    server: 'no PUBLIC_URL',
+    caller: 'user',
+    request: 'PUT entities/User/me {approved: true, token_version: 0}',
+    status: 400,
+    effect: 'neither is stored as a custom field shown on the user (issue 18)',
+    async run({ server }) {
+      const { token } = await signUp(server, uniqueEmail('owned-columns'));
+      const me = `/api/apps/${appId}/entities/User/me`;
+      const changed = await api(server, me, {
+        method: 'PUT',
+        token,
+        body: { approved: true, token_version: 0 },
+      });
+      expect(JSON.stringify(changed.json)).toContain('approved');
+      const after = await api(server, me, { method: 'GET', token });
+      expect(after.json).not.toHaveProperty('approved');
+      expect(after.json).not.toHaveProperty('token_version');
+      return changed.status;
+    },
+  },
 ];
 
 const servers = new Map<Server, RunningServer>();

@@ -162,7 +162,10 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  server = await startEntitiesServer({ env: { DATABASE_QUERY_TIMEOUT_MS: String(DEADLINE_MS) } });
+  // The `$regex` deadline (regex-deadline.spec.ts) is set out of the way: this spec is about the engine's.
+  server = await startEntitiesServer({
+    env: { DATABASE_QUERY_TIMEOUT_MS: String(DEADLINE_MS), ENTITY_REGEX_DEADLINE_MS: '600000' },
+  });
   for (let first = 0; first < ROWS; first += ROWS_PER_BULK) {
     const records = Array.from({ length: ROWS_PER_BULK }, (_, offset) => ({
       name: 'deadline-seed',

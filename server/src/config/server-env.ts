@@ -70,6 +70,16 @@ export const ServerEnvSchema = z.object({
   ),
   // A statement running longer is stopped and its request answered 503 (PGlite: its worker is restarted).
   DATABASE_QUERY_TIMEOUT_MS: milliseconds(5_000),
+  // How long a statement may scan with `$regex` before it stops (400 naming the cause); default by store.
+  ENTITY_REGEX_DEADLINE_MS: z.preprocess(
+    blankAsUndefined,
+    z.coerce
+      .number()
+      .int('must be a whole number of milliseconds')
+      .min(50, 'must be at least 50 milliseconds')
+      .max(600_000, 'must be at most 600000 milliseconds')
+      .optional(),
+  ),
   REDIS_URL: z.preprocess(
     blankAsUndefined,
     z

@@ -35,6 +35,13 @@ export function databaseErrorAnswer(error: unknown): DatabaseErrorAnswer | null 
     return { status: 400, message: 'Invalid input: it is too large or too complex to process' };
   }
   if (state.startsWith('23')) return { status: 409, message: 'The change conflicts with stored data' };
+  if (state === 'QR001') {
+    return {
+      status: 400,
+      message:
+        'Invalid query: its $regex took longer to scan the records than ENTITY_REGEX_DEADLINE_MS allows: narrow it with exact filters, or anchor the pattern with ^',
+    };
+  }
   if (state === '57014') return { status: 503, message: 'The database took too long to answer: try again' };
   // A lost connection, exhausted resources, a deadlock or a restarting server: the request may be retried.
   if (/^(08|53|57P|40001|40P01)/.test(state)) {

@@ -86,20 +86,26 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
 
   // Every entity route asks the caller guard: app, tokens and the app's visibility, resolved once.
   // A request whose query holds `$regex` (in `q` or a body) is admitted against the caller's regex scan
-  // budget, and charged its duration when it ends (the onResponse hook below).
+  // budget, and charged its duration when its answer is ready (the onSend hook below: it runs for errors
+  // too, and after the work is done even when the client went away, so a turn is never given up early).
   const regexScans = new WeakMap<FastifyRequest, RegexScan>();
   const callerOf = async (request: FastifyRequest, appId: string): Promise<Caller> => {
     const caller = await deps.guard.dataCaller(request, appId);
     const { q } = (request.query ?? {}) as { q?: unknown };
-    if (holdsRegex(queryOf(q)) || (request.method !== 'GET' && holdsRegex(request.body))) {
+    const regex = holdsRegex(queryOf(q)) || (request.method !== 'GET' && holdsRegex(request.body));
+    if (regex && !regexScans.has(request)) {
       const scan = await deps.regexBudget.admit(appId, caller, request.ip);
       if (scan) regexScans.set(request, scan);
     }
     return caller;
   };
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onSend', async (request, _reply, payload) => {
     const scan = regexScans.get(request);
-    if (scan) await deps.regexBudget.charge(scan).catch(() => undefined);
+    if (scan) {
+      regexScans.delete(request);
+      await deps.regexBudget.finish(scan).catch(() => undefined);
+    }
+    return payload;
   });
 
   function recordParams(request: FastifyRequest) {

@@ -102,9 +102,16 @@ const FROZEN_USER_FIELDS = [
   'password_hash',
 ];
 
+/**
+ * SELF_FROZEN_USER_FIELDS are also the names of server-owned columns a user could otherwise shadow with a
+ * custom field of their own (issue 18: `approved: true` was stored and shown on the user's record). An
+ * admin may still set a custom field of that name, as an app's own approval flow may declare one.
+ */
+const SELF_FROZEN_USER_FIELDS = [...FROZEN_USER_FIELDS, 'approved', 'token_version'];
+
 /** profileChanges is a user-profile body: full_name, custom fields and (only when roleAllowed) role. */
-function profileChanges(roleAllowed: boolean) {
-  const frozen = roleAllowed ? FROZEN_USER_FIELDS.filter((key) => key !== 'role') : FROZEN_USER_FIELDS;
+function profileChanges(roleAllowed: boolean, frozenFields: string[] = FROZEN_USER_FIELDS) {
+  const frozen = roleAllowed ? frozenFields.filter((key) => key !== 'role') : frozenFields;
   return z
     .record(z.string(), z.unknown(), body)
     .superRefine((value, context) => {
@@ -142,7 +149,7 @@ function profileChanges(roleAllowed: boolean) {
  * UpdateMeSchema is the body of `PUT entities/User/me`: full_name and custom fields, nothing the server owns.
  * `role` parses (real onboarding pages send the caller's current role back); the service refuses a change.
  */
-export const UpdateMeSchema = profileChanges(true);
+export const UpdateMeSchema = profileChanges(true, SELF_FROZEN_USER_FIELDS);
 
 /**
  * UpdateUserSchema is the body of `PUT entities/User/:id`: as UpdateMeSchema plus `role` (whether the

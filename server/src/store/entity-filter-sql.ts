@@ -72,6 +72,9 @@ export const MAX_SCANNING_PATTERNS = 4;
  */
 export const MAX_REGEX_SCAN_CHARS = 65_536;
 const SEGMENT = /^[^$.][^.]{0,127}$/;
+/** PAST_REGEX_DEADLINE is true once the running statement is older than queen.regex_deadline_ms. */
+const PAST_REGEX_DEADLINE =
+  "clock_timestamp() - statement_timestamp() > current_setting('queen.regex_deadline_ms', true)::int * interval '1 ms'";
 
 interface Scope {
   params: SqlParams;
@@ -187,7 +190,10 @@ function regexCondition(t: Target, pattern: unknown, options: unknown, scope: Sc
   }
   if (scope.counter.limited && !regexReadsOnlyPrefix(pattern, caseless)) scanning.add(key);
   const operator = caseless ? '~*' : '~';
-  return `COALESCE(jsonb_typeof(${t.json}) = 'string' AND left(${t.json} #>> '{}', ${MAX_REGEX_SCAN_CHARS}) ${operator} ${scope.params.add(pattern)}, false)`;
+  // Each match first asks whether the statement has run past queen.regex_deadline_ms (unset: never), and
+  // stops it there (QR001): the one way to stop a scan inside PGlite without restarting its engine. A
+  // CASE, as a top-level AND would let the planner test the cheaper-looking regex first.
+  return `CASE WHEN ${PAST_REGEX_DEADLINE} THEN queen_regex_deadline_passed() ELSE COALESCE(jsonb_typeof(${t.json}) = 'string' AND left(${t.json} #>> '{}', ${MAX_REGEX_SCAN_CHARS}) ${operator} ${scope.params.add(pattern)}, false) END`;
 }
 
 function operatorConditions(t: Target, ops: Record<string, unknown>, scope: Scope): string {

@@ -355,6 +355,19 @@ const MIGRATIONS: Migration[] = [
       'CREATE INDEX files_anonymous_created_idx ON files (created_at) WHERE anonymous',
     ],
   },
+  {
+    version: 23,
+    name: 'stop a regex scan at its deadline',
+    // Called by a `$regex` condition once its statement has run past queen.regex_deadline_ms (see
+    // open-database.ts): it stops the statement with its own SQLSTATE, so the caller is told why.
+    statements: [
+      `CREATE OR REPLACE FUNCTION queen_regex_deadline_passed() RETURNS boolean LANGUAGE plpgsql AS $body$
+      BEGIN
+        RAISE EXCEPTION 'a regex scan ran past queen.regex_deadline_ms' USING ERRCODE = 'QR001';
+      END
+      $body$`,
+    ],
+  },
 ];
 
 /**

@@ -8,6 +8,8 @@ import { createStatementNames } from './statement-names';
 export interface PostgresOptions {
   /** maxConnections caps the pool (default 10). */
   maxConnections?: number;
+  /** sessionSettings are set on every connection (such as queen.regex_deadline_ms). */
+  sessionSettings?: Record<string, string>;
   /** queryTimeoutMs is PostgreSQL's statement_timeout on every connection (default: none). */
   queryTimeoutMs?: number;
   /** onError hears errors of idle connections (a restart or a dropped connection), which are not fatal. */
@@ -87,6 +89,12 @@ function pinned(client: pg.PoolClient): Database {
   };
 }
 
+/** startupOptions writes settings as the `options` start-up parameter: `-c name=value`, spaces escaped. */
+const startupOptions = (settings: Record<string, string>) =>
+  Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value.replace(/[\\ ]/g, (c) => `\\${c}`)}`)
+    .join(' ');
+
 /**
  * openPostgresDatabase connects a `pg` pool to databaseUrl and checks it answers, failing with a message
  * that names the server (never the password).
@@ -103,6 +111,8 @@ export async function openPostgresDatabase(
     application_name: 'queen-server',
     // The server stops a runaway statement itself, so one request cannot hold a connection forever.
     ...(options.queryTimeoutMs ? { statement_timeout: options.queryTimeoutMs } : {}),
+    // Sent in each connection's start-up packet, so no statement runs before they hold.
+    ...(options.sessionSettings ? { options: startupOptions(options.sessionSettings) } : {}),
     types,
   });
   // NB: without a listener, an idle connection's error (PostgreSQL restarting) would crash the process.

@@ -20,6 +20,8 @@ export interface DatabaseLog {
 export interface PgliteWorkerOptions {
   /** queryTimeoutMs is how long one statement may run before the worker is restarted. */
   queryTimeoutMs: number;
+  /** sessionSettings are set on the engine's session each time it opens. */
+  sessionSettings?: Record<string, string>;
   log?: DatabaseLog;
 }
 
@@ -54,9 +56,9 @@ interface Engine {
   pending: Map<number, Pending>;
 }
 
-function startEngine(folder: string): Promise<Engine> {
+function startEngine(folder: string, sessionSettings: Record<string, string>): Promise<Engine> {
   const busySince = new SharedArrayBuffer(BigInt64Array.BYTES_PER_ELEMENT);
-  const worker = spawnWorker({ folder, busySince });
+  const worker = spawnWorker({ folder, busySince, sessionSettings });
   return new Promise((resolve, reject) => {
     const failed = (error: Error) => {
       void worker.terminate();
@@ -87,7 +89,7 @@ export async function openPgliteWorkerDatabase(
   options: PgliteWorkerOptions,
 ): Promise<Database> {
   const { queryTimeoutMs, log } = options;
-  let engine: Engine | null = await startEngine(folder);
+  let engine: Engine | null = await startEngine(folder, options.sessionSettings ?? {});
   let closed = false;
   let nextId = 0;
 
@@ -130,7 +132,7 @@ export async function openPgliteWorkerDatabase(
     await stuck.worker.terminate();
     while (!closed) {
       try {
-        const fresh = await startEngine(folder);
+        const fresh = await startEngine(folder, options.sessionSettings ?? {});
         if (closed) {
           await fresh.worker.terminate();
           return;

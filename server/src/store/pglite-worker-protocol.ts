@@ -9,6 +9,8 @@ export interface PgliteWorkerData {
    * 0 when it runs none. The main thread's watchdog reads it while the worker is stuck inside WASM.
    */
   busySince: SharedArrayBuffer;
+  /** sessionSettings are set on the engine's session when it opens (such as queen.regex_deadline_ms). */
+  sessionSettings: Record<string, string>;
 }
 
 /** WorkerRequest is one call to the worker; `id` pairs it with its reply. */

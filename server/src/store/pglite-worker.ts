@@ -16,7 +16,7 @@ import {
 
 if (!parentPort) throw new Error('pglite-worker.ts runs as a worker thread only');
 const port = parentPort;
-const { folder, busySince } = workerData as PgliteWorkerData;
+const { folder, busySince, sessionSettings } = workerData as PgliteWorkerData;
 const busy = new BigInt64Array(busySince);
 const reply = (message: WorkerReply) => port.postMessage(message);
 
@@ -104,6 +104,9 @@ async function start(): Promise<void> {
   await mkdir(folder, { recursive: true });
   const pglite = new PGlite(folder);
   await pglite.waitReady;
+  for (const [name, value] of Object.entries(sessionSettings)) {
+    await pglite.query('SELECT set_config($1, $2, false)', [name, value]);
+  }
   port.on('message', (request: WorkerRequest) => {
     handle(pglite, request).then(
       (rows) => reply({ type: 'result', id: request.id, rows }),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Database } from '../store/database';
-import { openPostgresDatabase } from '../store/pg-database';
+import { openPostgresDatabase, type PostgresOptions } from '../store/pg-database';
 
 /** ScratchPostgres is a database made for one test file: close drops it. */
 export interface ScratchPostgres {
@@ -14,7 +14,11 @@ export interface ScratchPostgres {
  * adminUrl and opens it with a small pool. It throws when the server cannot be reached, so a test file may
  * skip with the reason instead.
  */
-export async function openScratchPostgres(adminUrl: string, prefix: string): Promise<ScratchPostgres> {
+export async function openScratchPostgres(
+  adminUrl: string,
+  prefix: string,
+  options: PostgresOptions = {},
+): Promise<ScratchPostgres> {
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   try {
@@ -26,7 +30,7 @@ export async function openScratchPostgres(adminUrl: string, prefix: string): Pro
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = await openPostgresDatabase(url.toString(), { maxConnections: 2 });
+  const db = await openPostgresDatabase(url.toString(), { maxConnections: 2, ...options });
   return {
     db,
     async close() {

@@ -1,7 +1,12 @@
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { FileBytes } from '../files/file-reader';
-import { documentWorkerPeak, MAX_DOCUMENT_WORKERS, runDocumentTask } from './document-worker';
+import {
+  documentWorkerPeak,
+  MAX_DOCUMENT_WORKERS,
+  MAX_WAITING_DOCUMENTS,
+  runDocumentTask,
+} from './document-worker';
 import { DEFAULT_ZIP_LIMITS } from './zip-guard';
 
 /** storedDocx is a DOCX (a zip of stored parts) with one paragraph per line. */
@@ -87,6 +92,13 @@ describe('runDocumentTask', () => {
     expect(await Promise.all(reads)).toEqual(Array(5).fill({ kind: 'text', text: 'One line' }));
     expect(documentWorkerPeak()).toBe(MAX_DOCUMENT_WORKERS);
   });
+
+  it('refuses a document past MAX_WAITING_DOCUMENTS waiting with a 429, and reads the others', async () => {
+    const docx = storedDocx(['One line']);
+    const reads = Array.from({ length: MAX_DOCUMENT_WORKERS + MAX_WAITING_DOCUMENTS }, () => textOf(docx));
+    await expect(textOf(docx)).rejects.toMatchObject({ name: 'TooManyRequestsError' });
+    expect(await Promise.all(reads)).toHaveLength(MAX_DOCUMENT_WORKERS + MAX_WAITING_DOCUMENTS);
+  }, 30_000);
 
   it('refuses a document that overruns the deadline or the heap, leaving this thread free', async () => {
     const big = storedDocx(Array.from({ length: 100_000 }, (_, index) => `Line ${index} lorem ipsum dolor`));

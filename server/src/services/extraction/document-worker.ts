@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { InvalidInputError } from '../../lib/errors';
+import { InvalidInputError, TooManyRequestsError } from '../../lib/errors';
 import type { DocumentAnswer, DocumentRequest, WorkerReply } from './document-protocol';
 
 /** DOCUMENT_TIMEOUT_MS bounds the time one file may take to read. */
@@ -33,8 +33,19 @@ const idle: Reader[] = [];
 /** documentWorkerPeak is the most workers that ran at once (for tests). */
 export const documentWorkerPeak = (): number => peak;
 
+/** MAX_WAITING_DOCUMENTS is how many documents may wait for a worker; more get a 429. */
+export const MAX_WAITING_DOCUMENTS = 32;
+
 async function slot(): Promise<() => void> {
-  if (running >= MAX_DOCUMENT_WORKERS) await new Promise<void>((turn) => waiting.push(turn));
+  if (running >= MAX_DOCUMENT_WORKERS) {
+    if (waiting.length >= MAX_WAITING_DOCUMENTS) {
+      throw new TooManyRequestsError(
+        'The server is reading too many documents at once: try again in a few seconds',
+        5,
+      );
+    }
+    await new Promise<void>((turn) => waiting.push(turn));
+  }
   running += 1;
   peak = Math.max(peak, running);
   return () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRegexBudget, holdsRegex } from './regex-budget';
+import { createRegexBudget, holdsRegex, MAX_WAITING, type RegexScan } from './regex-budget';
 import { createUsageCounter } from './usage-counter';
 
 describe('regex scan budget', () => {
@@ -19,12 +19,49 @@ describe('regex scan budget', () => {
     for (const took of [400, 700]) {
       const scan = await budget.admit('app', anonymous, '192.0.2.1');
       clock += took;
-      if (scan) await budget.charge(scan);
+      if (scan) await budget.finish(scan);
     }
     await expect(budget.admit('app', anonymous, '192.0.2.1')).rejects.toThrow(
       'ENTITY_REGEX_SCAN_MS_PER_MINUTE',
     );
     expect(await budget.admit('app', anonymous, '192.0.2.2')).not.toBeNull();
     expect(await budget.admit('app', { kind: 'service' }, '192.0.2.1')).toBeNull();
+  });
+
+  it("runs a caller's regex requests one at a time, a few more waiting, and others' beside them", async () => {
+    const budget = createRegexBudget(createUsageCounter({ windowMs: 60_000 }), 60_000);
+    const finish = (scan: RegexScan | null) =>
+      scan ? budget.finish(scan) : Promise.reject(new Error('no scan'));
+    const anonymous = { kind: 'anonymous' } as const;
+    const first = await budget.admit('app', anonymous, '192.0.2.1');
+    const order: number[] = [];
+    const waiting = Array.from({ length: MAX_WAITING }, (_, i) =>
+      budget.admit('app', anonymous, '192.0.2.1').then((scan) => (order.push(i), scan)),
+    );
+    await expect(budget.admit('app', anonymous, '192.0.2.1')).rejects.toThrow('one at a time');
+    expect(await budget.admit('app', anonymous, '192.0.2.2')).not.toBeNull(); // another caller is not held
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(order).toEqual([]);
+    await finish(first);
+    for (const next of waiting) await finish(await next);
+    expect(order).toEqual(waiting.map((_, i) => i));
+    const again = await budget.admit('app', anonymous, '192.0.2.1'); // the turn is free once all finished
+    expect(again).not.toBeNull();
+  });
+
+  it('refuses a waiting request whose turn comes after the budget was spent', async () => {
+    let clock = 0;
+    const counter = createUsageCounter({ windowMs: 60_000, now: () => clock });
+    const budget = createRegexBudget(counter, 1000, () => clock);
+    const finish = (scan: RegexScan | null) =>
+      scan ? budget.finish(scan) : Promise.reject(new Error('no scan'));
+    const anonymous = { kind: 'anonymous' } as const;
+    const first = await budget.admit('app', anonymous, '192.0.2.1');
+    const waiting = budget.admit('app', anonymous, '192.0.2.1');
+    clock += 1500;
+    await finish(first);
+    await expect(waiting).rejects.toThrow('ENTITY_REGEX_SCAN_MS_PER_MINUTE');
+    clock += 60_000; // a new window: the turn was handed back when the waiting request was refused
+    expect(await budget.admit('app', anonymous, '192.0.2.1')).not.toBeNull();
   });
 });

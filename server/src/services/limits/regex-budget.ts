@@ -30,30 +30,78 @@ export function holdsRegex(value: unknown): boolean {
   return false;
 }
 
+/**
+ * MAX_WAITING is how many of a caller's regex requests may wait for its running one; more get a 429.
+ * Generous, as an IP may be a whole office behind one address: a waiting request holds only a promise.
+ */
+export const MAX_WAITING = 16;
+
 /** RegexScan is an admitted request's charge: whose budget it spends and when it began. */
 export interface RegexScan {
   key: string;
   startedMs: number;
 }
 
+/** createTurns lets one holder of a key run at a time, with at most MAX_WAITING queued behind it. */
+function createTurns() {
+  // A key is present while one of its requests runs; its array holds the ones waiting, in order.
+  const queues = new Map<string, Array<() => void>>();
+  return {
+    async enter(key: string): Promise<void> {
+      const waiting = queues.get(key);
+      if (!waiting) {
+        queues.set(key, []);
+        return;
+      }
+      if (waiting.length >= MAX_WAITING) {
+        throw new TooManyRequestsError(
+          `Your $regex queries run one at a time and ${MAX_WAITING} are already waiting: send the next when one has answered`,
+          1,
+        );
+      }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    },
+    leave(key: string): void {
+      const next = queues.get(key)?.shift();
+      if (next) next();
+      else queues.delete(key);
+    },
+  };
+}
+
 /** createRegexBudget admits regex queries while the caller has scan time left this minute (msPerMinute). */
 export function createRegexBudget(counter: UsageCounter, msPerMinute: number, now = () => performance.now()) {
+  const turns = createTurns();
+  const refuseWhenSpent = async (key: string) => {
+    if ((await counter.used(key)) < msPerMinute) return;
+    const retryAfter = counter.secondsToReset();
+    throw new TooManyRequestsError(
+      `Your $regex queries have used their ${msPerMinute / 1000} s of database time this minute (ENTITY_REGEX_SCAN_MS_PER_MINUTE): try again in ${retryAfter} s, or filter by exact values`,
+      retryAfter,
+    );
+  };
   return {
-    /** admit returns the scan to charge (null for the service role), or throws 429 once the budget is spent. */
+    /**
+     * admit waits for the caller's turn and returns the scan to charge (null for the service role); it
+     * throws 429 once the budget is spent or too many of the caller's regex requests wait. Every scan it
+     * returns must be given to finish.
+     */
     async admit(appId: string, caller: Caller, ip: string): Promise<RegexScan | null> {
       if (caller.kind === 'service') return null;
       const key = `regex-scan:${appId}:${caller.kind === 'user' ? `user:${caller.user.id}` : `ip:${ip}`}`;
-      if ((await counter.used(key)) >= msPerMinute) {
-        const retryAfter = counter.secondsToReset();
-        throw new TooManyRequestsError(
-          `Your $regex queries have used their ${msPerMinute / 1000} s of database time this minute (ENTITY_REGEX_SCAN_MS_PER_MINUTE): try again in ${retryAfter} s, or filter by exact values`,
-          retryAfter,
-        );
+      await refuseWhenSpent(key);
+      await turns.enter(key);
+      try {
+        await refuseWhenSpent(key); // the requests it waited for may have spent it
+      } catch (error) {
+        turns.leave(key);
+        throw error;
       }
       return { key, startedMs: now() };
     },
-    /** charge counts an admitted request's duration against its budget. */
-    async charge(scan: RegexScan): Promise<void> {
+    /** finish ends an admitted request's turn and counts its duration against its budget. */
+    async finish(scan: RegexScan): Promise<void> {
+      turns.leave(scan.key);
       await counter.charge(scan.key, Math.max(1, now() - scan.startedMs));
     },
   };

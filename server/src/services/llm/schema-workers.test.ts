@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSchemaWorkers } from './schema-workers';
+import { createSchemaWorkers, MAX_WAITING_CHECKS } from './schema-workers';
 
 // The deadline is short here: the exponential schema below runs for minutes, the others for microseconds.
 const workers = createSchemaWorkers({ timeoutMs: 1_000, workers: 1 });
@@ -35,6 +35,15 @@ describe('schema workers', () => {
     ]);
     expect(slow).toEqual({ ok: false, overrun: 'time' });
     expect(queued).toEqual({ ok: true });
+  });
+
+  it('refuse a check past MAX_WAITING_CHECKS waiting with a 429, and answer the others', async () => {
+    const schema = '{"type": "string"}';
+    const checks = Array.from({ length: 1 + MAX_WAITING_CHECKS }, () =>
+      workers.run({ kind: 'validate', schema, answer: '"text"' }),
+    );
+    expect(() => workers.run({ kind: 'validate', schema, answer: '"text"' })).toThrow('too many schemas');
+    expect(await Promise.all(checks)).toEqual(checks.map(() => ({ ok: true })));
   });
 
   it('give up on a check past the heap cap', async () => {

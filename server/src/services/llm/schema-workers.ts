@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { TooManyRequestsError } from '../../lib/errors';
 import type { SchemaReply, SchemaRequest } from './schema-checker';
 
 /** SCHEMA_CHECK_TIMEOUT_MS bounds one compile or one validation of a model's answer. */
@@ -34,6 +35,8 @@ interface Slot {
   timer: NodeJS.Timeout | undefined;
 }
 
+/** MAX_WAITING_CHECKS is how many schema checks may wait for a worker. */
+export const MAX_WAITING_CHECKS = 64;
 /** BOOT_TIMEOUT_MS bounds a worker's start (loading ajv); past it the waiting check fails. */
 const BOOT_TIMEOUT_MS = 15_000;
 
@@ -123,8 +126,17 @@ export function createSchemaWorkers(options: { timeoutMs?: number; heapMb?: numb
   }
 
   return {
-    /** run has a worker answer request, or says it ran out of time or heap. */
+    /**
+     * run has a worker answer request, or says it ran out of time or heap. It throws 429 when
+     * MAX_WAITING_CHECKS already wait (callers are bounded upstream; this is the backstop).
+     */
     run(request: Request): Promise<CheckOutcome> {
+      if (queue.length >= MAX_WAITING_CHECKS) {
+        throw new TooManyRequestsError(
+          'The server is checking too many schemas at once: try again in a few seconds',
+          5,
+        );
+      }
       return new Promise((done) => {
         queue.push({ request, done });
         dispatch();
