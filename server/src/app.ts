@@ -13,6 +13,7 @@ import { registerAdminRoutes } from './routes/admin';
 import { registerAnalyticsRoutes } from './routes/analytics';
 import { registerAppLogsRoutes } from './routes/app-logs';
 import { registerAuthRoutes } from './routes/auth';
+import { registerProviderSignInRoutes } from './routes/provider-sign-in';
 import { registerBodyDeadline } from './routes/body-deadline';
 import { registerCustomIntegrationsRoutes } from './routes/custom-integrations';
 import { createCallerGuard } from './routes/caller-guard';
@@ -223,6 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: deps.publicUrl,
     returnOrigins: corsOrigins,
   });
+  registerProviderSignInRoutes(app, { publicUrl: deps.publicUrl, returnOrigins: corsOrigins });
   registerUsersRoutes(app, { guard, users: deps.accounts.users, publicUrl: deps.publicUrl });
   registerAdminRoutes(app, {
     apps: deps.apps,

@@ -117,6 +117,29 @@ test('logout redirects only within the site', async () => {
   expect(bare.headers.get('location')).toBe('/');
 });
 
+test('loginWithProvider lands on a readable page saying the provider is not enabled, with links back', async ({
+  page,
+}) => {
+  const back = `${server.url}/some/page?tab=2`;
+  const google = `${server.url}/api/apps/auth/login?app_id=${appId}&from_url=${encodeURIComponent(back)}`;
+  const response = await page.goto(google);
+  expect(response?.status()).toBe(501);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'Sign-in with Google is not available here',
+  );
+  await expect(page.getByRole('link', { name: 'Back to the app' })).toHaveAttribute('href', back);
+  await page.getByRole('link', { name: 'Sign in with e-mail' }).click();
+  await expect(page).toHaveURL(`${server.url}/login?from_url=${encodeURIComponent(back)}`);
+
+  // Another provider, SSO, and a from_url off this site (never linked to).
+  const evil = encodeURIComponent('https://evil.example/');
+  await page.goto(`${server.url}/api/apps/auth/microsoft/login?app_id=${appId}&from_url=${evil}`);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Microsoft');
+  await expect(page.getByRole('link', { name: 'Back to the app' })).toHaveAttribute('href', '/');
+  await page.goto(`${server.url}/api/apps/${appId}/auth/sso/login?from_url=${evil}`);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('single sign-on');
+});
+
 test('a disabled user is refused: token 401, login 401', async () => {
   const email = uniqueEmail('disabled');
   const { token } = await createUser(server, { email });

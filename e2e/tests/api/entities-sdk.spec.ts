@@ -118,6 +118,18 @@ test('failures: unknown entity, unknown id, validation, bad q, bad body', async 
   expect((await api(server, `${base}/Todo`, { method: 'GET', token: 'forged' })).status).toBe(401);
 });
 
+test('empty optional inputs of a form: "" in a date, email, uri or enum field is stored as sent', async () => {
+  const todos = entityOf(userClient(server), 'Todo');
+  const blank = { due: '', contact: '', link: '', status: '' };
+  const created = (await todos.create({ title: 'filled in manually', ...blank })) as Todo;
+  expect(created).toMatchObject(blank);
+  expect(await todos.get(created.id)).toMatchObject(blank);
+  expect(await todos.update(created.id, { due: '2026-11-27' })).toMatchObject({ due: '2026-11-27' });
+  const wrong = await failure(todos.update(created.id, { due: '2024-13-45' }));
+  expect(wrong.status).toBe(422);
+  expect(wrong.message).toContain('due');
+});
+
 test('limits: a list is capped, oversized bodies get 413, bulk over 1000 records gets 400', async () => {
   const service = entityOf(serviceClient(server).asServiceRole, 'Todo');
   const many = Array.from({ length: 1001 }, (_, i) => ({ name: 'limit', title: `l${i}` }));

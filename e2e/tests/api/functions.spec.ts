@@ -250,6 +250,20 @@ test('unknown function 404; a compile error is 502, detailed for admins only', a
   expect(body.detail).toMatch(/broken\/entry\.ts/);
 });
 
+test('a module may export default its handler (a function or { fetch }); one that serves nothing says so', async () => {
+  const viaFunction = await fetch(fn('default-function'), { method: 'POST', body: 'hi' });
+  expect(await viaFunction.json()).toEqual({ shape: 'export default function', method: 'POST', body: 'hi' });
+  const viaFetch = await fetch(fn('default-fetch'));
+  expect(await viaFetch.json()).toEqual({ shape: 'export default { fetch }', method: 'GET' });
+
+  const admin = await createUser(server, { email: uniqueEmail('fn-no-handler'), role: 'admin' });
+  const none = await fetch(fn('no-handler'), { headers: { authorization: `Bearer ${admin.token}` } });
+  expect(none.status).toBe(502);
+  const body = (await none.json()) as { detail: string };
+  expect(body.detail).toContain('has no handler');
+  expect(body.detail).not.toContain('exited before it was ready');
+});
+
 test('a crash is 502 and the next call runs a fresh process', async () => {
   const crashed = await fetch(`${fn('crash')}?crash`);
   expect(crashed.status).toBe(502);

@@ -29,6 +29,23 @@ describe('prepareRecord', () => {
     expect(result).toEqual({ ok: true, data: { title: 'a', done: false } });
   });
 
+  it('accepts "" in optional fields of every format and enum, stored as sent (as the hosted platform does)', () => {
+    const blank = { status: '', email: '', day: '', at: '', url: '' };
+    expect(prepareRecord(shape, { title: 'a', ...blank }, 'create')).toEqual({
+      ok: true,
+      data: { title: 'a', done: false, ...blank },
+    });
+    expect(prepareRecord(shape, blank, 'update')).toEqual({ ok: true, data: blank });
+    const required = {
+      properties: { day: { type: 'string', format: 'date' } } satisfies Record<string, PropertySchema>,
+      required: ['day'],
+    };
+    expect(prepareRecord(required, { day: '' }, 'create')).toEqual({
+      ok: false,
+      message: 'Error in field day: Input should be a valid date (YYYY-MM-DD)',
+    });
+  });
+
   it('checks only sent fields on update', () => {
     expect(prepareRecord(shape, { n: 3 }, 'update')).toEqual({ ok: true, data: { n: 3 } });
   });
@@ -45,6 +62,9 @@ describe('prepareRecord', () => {
     [{ title: 'a', status: 'c' }, 'status: Input should be one of "a", "b"'],
     [{ title: 'a', email: 'nope' }, 'email: Input should be a valid email'],
     [{ title: 'a', day: '2024-02-30' }, 'day: Input should be a valid date'],
+    [{ title: 'a', day: '2024-13-45' }, 'day: Input should be a valid date'],
+    [{ title: 'a', email: 'not-an-email' }, 'email: Input should be a valid email'],
+    [{ title: 'a', email: ' ' }, 'email: Input should be a valid email'],
     [{ title: 'a', at: 'yesterday' }, 'at: Input should be a valid date-time'],
     [{ title: 'a', url: 'not a url' }, 'url: Input should be a valid URI'],
     [{ title: 'a', code: 'abc' }, 'code: String should match pattern'],

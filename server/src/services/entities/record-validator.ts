@@ -104,6 +104,11 @@ function checkValue(schema: PropertySchema, value: unknown, path: string, option
     if (types.includes('null') || optional) return null;
     return fail('Field required');
   }
+  if (value === '' && optional && (schema.format !== undefined || schema.enum !== undefined)) {
+    // An empty optional input of a form: apps written against the hosted platform send "" for a date,
+    // e-mail, link or choice left blank, and it accepts and stores it as sent (issue 19).
+    if (types.length === 0 || types.includes('string')) return value;
+  }
   if (types.length > 0 && !types.some((type) => matchesType(type, value))) {
     return fail(`Input should be a valid ${types.filter((type) => type !== 'null').join(' or ')}`);
   }

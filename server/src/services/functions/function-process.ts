@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent } from 'node:http';
 import type { Readable } from 'node:stream';
 import { splitLines, type LineSink } from './line-splitter';
-import { READY_MARKER } from './runtime-files';
+import { NO_HANDLER_EXIT_CODE, READY_MARKER } from './runtime-files';
 
 /** STDERR_TAIL_BYTES bounds the stderr kept to explain a failed start. */
 const STDERR_TAIL_BYTES = 8 * 1024;
@@ -187,6 +187,12 @@ export function startFunctionProcess(spec: SpawnSpec): Promise<FunctionProcess> 
         spec.output('stderr', line);
       }),
     );
-    void exited.then((why) => fail(`exited before it was ready (${why})`));
+    void exited.then((why) =>
+      fail(
+        why === `exit code ${NO_HANDLER_EXIT_CODE}`
+          ? 'has no handler: its module neither calls Deno.serve(handler) nor has an export default handler (a function, or an object with fetch)'
+          : `exited before it was ready (${why})`,
+      ),
+    );
   });
 }

@@ -43,7 +43,8 @@ describe('writeRuntimeFiles', () => {
     const map = JSON.parse(await readFile(files.importMap, 'utf8')) as { imports: Record<string, string> };
     expect(map.imports['npm:@base44/sdk@0.8.31']).toBe('npm:@base44/sdk@0.8.50');
     const wrapper = await readFile(await files.wrapperFor('a/b', join(dir, 'entry.ts')), 'utf8');
-    expect(wrapper.split('\n')[0]).toMatch(/patch\.ts"/);
-    expect(wrapper.split('\n')[1]).toMatch(/entry\.ts"/);
+    expect(wrapper.split('\n')[0]).toMatch(/^import \{ serveDefault \} from ".*patch\.ts";$/);
+    expect(wrapper.split('\n')[1]).toMatch(/^import \* as entry from ".*entry\.ts";$/);
+    expect(wrapper.split('\n')[2]).toBe('serveDefault(entry);');
   });
 });

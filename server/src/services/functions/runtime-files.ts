@@ -1,7 +1,7 @@
 // The files the server generates for Deno, under `DATA_DIR/functions/`: the patch every function loads first
 // (it puts `Deno.serve` on the Unix socket the server chose and prints a ready marker), one wrapper per
 // function (the patch, then the app's module: static imports evaluate in order, and a literal import needs
-// no read permission), and the import map that pins every `npm:@base44/sdk@<version>` to the SDK this
+// no read permission; then the module's default export is served when it called no `Deno.serve`), and the import map that pins every `npm:@base44/sdk@<version>` to the SDK this
 // server ships (apps pin 0.7.1 … 0.8.43; shared/reference/functions-files-llm.md §1.3).
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -10,6 +10,8 @@ import { pathToFileURL } from 'node:url';
 
 /** READY_MARKER is the line a function prints once it listens. */
 export const READY_MARKER = 'B44_FUNCTION_READY';
+/** NO_HANDLER_EXIT_CODE is how a function whose module serves nothing exits (EX_CONFIG). */
+export const NO_HANDLER_EXIT_CODE = 78;
 /** SOCKET_ENV is the variable that tells the patch its socket (removed before the app's code runs). */
 export const SOCKET_ENV = 'B44_FUNCTION_SOCKET';
 
@@ -29,6 +31,22 @@ let served = false;
     handler,
   );
 };
+// A module may instead \`export default\` its handler (a function, or an object with fetch), as the Base44
+// CLI allows: the wrapper hands the module here once it has run.
+// deno-lint-ignore no-explicit-any
+export function serveDefault(module: { default?: any }): void {
+  if (served) return;
+  const exported = module.default;
+  if (typeof exported === "function") {
+    Deno.serve(exported);
+  } else if (typeof exported?.fetch === "function") {
+    // deno-lint-ignore no-explicit-any
+    Deno.serve((request: Request, info: any) => exported.fetch(request, info));
+  } else {
+    console.error("This function has no handler: call Deno.serve(handler), or export default a handler function or an object with a fetch method.");
+    Deno.exit(${NO_HANDLER_EXIT_CODE});
+  }
+}
 `;
 
 const SDK_SPECIFIER = /(["'])(npm:@base44\/sdk(?:@[^"'/\s]*)?)(\/[^"'\s]*)?\1/g;
@@ -103,7 +121,14 @@ export async function writeRuntimeFiles(input: {
     dir,
     importMap,
     async wrapperFor(name, entry) {
-      const text = `import ${JSON.stringify(pathToFileURL(patch).href)};\nimport ${JSON.stringify(pathToFileURL(entry).href)};\n`;
+      // Static imports run in order: the patch, then the app's module; then its default export, if it
+      // called no Deno.serve.
+      const text = [
+        `import { serveDefault } from ${JSON.stringify(pathToFileURL(patch).href)};`,
+        `import * as entry from ${JSON.stringify(pathToFileURL(entry).href)};`,
+        'serveDefault(entry);',
+        '',
+      ].join('\n');
       // Named by a hash: function names may hold "/", and two servers sharing DATA_DIR write the same file.
       const file = join(
         dir,
