@@ -1,6 +1,7 @@
 // `npm start`: build what is missing or out of date, then run the platform server in this process
 // (so SIGTERM reaches the server's own graceful shutdown directly).
-// `npm start -- --app PATH` hosts a Base44 app repository: PATH/base44 is the project, PATH/dist its build.
+// `npm start -- --app PATH` hosts a Base44 app repository: PATH/base44 is the project, PATH/dist its build;
+// `--check` prints what it would serve (app id, visibility, folders) and stops.
 // Hosting another build (--app or SITE_DIST) rebuilds only the server: our own site is built just once, for
 // its sign-in page, and never rebuilt for a start.
 import { execSync } from 'node:child_process';
@@ -58,17 +59,57 @@ function buildEnvOf(app, id) {
   return `VITE_BASE44_APP_ID=${id}${wantsServerUrl ? ` VITE_BASE44_BACKEND_URL=${origin}` : ''}`;
 }
 
+/** APP_ID_IN_BUILD finds the id a build was made with: the template's app-params, or a literal createClient. */
+const APP_ID_IN_BUILD = [
+  /["']app_id["']\s*,\s*\{\s*defaultValue\s*:\s*["']([A-Za-z0-9_-]{1,64})["']/g,
+  /\bappId\s*:\s*["']([A-Za-z0-9_-]{8,64})["']/g,
+];
+
+/**
+ * appIdOfBuild reads the app id `VITE_BASE44_APP_ID` put into dist/'s scripts, or null when there is not
+ * exactly one. Bounded: at most 200 scripts of at most 20 MB each.
+ */
+function appIdOfBuild(dist) {
+  const scripts = [];
+  const walk = (dir, depth) => {
+    for (const item of readdirSync(dir, { withFileTypes: true })) {
+      if (scripts.length >= 200) return;
+      const path = join(dir, item.name);
+      if (item.isDirectory() && depth < 4) walk(path, depth + 1);
+      else if (item.isFile() && /\.m?js$/.test(item.name) && statSync(path).size <= 20_000_000)
+        scripts.push(path);
+    }
+  };
+  walk(dist, 0);
+  const found = new Set();
+  for (const script of scripts) {
+    const text = readFileSync(script, 'utf8');
+    for (const pattern of APP_ID_IN_BUILD) for (const match of text.matchAll(pattern)) found.add(match[1]);
+  }
+  return found.size === 1 ? [...found][0] : null;
+}
+
+/**
+ * defaultVisibilityOf is the visibility an unmodified app needs: the Base44 template's AuthContext sends
+ * an anonymous visitor to sign-in only when public-settings answers 403 auth_required (a private app), as
+ * the hosted platform does for an app that requires login; without that shell the app decides itself.
+ */
+function defaultVisibilityOf(app) {
+  const context = ['js', 'jsx', 'ts', 'tsx']
+    .map((ext) => join(app, `src/lib/AuthContext.${ext}`))
+    .find((file) => existsSync(file));
+  return context && readFileSync(context, 'utf8').includes('auth_required') ? 'private_with_login' : null;
+}
+
 /** useAppRepository points PROJECT_DIR and SITE_DIST at an app repository, or says what is missing. */
 function useAppRepository(path) {
   // npm runs scripts from the repository root; a relative PATH means from where `npm start` was typed.
   const app = resolve(process.env.INIT_CWD ?? process.cwd(), path);
   const projectDir = join(app, 'base44');
   const dist = join(app, 'dist');
-  if (!existsSync(projectDir)) {
-    fail(`--app ${path}: ${projectDir} does not exist (an app repository has a base44/ folder).`);
-  }
+  if (!existsSync(app)) fail(`--app ${path}: ${app} does not exist.`);
   if (!existsSync(join(dist, 'index.html'))) {
-    const id = appIdOf(projectDir) ?? '<app id>';
+    const id = appIdOf(projectDir) ?? process.env.APP_ID?.trim() ?? '<app id>';
     fail(
       [
         `--app ${path}: ${dist} holds no build (no index.html). Build the app first:`,
@@ -79,18 +120,49 @@ function useAppRepository(path) {
       ].join('\n'),
     );
   }
+  // The app id: APP_ID, else base44/.app.jsonc, else the one the build was made with; never our own site's.
+  if (!process.env.APP_ID?.trim() && !appIdOf(projectDir)) {
+    const built = appIdOfBuild(dist);
+    if (!built) {
+      fail(
+        `--app ${path}: no app id found (no base44/.app.jsonc, and ${dist} does not name exactly one): ` +
+          'start again with APP_ID=<the VITE_BASE44_APP_ID the app was built with>.',
+      );
+    }
+    process.env.APP_ID = built;
+    console.log(`App id ${built}: the one ${dist} was built with (set APP_ID to choose another).`);
+  }
+  if (!existsSync(projectDir)) {
+    console.log(`${app} has no base44/ folder: starting with no declared entities (see "entities infer").`);
+  }
+  if (!process.env.APP_VISIBILITY?.trim()) {
+    const visibility = defaultVisibilityOf(app);
+    if (visibility) {
+      process.env.APP_VISIBILITY = visibility;
+      console.log(
+        `APP_VISIBILITY=${visibility}: the app's AuthContext sends anonymous visitors to sign-in only on a private app (set APP_VISIBILITY to choose another).`,
+      );
+    }
+  }
   process.env.PROJECT_DIR = projectDir;
   process.env.SITE_DIST = dist;
+  // The app's sources, for entity inference at start (the server reads, never writes, them).
+  process.env.APP_SOURCE_DIR = app;
   console.log(`Hosting ${app}: project ${projectDir}, build ${dist}`);
 }
 
 let options;
 try {
-  options = parseArgs({ options: { app: { type: 'string' } }, allowPositionals: false }).values;
+  options = parseArgs({
+    options: { app: { type: 'string' }, check: { type: 'boolean' } },
+    allowPositionals: false,
+  }).values;
 } catch (error) {
-  fail(`${error.message}\nUsage: npm start [-- --app PATH]`);
+  fail(`${error.message}\nUsage: npm start [-- --app PATH [--check]]`);
 }
 if (options.app !== undefined) useAppRepository(options.app);
+// --check: say what would be served (above) and stop, building and starting nothing.
+if (options.check) process.exit(0);
 
 const hostsOtherBuild =
   Boolean(process.env.SITE_DIST?.trim()) && resolve(process.env.SITE_DIST) !== ownSiteDist;

@@ -54,17 +54,58 @@ describe('npm start -- --app PATH', () => {
     );
   });
 
-  it('refuses a folder without base44/', async () => {
+  it('starts a folder without base44/ or .app.jsonc: the id its build was made with, the visibility its shell needs', async () => {
     const app = await mkdtemp(join(tmpdir(), 'queen-start-app-'));
     folders.push(app);
-    const run = start('--app', app);
+    await mkdir(join(app, 'dist/assets'), { recursive: true });
+    await mkdir(join(app, 'src/lib'), { recursive: true });
+    await writeFile(join(app, 'dist/index.html'), '<!doctype html><div id="root"></div>');
+    // What vite leaves of the template's app-params.js once VITE_BASE44_APP_ID is replaced.
+    await writeFile(
+      join(app, 'dist/assets/index-a1b2.js'),
+      'const s=X("app_id",{defaultValue:"68a1b2c3d4e5f60718293a4b"}),t=X("server_url",{defaultValue:void 0});',
+    );
+    await writeFile(
+      join(app, 'src/lib/AuthContext.jsx'),
+      "if (reason === 'auth_required') setAuthError({ type: 'auth_required' });",
+    );
+    const run = spawnSync(process.execPath, [START, '--app', app, '--check'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, APP_ID: '', APP_VISIBILITY: '' },
+    });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('App id 68a1b2c3d4e5f60718293a4b');
+    expect(run.stdout).toContain('has no base44/ folder');
+    expect(run.stdout).toContain('APP_VISIBILITY=private_with_login');
+    expect(run.stdout).toContain(`Hosting ${app}`);
+  });
+
+  it("never serves our own site's id for a foreign build: without one it says how to set APP_ID", async () => {
+    const app = await mkdtemp(join(tmpdir(), 'queen-start-app-'));
+    folders.push(app);
+    await mkdir(join(app, 'dist'), { recursive: true });
+    await writeFile(join(app, 'dist/index.html'), '<!doctype html>');
+    const run = spawnSync(process.execPath, [START, '--app', app, '--check'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, APP_ID: '' },
+    });
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain(`${join(app, 'base44')} does not exist`);
+    expect(run.stderr).toContain('start again with APP_ID=<the VITE_BASE44_APP_ID the app was built with>');
+    const chosen = spawnSync(process.execPath, [START, '--app', app, '--check'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, APP_ID: 'chosen-id' },
+    });
+    expect(chosen.status).toBe(0);
+    expect(chosen.stdout).not.toContain('App id');
   });
 
   it('refuses an unknown option with the usage', () => {
     const run = start('--apps', 'x');
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain('Usage: npm start [-- --app PATH]');
+    expect(run.stderr).toContain('Usage: npm start [-- --app PATH [--check]]');
   });
 });
