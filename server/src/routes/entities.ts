@@ -22,6 +22,7 @@ import type { EntitiesService } from '../services/entities/entities-service';
 import { RecordValidationError } from '../services/entities/entity-errors';
 import { IMPORT_FILE_LIMIT } from '../services/entities/entity-import';
 import type { Caller } from '../rules/caller';
+import { decodeCursor } from '../services/entities/entity-cursor';
 import { holdsRegex, type RegexBudget, type RegexScan } from '../services/limits/regex-budget';
 import { toPublicUser } from '../services/users/public-user';
 import type { UsersService } from '../services/users/users-service';
@@ -49,6 +50,16 @@ function parseQuery(q: string | undefined): unknown {
     throw new InvalidInputError("Invalid query parameter 'q': it must be a JSON object");
   }
   return value;
+}
+
+/** cursorQueryOf is the query a v2 cursor carries (cursors are not signed), or undefined. */
+function cursorQueryOf(cursor: unknown): unknown {
+  if (typeof cursor !== 'string') return undefined;
+  try {
+    return decodeCursor(cursor).q;
+  } catch {
+    return undefined; // the route itself says why
+  }
 }
 
 /** queryOf is `q` parsed, or undefined when absent or malformed (the route itself then says why). */
@@ -88,11 +99,23 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
   // A request whose query holds `$regex` (in `q` or a body) is admitted against the caller's regex scan
   // budget, and charged its duration when its answer is ready (the onSend hook below: it runs for errors
   // too, and after the work is done even when the client went away, so a turn is never given up early).
+  // A turn ends once: at onSend, or when the connection closes first (a body deadline answers on the raw
+  // socket, and an import's unfinished body never reaches onSend). An early close lets the caller's next
+  // scan start while this one may still run, for at most ENTITY_REGEX_DEADLINE_MS.
   const regexScans = new WeakMap<FastifyRequest, RegexScan>();
+  const finishScan = (request: FastifyRequest) => {
+    const scan = regexScans.get(request);
+    if (!scan) return;
+    regexScans.delete(request);
+    deps.regexBudget.finish(scan).catch(() => undefined);
+  };
   const callerOf = async (request: FastifyRequest, appId: string): Promise<Caller> => {
     const caller = await deps.guard.dataCaller(request, appId);
-    const { q } = (request.query ?? {}) as { q?: unknown };
-    const regex = holdsRegex(queryOf(q)) || (request.method !== 'GET' && holdsRegex(request.body));
+    const { q, cursor } = (request.query ?? {}) as { q?: unknown; cursor?: unknown };
+    const regex =
+      holdsRegex(queryOf(q)) ||
+      holdsRegex(cursorQueryOf(cursor)) ||
+      (request.method !== 'GET' && holdsRegex(request.body));
     if (regex && !regexScans.has(request)) {
       const scan = await deps.regexBudget.admit(appId, caller, request.ip);
       if (scan) regexScans.set(request, scan);
@@ -100,12 +123,12 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
     return caller;
   };
   app.addHook('onSend', async (request, _reply, payload) => {
-    const scan = regexScans.get(request);
-    if (scan) {
-      regexScans.delete(request);
-      await deps.regexBudget.finish(scan).catch(() => undefined);
-    }
+    finishScan(request);
     return payload;
+  });
+  // 'close' on the response: it ended, or its connection did (one listener per response, gone with it).
+  app.addHook('onRequest', async (request, reply) => {
+    reply.raw.once('close', () => finishScan(request));
   });
 
   function recordParams(request: FastifyRequest) {

@@ -138,9 +138,28 @@ function equalsSql(t: SqlTarget, value: unknown, params: ParamSink): string {
   return `COALESCE(${t.json} = ${one}::jsonb OR (jsonb_typeof(${t.json}) = 'array' AND ${t.json} @> ${inArray}::jsonb), false)`;
 }
 
+/**
+ * LIST_BY_ANY is the list length from which `$in`/`$nin` read the field once per row and compare it with
+ * `= ANY`: a condition per value reads (detoasts) the whole record once per value, so 500 values over
+ * records of 64 KB took seconds per thousand rows. Shorter lists keep `@>`, which the GIN index serves.
+ */
+const LIST_BY_ANY = 8;
+
 function anyOfSql(t: SqlTarget, values: unknown[], params: ParamSink): string {
   if (values.length === 0) return 'false';
-  return `(${values.map((value) => equalsSql(t, value, params)).join(' OR ')})`;
+  if (values.length < LIST_BY_ANY)
+    return `(${values.map((value) => equalsSql(t, value, params)).join(' OR ')})`;
+  const scalars = values.filter((value) => value !== null && typeof value !== 'object');
+  const others = values.filter((value) => value === null || typeof value === 'object');
+  const parts = others.map((value) => equalsSql(t, value, params));
+  if (scalars.length > 0) {
+    const one = params.add(scalars.map((value) => JSON.stringify(value)));
+    const inArray = params.add(scalars.map((value) => JSON.stringify([value])));
+    parts.push(
+      `COALESCE(${t.json} = ANY(${one}::jsonb[]) OR (jsonb_typeof(${t.json}) = 'array' AND ${t.json} @> ANY(${inArray}::jsonb[])), false)`,
+    );
+  }
+  return `(${parts.join(' OR ')})`;
 }
 
 /**

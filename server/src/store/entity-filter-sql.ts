@@ -204,8 +204,7 @@ function operatorConditions(t: Target, ops: Record<string, unknown>, scope: Scop
     if (isRuleOperator(op)) {
       if (op === '$in' || op === '$nin' || op === '$all') {
         if (!Array.isArray(value)) return bad(`${op} needs an array`);
-        if (op !== '$all' && value.length > MAX_IN_VALUES)
-          return bad(`${op} takes at most ${MAX_IN_VALUES} values`);
+        if (value.length > MAX_IN_VALUES) return bad(`${op} takes at most ${MAX_IN_VALUES} values`);
       }
       parts.push(ruleOperatorSql[op](t, value, params));
     } else if (op in COMPARE) {
@@ -307,7 +306,13 @@ function compileNode(node: unknown, scope: Scope): string {
 export function compileFilter(filter: unknown, params: SqlParams, visibility: ReadScope = new Map()): string {
   if (typeof filter === 'boolean') return filter ? 'true' : 'false';
   const counter = freshCounter(true);
-  const sql = compileNode(filter, { params, visibility, element: null, depth: 0, counter });
+  const compiled = compileNode(filter, { params, visibility, element: null, depth: 0, counter });
+  // A query holding `$regex` checks its deadline on every row too, not only where a pattern is reached:
+  // a costly branch beside it (`$or` with a long `$nin`) would otherwise run on unchecked.
+  const sql =
+    counter.patterns.size > 0
+      ? `CASE WHEN ${PAST_REGEX_DEADLINE} THEN queen_regex_deadline_passed() ELSE ${compiled} END`
+      : compiled;
   // Checked once the whole query is read, so a query over both caps is named by the distinct-pattern one.
   if (counter.scanning.size > MAX_SCANNING_PATTERNS) {
     bad(

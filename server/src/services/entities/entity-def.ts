@@ -19,6 +19,8 @@ export interface EntityDef {
   rls: EntityRls;
   /** custom is set on the built-in User only: the fields the project's `user.jsonc` adds. */
   custom?: UserCustomFields;
+  /** inferred marks an entity whose schema the server inferred from the app's code at start. */
+  inferred?: boolean;
 }
 
 /** SeedSet is the records of one seed file, already validated against their entity. */

@@ -11,6 +11,33 @@ import type { PropertySchema } from '../../schemas/entity-project';
 export interface RecordShape {
   properties: Record<string, PropertySchema>;
   required: string[];
+  /**
+   * inferred marks a schema guessed from the app's code (`entities infer` at start): a field it does not
+   * declare is kept, not dropped, and reported (undeclaredFieldSeen), so the next inference can add it.
+   */
+  inferred?: boolean;
+}
+
+/** STAMPS are the fields the server sets itself: never taken from a body, inferred schema or not. */
+const STAMPS = new Set(['id', 'created_date', 'updated_date', 'created_by', 'created_by_id', 'app_id']);
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** UndeclaredFieldSink hears each field an inferred entity was sent that its schema lacks. */
+type UndeclaredFieldSink = (entity: string, field: string) => void;
+let undeclaredSink: UndeclaredFieldSink = () => undefined;
+const reported = new Set<string>();
+const MAX_REPORTED = 1_000;
+
+/** onUndeclaredField sets who hears of undeclared fields (the start-up log), each field once. */
+export function onUndeclaredField(sink: UndeclaredFieldSink): void {
+  undeclaredSink = sink;
+}
+
+function undeclaredFieldSeen(entity: string, field: string): void {
+  const key = `${entity}.${field}`;
+  if (reported.has(key) || reported.size >= MAX_REPORTED) return;
+  reported.add(key);
+  undeclaredSink(entity, field);
 }
 
 class FieldProblem extends Error {}
@@ -186,7 +213,16 @@ export type PreparedRecord = { ok: true; data: Record<string, unknown> } | { ok:
 export function prepareRecord(shape: RecordShape, body: unknown, mode: 'create' | 'update'): PreparedRecord {
   if (!isPlainObject(body)) return { ok: false, message: 'The record must be a JSON object' };
   try {
-    return { ok: true, data: checkObject(shape, body, '', mode) };
+    const data = checkObject(shape, body, '', mode);
+    if (shape.inferred) {
+      for (const [key, value] of Object.entries(body)) {
+        if (Object.hasOwn(shape.properties, key) || STAMPS.has(key) || !FIELD_NAME.test(key)) continue;
+        if (value === undefined) continue;
+        data[key] = value;
+        undeclaredFieldSeen((shape as { name?: string }).name ?? 'entity', key);
+      }
+    }
+    return { ok: true, data };
   } catch (error) {
     if (error instanceof FieldProblem) return { ok: false, message: error.message };
     throw error;

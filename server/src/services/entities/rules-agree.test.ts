@@ -98,8 +98,9 @@ const operand = fc.oneof(
   { weight: 3, arbitrary: primitive },
   { weight: 1, arbitrary: fc.record({ $eq: primitive }) },
   { weight: 1, arbitrary: fc.record({ $ne: primitive }) },
-  { weight: 1, arbitrary: fc.record({ $in: fc.array(primitive, { maxLength: 3 }) }) },
-  { weight: 1, arbitrary: fc.record({ $nin: fc.array(primitive, { maxLength: 3 }) }) },
+  // Up to 10 values: from 8 the SQL reads the field once and compares with `= ANY` (evaluate-rule.ts).
+  { weight: 1, arbitrary: fc.record({ $in: fc.array(primitive, { maxLength: 10 }) }) },
+  { weight: 1, arbitrary: fc.record({ $nin: fc.array(primitive, { maxLength: 10 }) }) },
   { weight: 1, arbitrary: fc.record({ $all: fc.array(primitive, { maxLength: 2 }) }) },
 );
 const userCondition = fc.oneof(
