@@ -59,7 +59,11 @@ export async function createFakeAppDist(): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'queen-fake-app-dist-'));
   await mkdir(join(root, 'assets'));
   await writeFile(join(root, 'index.html'), FAKE_APP_INDEX);
-  await writeFile(join(root, 'assets/index-Dq3k9LmZ.js'), 'console.log("hosted app");\n');
+  // What a minified build keeps of `base44.entities.X`: the property names (one here is undeclared).
+  await writeFile(
+    join(root, 'assets/index-Dq3k9LmZ.js'),
+    'console.log("hosted app");const a=()=>e.entities.Trip_Undeclared.list();\n',
+  );
   await writeFile(join(root, 'assets/index-C4lPq8sT.css'), 'body{margin:0}\n');
   await writeFile(join(root, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return root;

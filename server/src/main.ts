@@ -13,7 +13,11 @@ import {
 } from './platform/platform';
 import { stopOnSignals } from './platform/shutdown';
 import { localUrlOf, logStartup } from './platform/startup-report';
-import { loadProject, projectDirFrom } from './services/entities/project-loader';
+import type { Logger } from 'pino';
+import type { ServerConfig } from './config/server-env';
+import { entityNamesInBuild, undeclaredEntities } from './project/build-entity-names';
+import { onUndeclaredField } from './services/entities/record-validator';
+import { loadProject, projectDirFrom, type Project } from './services/entities/project-loader';
 
 // Both src/main.ts and the bundle in dist/main.js sit two levels below the repository root.
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
@@ -33,11 +37,34 @@ function readSettings(projectAppId: string | undefined): Settings {
   }
 }
 
+/**
+ * warnOfUndeclaredEntities says which entities a hosted build uses that the project does not declare
+ * (Base44's GitHub sync writes only some schemas): each answers 404 until it has a schema.
+ */
+async function warnOfUndeclaredEntities(
+  project: Project,
+  config: ServerConfig,
+  logger: Logger,
+): Promise<void> {
+  if (config.SITE_DIST === config.OWN_SITE_DIST) return;
+  const missing = undeclaredEntities(await entityNamesInBuild(config.SITE_DIST), project.entities.keys());
+  if (missing.length === 0) return;
+  logger.warn(
+    { entities: missing },
+    `the app's build uses entities its project does not declare (${missing.join(', ')}): each answers 404 until it has a schema. ` +
+      'Write them with `npm run cli -- entities infer --app PATH` (inferred schemas admit signed-in users only; check their rules).',
+  );
+}
+
 async function main(): Promise<void> {
   // An invalid app project (base44/ or PROJECT_DIR) stops start-up with the file and the problem.
   const project = await loadProject(projectDirFrom(process.env, REPO_ROOT));
   const { config, site } = readSettings(project.appId);
   const logger = createLogger(config.LOG_LEVEL);
+  await warnOfUndeclaredEntities(project, config, logger);
+  onUndeclaredField((entity, field) =>
+    logger.warn({ entity, field }, 'a record field the inferred schema does not declare was kept'),
+  );
   // Owner-only from the first file on (PGlite writes its files world-readable); locked again before
   // listening, for what start-up created.
   await mkdir(config.DATA_DIR, { recursive: true, mode: 0o700 });

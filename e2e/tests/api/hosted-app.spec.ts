@@ -35,6 +35,9 @@ test('the app id comes from .app.jsonc when APP_ID is not set', async () => {
   expect(response.status).toBe(200);
   expect(await response.json()).toMatchObject({ id: APP_ID });
   expect(server.logs()).toContain('serving a hosted app build');
+  // The build names an entity the project does not declare: the operator is told which, and what to run.
+  expect(server.logs()).toContain('does not declare (Trip_Undeclared)');
+  expect(server.logs()).toContain('entities infer --app');
 });
 
 test('the CLI run beside the server, without PROJECT_DIR, makes an admin of the app that server hosts', async () => {
