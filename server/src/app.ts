@@ -124,6 +124,8 @@ export interface AppDeps {
   /** regexScanCounter counts per-minute time; regexScanMsPerMinute is each caller's `$regex` query time a minute. */
   regexScanCounter: UsageCounter;
   regexScanMsPerMinute: number;
+  /** regexScansAtOnce is how many `$regex` requests of all callers run at once (the rest wait their turn). */
+  regexScansAtOnce: number;
   /** trustProxy is Fastify's `trustProxy` (TRUST_PROXY): which proxies may set the client IP. */
   trustProxy: boolean | number | string[];
   /** http are the request timeouts and per-IP connection caps (default DEFAULT_HTTP_LIMITS). */
@@ -238,7 +240,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     guard,
     entities: deps.entities,
     users: deps.accounts.users,
-    regexBudget: createRegexBudget(deps.regexScanCounter, deps.regexScanMsPerMinute),
+    regexBudget: createRegexBudget(
+      deps.regexScanCounter,
+      deps.regexScanMsPerMinute,
+      undefined,
+      deps.regexScansAtOnce,
+    ),
   });
   registerAnalyticsRoutes(app, { guard, analytics: deps.analytics });
   registerAppLogsRoutes(app, { guard, appLogs: deps.appLogs });

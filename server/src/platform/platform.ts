@@ -400,6 +400,8 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
       onRedisError: limiterRedis?.reportFallback,
     }),
     regexScanMsPerMinute: config.ENTITY_REGEX_SCAN_MS_PER_MINUTE,
+    // PGlite runs one statement at a time anyway; on PostgreSQL regex scans hold at most half the pool.
+    regexScansAtOnce: config.DATABASE_URL ? Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)) : 1,
     integrationLimits: {
       perIpPerMinute: config.INTEGRATION_RATE_LIMIT_PER_MINUTE,
       perUserPerMinute: config.INTEGRATION_RATE_LIMIT_PER_USER_PER_MINUTE,

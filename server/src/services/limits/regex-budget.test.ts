@@ -29,7 +29,7 @@ describe('regex scan budget', () => {
   });
 
   it("runs a caller's regex requests one at a time, a few more waiting, and others' beside them", async () => {
-    const budget = createRegexBudget(createUsageCounter({ windowMs: 60_000 }), 60_000);
+    const budget = createRegexBudget(createUsageCounter({ windowMs: 60_000 }), 60_000, undefined, 2);
     const finish = (scan: RegexScan | null) =>
       scan ? budget.finish(scan) : Promise.reject(new Error('no scan'));
     const anonymous = { kind: 'anonymous' } as const;
@@ -39,7 +39,9 @@ describe('regex scan budget', () => {
       budget.admit('app', anonymous, '192.0.2.1').then((scan) => (order.push(i), scan)),
     );
     await expect(budget.admit('app', anonymous, '192.0.2.1')).rejects.toThrow('one at a time');
-    expect(await budget.admit('app', anonymous, '192.0.2.2')).not.toBeNull(); // another caller is not held
+    const other = await budget.admit('app', anonymous, '192.0.2.2'); // another caller is not held
+    expect(other).not.toBeNull();
+    await finish(other);
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(order).toEqual([]);
     await finish(first);
@@ -63,5 +65,21 @@ describe('regex scan budget', () => {
     await expect(waiting).rejects.toThrow('ENTITY_REGEX_SCAN_MS_PER_MINUTE');
     clock += 60_000; // a new window: the turn was handed back when the waiting request was refused
     expect(await budget.admit('app', anonymous, '192.0.2.1')).not.toBeNull();
+  });
+
+  it('runs at most atOnce regex requests across callers; the next starts when one finishes', async () => {
+    const budget = createRegexBudget(createUsageCounter({ windowMs: 60_000 }), 60_000, undefined, 2);
+    const finish = (scan: RegexScan | null) =>
+      scan ? budget.finish(scan) : Promise.reject(new Error('no scan'));
+    const from = (ip: string) => budget.admit('app', { kind: 'anonymous' }, ip);
+    const [a, b] = await Promise.all([from('192.0.2.1'), from('192.0.2.2')]);
+    let started = false;
+    const c = from('192.0.2.3').then((scan) => ((started = true), scan));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(started).toBe(false);
+    await finish(a);
+    await finish(await c);
+    expect(started).toBe(true);
+    await finish(b);
   });
 });

@@ -42,36 +42,63 @@ export interface RegexScan {
   startedMs: number;
 }
 
-/** createTurns lets one holder of a key run at a time, with at most MAX_WAITING queued behind it. */
-function createTurns() {
-  // A key is present while one of its requests runs; its array holds the ones waiting, in order.
-  const queues = new Map<string, Array<() => void>>();
+/** Turns lets `capacity` holders of a key run at once, with at most `maxWaiting` queued behind them. */
+function createTurns(capacity: number, maxWaiting: number, refusal: () => TooManyRequestsError) {
+  // A key is present while one of its requests runs: how many run, and the ones waiting, in order.
+  const keys = new Map<string, { running: number; waiting: Array<() => void> }>();
   return {
     async enter(key: string): Promise<void> {
-      const waiting = queues.get(key);
-      if (!waiting) {
-        queues.set(key, []);
+      const state = keys.get(key) ?? { running: 0, waiting: [] };
+      keys.set(key, state);
+      if (state.running < capacity) {
+        state.running += 1;
         return;
       }
-      if (waiting.length >= MAX_WAITING) {
-        throw new TooManyRequestsError(
-          `Your $regex queries run one at a time and ${MAX_WAITING} are already waiting: send the next when one has answered`,
-          1,
-        );
-      }
-      await new Promise<void>((resolve) => waiting.push(resolve));
+      if (state.waiting.length >= maxWaiting) throw refusal();
+      // The one leaving hands its place over: running stays counted.
+      await new Promise<void>((resolve) => state.waiting.push(resolve));
     },
     leave(key: string): void {
-      const next = queues.get(key)?.shift();
-      if (next) next();
-      else queues.delete(key);
+      const state = keys.get(key);
+      if (!state) return;
+      const next = state.waiting.shift();
+      if (next) return next();
+      state.running -= 1;
+      if (state.running === 0) keys.delete(key);
     },
   };
 }
 
-/** createRegexBudget admits regex queries while the caller has scan time left this minute (msPerMinute). */
-export function createRegexBudget(counter: UsageCounter, msPerMinute: number, now = () => performance.now()) {
-  const turns = createTurns();
+/** MAX_WAITING_SERVER_WIDE is how many regex requests may wait for a server-wide turn. */
+const MAX_WAITING_SERVER_WIDE = 256;
+const SERVER_WIDE = 'all';
+
+/**
+ * createRegexBudget admits regex queries while the caller has scan time left this minute (msPerMinute),
+ * one at a time per caller and `atOnce` at a time across callers: many callers each within their budget
+ * (12 addresses on PostgreSQL) could otherwise hold every pooled connection at once.
+ */
+export function createRegexBudget(
+  counter: UsageCounter,
+  msPerMinute: number,
+  now = () => performance.now(),
+  atOnce = 1,
+) {
+  const perCaller = createTurns(
+    1,
+    MAX_WAITING,
+    () =>
+      new TooManyRequestsError(
+        `Your $regex queries run one at a time and ${MAX_WAITING} are already waiting: send the next when one has answered`,
+        1,
+      ),
+  );
+  const serverWide = createTurns(
+    atOnce,
+    MAX_WAITING_SERVER_WIDE,
+    () =>
+      new TooManyRequestsError('The server is busy with other $regex queries: try again in a few seconds', 5),
+  );
   const refuseWhenSpent = async (key: string) => {
     if ((await counter.used(key)) < msPerMinute) return;
     const retryAfter = counter.secondsToReset();
@@ -82,26 +109,34 @@ export function createRegexBudget(counter: UsageCounter, msPerMinute: number, no
   };
   return {
     /**
-     * admit waits for the caller's turn and returns the scan to charge (null for the service role); it
-     * throws 429 once the budget is spent or too many of the caller's regex requests wait. Every scan it
+     * admit waits for the caller's turn, then a server-wide one, and returns the scan to charge (null for
+     * the service role); it throws 429 once the budget is spent or too many requests wait. Every scan it
      * returns must be given to finish.
      */
     async admit(appId: string, caller: Caller, ip: string): Promise<RegexScan | null> {
       if (caller.kind === 'service') return null;
       const key = `regex-scan:${appId}:${caller.kind === 'user' ? `user:${caller.user.id}` : `ip:${ip}`}`;
       await refuseWhenSpent(key);
-      await turns.enter(key);
+      await perCaller.enter(key);
+      try {
+        await serverWide.enter(SERVER_WIDE);
+      } catch (error) {
+        perCaller.leave(key);
+        throw error;
+      }
       try {
         await refuseWhenSpent(key); // the requests it waited for may have spent it
       } catch (error) {
-        turns.leave(key);
+        serverWide.leave(SERVER_WIDE);
+        perCaller.leave(key);
         throw error;
       }
       return { key, startedMs: now() };
     },
-    /** finish ends an admitted request's turn and counts its duration against its budget. */
+    /** finish ends an admitted request's turns and counts its duration against its budget. */
     async finish(scan: RegexScan): Promise<void> {
-      turns.leave(scan.key);
+      serverWide.leave(SERVER_WIDE);
+      perCaller.leave(scan.key);
       await counter.charge(scan.key, Math.max(1, now() - scan.startedMs));
     },
   };
