@@ -27,6 +27,11 @@ export const FunctionsEnvShape = {
   FUNCTION_MAX_OPEN_FILES: count(256, 65_536),
   /** FUNCTIONS_MAX_CONNECTIONS bounds the open connections of all functions to this server's API. */
   FUNCTIONS_MAX_CONNECTIONS: count(256, 100_000),
+  /**
+   * AUTOMATION_CLAIM_GRACE_S is how long past FUNCTION_TIMEOUT_S a claimed automation job stays its
+   * instance's: a job whose instance died is run again by another once the claim lapses.
+   */
+  AUTOMATION_CLAIM_GRACE_S: count(60, 3600),
   /** AUTOMATION_CONCURRENCY is how many automation runs go at once (each of a different automation). */
   AUTOMATION_CONCURRENCY: count(4, 64),
   /** AUTOMATION_MAX_QUEUED caps the queued runs of one automation: beyond it the newest are dropped (logged). */

@@ -17,8 +17,9 @@ export async function startAutomations(input: {
   db: Database;
   functions: FunctionsService;
   events: EntityEvents;
-  /** timeoutMs is a function call's deadline; a claimed job stays this instance's a minute longer. */
+  /** timeoutMs is a function call's deadline; a claimed job stays this instance's claimGraceMs longer. */
   timeoutMs: number;
+  claimGraceMs: number;
   /** limits are the runner's bounds (AUTOMATION_CONCURRENCY, AUTOMATION_MAX_QUEUED, …_PER_SOURCE). */
   limits: { concurrency: number; maxQueuedPerAutomation: number; maxQueuedPerSource: number };
   log: Logger;
@@ -35,7 +36,7 @@ export async function startAutomations(input: {
     functions: declared,
     invoke: (name, body) => functions.invokeJson(name, body),
     log: log.child({ component: 'automations' }),
-    lockMs: input.timeoutMs + 60_000,
+    lockMs: input.timeoutMs + input.claimGraceMs,
     ...input.limits,
   });
   await runner.start();

@@ -429,6 +429,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     functions: functions.service,
     events: entityEvents,
     timeoutMs: config.FUNCTION_TIMEOUT_S * 1000,
+    claimGraceMs: config.AUTOMATION_CLAIM_GRACE_S * 1000,
     limits: {
       concurrency: config.AUTOMATION_CONCURRENCY,
       maxQueuedPerAutomation: config.AUTOMATION_MAX_QUEUED,

@@ -218,6 +218,29 @@ function behaves(open: () => Promise<Database | undefined>, why: () => string) {
     expect([...ran].sort()).toEqual(['claim-1', 'claim-2', 'claim-3', 'claim-4']);
   }, 30_000);
 
+  it('runs a job whose claimer died once its claim lapses, and not before', async (context) => {
+    const on = ready(context);
+    const store = createAutomationsStore(on);
+    const { calls, invoke } = recorder();
+    const automations = runner(on, invoke);
+    await automations.start();
+    await automations.close(); // subscriptions written; this runner stops before any job exists
+    await createEntityRecordsStore(on).insertMany(APP, 'Todo', [
+      { id: 'lapse-1', data: {}, created_by: null, created_by_id: null },
+    ]);
+    // A runner that died right after claiming: its claim holds the job for 1.5 s.
+    const [claimed] = await store.claimJobs(APP, 1, 1_500);
+    expect(claimed).toBeDefined();
+    const survivor = runner(on, invoke);
+    await survivor.start();
+    survivor.nudge();
+    await new Promise((wait) => setTimeout(wait, 500));
+    expect(calls).toHaveLength(0);
+    await until(async () => calls.length === 1, 10_000);
+    await survivor.close();
+    expect(calls[0]).toMatchObject({ name: onTodo.functionName });
+  }, 20_000);
+
   it('caps the queued runs of an automation and of a source, dropping the newest with a logged count', async (context) => {
     const on = ready(context);
     const store = createAutomationsStore(on);
