@@ -93,6 +93,8 @@ export default tseslint.config(
       'bench/.cache/**',
       // Deno programs (Deno globals, `npm:` specifiers; one does not compile on purpose).
       'e2e/fixtures/functions/**',
+      // An app repository's code that `entities infer` parses (JSX, Deno); never built or run.
+      'e2e/fixtures/inferred-app/**',
       'bench/results/**',
       'bench/.tmp/**',
     ],

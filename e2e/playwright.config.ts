@@ -9,8 +9,8 @@ import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium';
 
 // api specs whose subject does not touch the store differently on PostgreSQL run on PGlite only: backend
 // functions (their automations spec starts its own PostgreSQL instances where it needs them), integrations
-// that call out (LLM, images, mail, custom), extraction, site serving and hosting. Every other api spec runs
-// on both stores.
+// that call out (LLM, images, mail, custom), extraction, site serving, hosting and entity inference. Every
+// other api spec runs on both stores.
 const PGLITE_ONLY_API_SPECS = [
   '**/functions*.spec.ts',
   '**/invoke-llm.spec.ts',
@@ -21,6 +21,7 @@ const PGLITE_ONLY_API_SPECS = [
   '**/extract-data.spec.ts',
   '**/site-serving.spec.ts',
   '**/hosted-app.spec.ts',
+  '**/entities-infer.spec.ts',
 ];
 
 // Security specs whose attacks never reach the store differently on PostgreSQL (parsers, schemas, function

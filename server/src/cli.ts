@@ -9,6 +9,7 @@ import { readRuntimeInfo } from './lib/runtime-file';
 import { loadSecrets, type ServerSecrets } from './lib/secrets-file';
 import { formatIssues } from './lib/validation';
 import { buildAccountsPart, openPlatformDatabase } from './platform/platform';
+import { entitiesInferCommand } from './platform/entities-infer-command';
 import { pruneFilesCommand } from './platform/files-prune-command';
 import { functionsInstallCommand } from './platform/functions-install-command';
 import { logsCommand } from './platform/logs-command';
@@ -37,7 +38,12 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   logs [--function <name>] [--limit <n>] [--follow]
                           backend function calls (status, duration, output), oldest first; --follow polls
                           for new ones until Ctrl-C
+  entities infer [--app <path>] [--dry-run]
+                          read the app's src/ and base44/functions/ code and write base44/entities/<Name>.jsonc
+                          for each entity it uses that has no schema (never overwrites one); the fields are
+                          guessed and the rules admit signed-in users only: check and edit them
   --app <path>            a hosted app's repository (its base44/ folder), as npm start -- --app takes
+                          (entities infer: the current directory by default)
 Reads DATA_DIR, APP_ID, PROJECT_DIR, SERVICE_TOKEN, JWT_SECRET and SECRETS_KEY like the server; with a server
 running on DATA_DIR, commands act on the app that server hosts.`;
 
@@ -194,6 +200,19 @@ async function main(): Promise<void> {
   const command = positionals[0];
   if (!command || command === 'help') {
     console.log(USAGE);
+    return;
+  }
+  if (command === 'entities') {
+    // Before the project is loaded: the app's entity files are what this command completes. npm runs the CLI
+    // from the repository root; INIT_CWD is where the operator typed the command.
+    const appDir = resolve(process.env.INIT_CWD ?? process.cwd(), values.app ?? '.');
+    const dryRun = values['dry-run'] === true;
+    await entitiesInferCommand({
+      action: positionals[1],
+      appDir,
+      dryRun,
+      print: (text) => console.log(text),
+    });
     return;
   }
   // `--app PATH` names a hosted app's repository, as `npm start -- --app PATH` does: its `base44/` folder.

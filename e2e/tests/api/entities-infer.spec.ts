@@ -1,0 +1,127 @@
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { AUTH_ENV, failure, signUp, uniqueEmail, userClient } from '../../support/auth-helpers';
+import { runCli } from '../../support/cli-process';
+import { entityOf } from '../../support/entities-helpers';
+import { startServer } from '../../support/server-process';
+
+// `npm run cli -- entities infer --app PATH` (issue 19) on a copy of a small app whose repository declares
+// Project but not the Task and Comment its code uses: it writes the two missing schemas (fields and types
+// from the code, signed-in-only rules), keeps the declared one, keeps its own files on a second run, and
+// a server started on the result accepts a signed-in user's writes and refuses anonymous ones.
+const FIXTURE = resolve(import.meta.dirname, '../../fixtures/inferred-app');
+
+let appDir: string;
+
+test.beforeEach(async () => {
+  appDir = await mkdtemp(join(tmpdir(), 'queen-infer-e2e-'));
+  await cp(FIXTURE, appDir, { recursive: true });
+});
+
+test.afterEach(async () => {
+  await rm(appDir, { recursive: true, force: true });
+});
+
+/** entityFile reads a written entity file: its comment lines, and its JSON without them and trailing commas. */
+async function entityFile(name: string) {
+  const text = await readFile(join(appDir, 'base44', 'entities', `${name}.jsonc`), 'utf8');
+  const lines = text.split('\n');
+  const json = lines
+    .filter((line) => !line.startsWith('//'))
+    .join('\n')
+    .replace(/,(\s*[}\]])/g, '$1');
+  return { text, comment: lines.filter((line) => line.startsWith('//')).join('\n'), json: JSON.parse(json) };
+}
+
+const infer = (...extra: string[]) => runCli(['entities', 'infer', '--app', appDir, ...extra], {});
+
+test('writes the missing entity schemas with the fields the code uses, and keeps the declared one', async () => {
+  const declared = await readFile(join(FIXTURE, 'base44', 'entities', 'Project.jsonc'), 'utf8');
+  const run = await infer();
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  expect(run.stdout).toMatch(/^entity\s+fields\s+seen at$/m);
+  expect(run.stdout).toMatch(/^Task\s+.*is_done:boolean.*base44\/functions\/weekly-digest\/entry\.ts:5/m);
+  expect(run.stdout).toContain('wrote base44/entities/Comment.jsonc');
+  expect(run.stdout).toContain('wrote base44/entities/Task.jsonc');
+  expect(run.stdout).toContain('kept base44/entities/Project.jsonc');
+
+  const task = await entityFile('Task');
+  expect(task.json).toEqual({
+    name: 'Task',
+    type: 'object',
+    properties: {
+      // `due_date` has no date format: the form writes '' to it, which the format would refuse.
+      due_date: { type: 'string' },
+      estimate_hours: { type: 'number' },
+      finished_at: { type: 'string', format: 'date-time' },
+      is_done: { type: 'boolean' },
+      priority: { type: 'number' },
+      project_id: { type: 'string' },
+      title: { type: 'string' },
+    },
+    rls: Object.fromEntries(
+      ['create', 'read', 'update', 'delete'].map((op) => [op, { user_condition: { id: { $ne: '' } } }]),
+    ),
+  });
+  expect(task.comment).toContain('Inferred by `npm run cli -- entities infer`');
+  expect(task.comment).toContain('src/pages/TaskBoard.jsx');
+  expect(task.comment).toContain('signed-in users only');
+
+  const comment = await entityFile('Comment');
+  expect(comment.json.properties).toEqual({
+    author_email: { type: 'string', format: 'email' },
+    body: { type: 'string' },
+    likes_count: { type: 'number' },
+    tags: { type: 'array', items: { type: 'string' } },
+    task_id: { type: 'string' },
+  });
+  expect(await readFile(join(appDir, 'base44', 'entities', 'Project.jsonc'), 'utf8')).toBe(declared);
+
+  // A second run writes nothing: its own files (edited or not) are kept as they are.
+  const before = { task: task.text, comment: comment.text };
+  const again = await infer();
+  expect(again.code).toBe(0);
+  expect(again.stdout).not.toContain('wrote ');
+  expect(again.stdout).toContain('kept base44/entities/Task.jsonc');
+  expect((await entityFile('Task')).text).toBe(before.task);
+  expect((await entityFile('Comment')).text).toBe(before.comment);
+});
+
+test('--dry-run prints the table and writes nothing', async () => {
+  const run = await infer('--dry-run');
+  expect(run.code).toBe(0);
+  expect(run.stdout).toMatch(/^Comment\s+author_email:string\/email/m);
+  expect(run.stdout).toContain('--dry-run: nothing written');
+  await expect(readFile(join(appDir, 'base44', 'entities', 'Task.jsonc'))).rejects.toThrow();
+});
+
+test('a server on the inferred project lets signed-in users write and read, and refuses anonymous visitors', async () => {
+  expect((await infer()).code).toBe(0);
+  const server = await startServer({
+    env: { ...AUTH_ENV, PROJECT_DIR: join(appDir, 'base44'), PUBLIC_URL: 'http://127.0.0.1' },
+  });
+  try {
+    const { token } = await signUp(server, uniqueEmail('infer'));
+    const tasks = entityOf(userClient(server, token), 'Task');
+    const created = await tasks.create({
+      title: 'Pack',
+      due_date: '2026-12-01',
+      is_done: false,
+      priority: 2,
+    });
+    expect(await tasks.filter({ is_done: false })).toEqual([expect.objectContaining({ id: created.id })]);
+
+    const anonymous = entityOf(userClient(server), 'Task');
+    expect([401, 403]).toContain((await failure(anonymous.create({ title: 'sneak' }))).status);
+    const seen = await anonymous.list().then(
+      (rows: unknown[]) => rows,
+      () => [],
+    );
+    expect(seen).toEqual([]);
+  } finally {
+    expect(await server.stop()).toBe(0);
+  }
+});
