@@ -16,6 +16,7 @@ import { localUrlOf, logStartup } from './platform/startup-report';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config/server-env';
 import { entityNamesInBuild, undeclaredEntities } from './project/build-entity-names';
+import { withInferredEntities } from './project/inferred-at-start';
 import { onUndeclaredField } from './services/entities/record-validator';
 import { loadProject, projectDirFrom, type Project } from './services/entities/project-loader';
 
@@ -58,9 +59,10 @@ async function warnOfUndeclaredEntities(
 
 async function main(): Promise<void> {
   // An invalid app project (base44/ or PROJECT_DIR) stops start-up with the file and the problem.
-  const project = await loadProject(projectDirFrom(process.env, REPO_ROOT));
-  const { config, site } = readSettings(project.appId);
+  const declaredProject = await loadProject(projectDirFrom(process.env, REPO_ROOT));
+  const { config, site } = readSettings(declaredProject.appId);
   const logger = createLogger(config.LOG_LEVEL);
+  const project = await withInferredEntities(declaredProject, config, logger);
   await warnOfUndeclaredEntities(project, config, logger);
   onUndeclaredField((entity, field) =>
     logger.warn({ entity, field }, 'a record field the inferred schema does not declare was kept'),

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -123,5 +123,98 @@ test('a server on the inferred project lets signed-in users write and read, and 
     expect(seen).toEqual([]);
   } finally {
     expect(await server.stop()).toBe(0);
+  }
+});
+
+/**
+ * TASK_BOARD is a hand-written build of the fixture's task board (its pattern, without React): the
+ * signed-in visitor's token from localStorage, then list, create and finish tasks through the entity API.
+ */
+const TASK_BOARD = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tasks</title></head>
+<body><main><h1>Tasks</h1><input aria-label="Title"><button id="add">Add</button><ul></ul></main>
+<script type="module" src="/assets/board-3f9a.js"></script></body></html>`;
+const TASK_BOARD_SCRIPT = `const token = localStorage.getItem('base44_access_token');
+const call = (path, init = {}) =>
+  fetch('/api/apps/queen-solana/entities/Task' + path, {
+    ...init,
+    headers: { 'content-type': 'application/json', authorization: 'Bearer ' + token },
+  }).then((response) => response.json());
+const base44 = { entities: { Task: call } };
+async function load() {
+  const q = encodeURIComponent(JSON.stringify({ is_done: false }));
+  const tasks = await base44.entities.Task('?q=' + q + '&sort=-due_date');
+  document.querySelector('ul').replaceChildren(...tasks.map((task) => {
+    const item = document.createElement('li');
+    const done = document.createElement('button');
+    done.textContent = task.title;
+    done.onclick = async () => {
+      const finished = { is_done: true, finished_at: new Date().toISOString() };
+      await base44.entities.Task('/' + task.id, { method: 'PUT', body: JSON.stringify(finished) });
+      await load();
+    };
+    item.append(done);
+    return item;
+  }));
+}
+document.querySelector('#add').onclick = async () => {
+  const title = document.querySelector('input').value;
+  const draft = { title, due_date: '', estimate_hours: 0, is_done: false };
+  await base44.entities.Task('', { method: 'POST', body: JSON.stringify(draft) });
+  await load();
+};
+load();
+`;
+
+test('npm start -- --app: the server infers the missing schemas into DATA_DIR, serves them, and a browser flow works', async ({
+  page,
+}) => {
+  const dist = join(appDir, 'dist');
+  await mkdir(dist);
+  await mkdir(join(dist, 'assets'));
+  await writeFile(join(dist, 'index.html'), TASK_BOARD);
+  await writeFile(join(dist, 'assets/board-3f9a.js'), TASK_BOARD_SCRIPT);
+  const env = {
+    ...AUTH_ENV,
+    APP_ID: 'queen-solana', // the SDK helpers' app
+    PROJECT_DIR: join(appDir, 'base44'),
+    SITE_DIST: dist,
+    APP_SOURCE_DIR: appDir, // what `npm start -- --app` sets
+    PUBLIC_URL: 'http://127.0.0.1',
+  };
+  const server = await startServer({ env });
+  try {
+    // Written under DATA_DIR, never into the app's repository; the operator is told, with the warning.
+    expect(await readdir(join(server.dataDir, 'inferred', 'entities'))).toEqual([
+      'Comment.jsonc',
+      'Task.jsonc',
+    ]);
+    expect(await readdir(join(appDir, 'base44', 'entities'))).toEqual(['Project.jsonc']);
+    expect(server.logs()).toContain('serving entities inferred from the app');
+    expect(server.logs()).toContain('signed-in users only');
+
+    const { token } = await signUp(server, uniqueEmail('infer-browser'));
+    await page.goto(server.url);
+    await page.evaluate((value) => localStorage.setItem('base44_access_token', value), token);
+    await page.reload();
+    await page.getByLabel('Title').fill('Pack the tent');
+    await page.getByRole('button', { name: 'Add' }).click();
+    const task = page.getByRole('button', { name: 'Pack the tent' });
+    await expect(task).toBeVisible();
+    await task.click(); // finished: it leaves the open tasks
+    await expect(task).toBeHidden();
+    const [stored] = (await entityOf(userClient(server, token), 'Task').list()) as Record<string, unknown>[];
+    expect(stored).toMatchObject({ title: 'Pack the tent', is_done: true, due_date: '' });
+  } finally {
+    expect(await server.stop()).toBe(0);
+  }
+
+  // INFER_ENTITIES=off: nothing inferred, so the entity the repository lacks answers 404.
+  const off = await startServer({ env: { ...env, INFER_ENTITIES: 'off' } });
+  try {
+    const missing = await failure(entityOf(userClient(off), 'Task').list());
+    expect(missing.status).toBe(404);
+    expect(off.logs()).toContain('does not declare (Task)');
+  } finally {
+    expect(await off.stop()).toBe(0);
   }
 });

@@ -38,6 +38,12 @@ export const ServerEnvSchema = z.object({
       .optional(),
   ),
   SITE_DIST: z.preprocess(blankAsUndefined, z.string().min(1).optional()),
+  // The hosted app's repository (`npm start -- --app` sets it): its code is read to infer missing schemas.
+  APP_SOURCE_DIR: z.preprocess(blankAsUndefined, z.string().min(1).optional()),
+  INFER_ENTITIES: z.preprocess(
+    blankAsUndefined,
+    z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  ),
   LOG_LEVEL: z.preprocess(
     blankAsUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

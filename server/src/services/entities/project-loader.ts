@@ -62,11 +62,17 @@ async function projectIdentity(dir: string, configName: string | undefined, show
 
 const seedKey = (name: string) => name.toLowerCase().replace(/[-_]/g, '');
 
+/** LoadOptions: inferredDir holds entity schemas the server inferred at start (`DATA_DIR/inferred/entities`). */
+export interface LoadOptions {
+  inferredDir?: string | undefined;
+}
+
 /**
  * loadProject reads and validates `config.jsonc` (optional), `.app.jsonc` (optional), `entities/*.jsonc`,
- * `seed/*.jsonc` and `integrations/*.jsonc` (custom integrations) under dir.
+ * `seed/*.jsonc` and `integrations/*.jsonc` (custom integrations) under dir; then, from inferredDir, the
+ * inferred schemas of entities the project does not declare (marked `inferred`).
  */
-export async function loadProject(dir: string): Promise<Project> {
+export async function loadProject(dir: string, options: LoadOptions = {}): Promise<Project> {
   const shown = (file: string) => relative(process.cwd(), file) || file;
   const configFile = join(dir, 'config.jsonc');
   const configJson = await readJsonc(configFile, shown(configFile), true);
@@ -95,6 +101,21 @@ export async function loadProject(dir: string): Promise<Project> {
   }
 
   if (!entities.has(USER_ENTITY)) entities.set(USER_ENTITY, builtInUserEntity());
+  if (options.inferredDir) {
+    for (const name of await jsoncFiles(options.inferredDir)) {
+      const file = join(options.inferredDir, name);
+      const parsed = check(EntityFileSchema, await readJsonc(file, shown(file)), shown(file));
+      const declared = [...entities.keys()].some((known) => known.toLowerCase() === parsed.name.toLowerCase());
+      if (declared) continue; // the repository declares it now: its own schema wins
+      entities.set(parsed.name, {
+        name: parsed.name,
+        properties: parsed.properties,
+        required: parsed.required ?? [],
+        rls: parsed.rls ?? {},
+        inferred: true,
+      });
+    }
+  }
 
   const seeds: SeedSet[] = [];
   const seedDir = join(dir, config.seedDir);

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { PropertySchema } from '../../schemas/entity-project';
 import fc from 'fast-check';
-import { isEmail, MAX_EMAIL_LENGTH, MAX_PATTERN_INPUT, prepareRecord } from './record-validator';
+import {
+  isEmail,
+  MAX_EMAIL_LENGTH,
+  MAX_PATTERN_INPUT,
+  onUndeclaredField,
+  prepareRecord,
+  type RecordShape,
+} from './record-validator';
 
 const shape = {
   properties: {
@@ -140,5 +147,43 @@ describe('validators never backtrack', () => {
     const long = prepareRecord(shape, { title: 'a', code: 'A'.repeat(MAX_PATTERN_INPUT + 1) }, 'create');
     expect(long).toMatchObject({ ok: false });
     if (!long.ok) expect(long.message).toContain(`at most ${MAX_PATTERN_INPUT} characters`);
+  });
+});
+
+describe('an inferred schema (guessed from the app code at start)', () => {
+  const guessed = {
+    name: 'Trip',
+    inferred: true,
+    properties: {
+      title: { type: 'string' },
+      gear_items: { type: 'string' },
+      done: { type: 'boolean', default: false },
+    },
+    required: [],
+  } satisfies RecordShape;
+
+  it('keeps fields it lacks and values of another type than guessed, as sent, and reports each once', () => {
+    const seen: string[] = [];
+    onUndeclaredField((entity, field) => seen.push(`${entity}.${field}`));
+    const body = JSON.parse(
+      '{"title":"Bled","gear_items":["tent"],"nights":3,"id":"x","__proto__":{"polluted":1}}',
+    );
+    expect(prepareRecord(guessed, body, 'create')).toEqual({
+      ok: true,
+      data: { title: 'Bled', gear_items: ['tent'], nights: 3, done: false },
+    });
+    prepareRecord(guessed, { nights: 4 }, 'update');
+    expect(seen).toEqual(['Trip.gear_items (not the inferred type)', 'Trip.nights']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    onUndeclaredField(() => undefined);
+  });
+
+  it('a declared schema still drops unknown fields and refuses a wrong type', () => {
+    const declared = { ...guessed, inferred: false };
+    expect(prepareRecord(declared, { title: 'a', nights: 3 }, 'create')).toEqual({
+      ok: true,
+      data: { title: 'a', done: false },
+    });
+    expect(prepareRecord(declared, { gear_items: ['tent'] }, 'update').ok).toBe(false);
   });
 });

@@ -9,11 +9,14 @@ import type { PropertySchema } from '../../schemas/entity-project';
 
 /** RecordShape is the part of an entity definition validation needs. */
 export interface RecordShape {
+  /** name is the entity's, for reports. */
+  name?: string;
   properties: Record<string, PropertySchema>;
   required: string[];
   /**
    * inferred marks a schema guessed from the app's code (`entities infer` at start): a field it does not
-   * declare is kept, not dropped, and reported (undeclaredFieldSeen), so the next inference can add it.
+   * declare, or whose value has another type than guessed, is kept as sent and reported
+   * (undeclaredFieldSeen) rather than dropped or refused, so the next inference can correct it.
    */
   inferred?: boolean;
 }
@@ -203,6 +206,40 @@ function checkObject(
   return out;
 }
 
+/**
+ * checkGuessed checks a body against an inferred schema: required fields and defaults as declared; a
+ * field whose value the guess refuses, or one it does not know, is kept as sent and reported.
+ */
+function checkGuessed(shape: RecordShape, body: Record<string, unknown>, mode: 'create' | 'update') {
+  const entity = shape.name ?? 'entity';
+  const data: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    // `__proto__` would set the object's prototype rather than a field.
+    if (value === undefined || STAMPS.has(key) || !FIELD_NAME.test(key) || key === '__proto__') continue;
+    const schema = Object.hasOwn(shape.properties, key) ? shape.properties[key] : undefined;
+    if (!schema) {
+      data[key] = value;
+      undeclaredFieldSeen(entity, key);
+      continue;
+    }
+    try {
+      data[key] = checkValue(schema, value, key, !shape.required.includes(key));
+    } catch (error) {
+      if (!(error instanceof FieldProblem)) throw error;
+      data[key] = value;
+      undeclaredFieldSeen(entity, `${key} (not the inferred type)`);
+    }
+  }
+  if (mode === 'create') {
+    for (const [key, schema] of Object.entries(shape.properties)) {
+      if (Object.hasOwn(data, key)) continue;
+      if (schema.default !== undefined) data[key] = structuredClone(schema.default);
+      else if (shape.required.includes(key)) throw new FieldProblem(`Error in field ${key}: Field required`);
+    }
+  }
+  return data;
+}
+
 /** PreparedRecord is a body cut to the schema's fields (defaults applied on create), or the first problem. */
 export type PreparedRecord = { ok: true; data: Record<string, unknown> } | { ok: false; message: string };
 
@@ -213,16 +250,8 @@ export type PreparedRecord = { ok: true; data: Record<string, unknown> } | { ok:
 export function prepareRecord(shape: RecordShape, body: unknown, mode: 'create' | 'update'): PreparedRecord {
   if (!isPlainObject(body)) return { ok: false, message: 'The record must be a JSON object' };
   try {
-    const data = checkObject(shape, body, '', mode);
-    if (shape.inferred) {
-      for (const [key, value] of Object.entries(body)) {
-        if (Object.hasOwn(shape.properties, key) || STAMPS.has(key) || !FIELD_NAME.test(key)) continue;
-        if (value === undefined) continue;
-        data[key] = value;
-        undeclaredFieldSeen((shape as { name?: string }).name ?? 'entity', key);
-      }
-    }
-    return { ok: true, data };
+    if (!shape.inferred) return { ok: true, data: checkObject(shape, body, '', mode) };
+    return { ok: true, data: checkGuessed(shape, body, mode) };
   } catch (error) {
     if (error instanceof FieldProblem) return { ok: false, message: error.message };
     throw error;
