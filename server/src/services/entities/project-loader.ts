@@ -105,7 +105,9 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
     for (const name of await jsoncFiles(options.inferredDir)) {
       const file = join(options.inferredDir, name);
       const parsed = check(EntityFileSchema, await readJsonc(file, shown(file)), shown(file));
-      const declared = [...entities.keys()].some((known) => known.toLowerCase() === parsed.name.toLowerCase());
+      const declared = [...entities.keys()].some(
+        (known) => known.toLowerCase() === parsed.name.toLowerCase(),
+      );
       if (declared) continue; // the repository declares it now: its own schema wins
       entities.set(parsed.name, {
         name: parsed.name,
