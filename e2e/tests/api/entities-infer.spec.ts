@@ -218,3 +218,28 @@ test('npm start -- --app: the server infers the missing schemas into DATA_DIR, s
     expect(await off.stop()).toBe(0);
   }
 });
+
+test('an app repository without base44/ starts with every entity its code uses inferred', async () => {
+  await rm(join(appDir, 'base44'), { recursive: true });
+  const server = await startServer({
+    env: {
+      ...AUTH_ENV,
+      PROJECT_DIR: join(appDir, 'base44'),
+      APP_SOURCE_DIR: appDir,
+      PUBLIC_URL: 'http://127.0.0.1',
+    },
+  });
+  try {
+    expect(await readdir(join(server.dataDir, 'inferred', 'entities'))).toEqual([
+      'Comment.jsonc',
+      'Project.jsonc',
+      'Task.jsonc',
+    ]);
+    const { token } = await signUp(server, uniqueEmail('infer-bare'));
+    const projects = entityOf(userClient(server, token), 'Project');
+    await projects.create({ name: 'Camp' });
+    expect(await projects.list('name')).toEqual([expect.objectContaining({ name: 'Camp' })]);
+  } finally {
+    expect(await server.stop()).toBe(0);
+  }
+});
