@@ -3,34 +3,42 @@ import { CHROMIUM, CHROMIUM_FLAGS } from './support/chromium';
 
 // Browser tests drive Debian's Chromium (never a downloaded browser) against the real built server.
 // Each spec file starts its own server process on a free port and a temporary DATA_DIR.
-// With DATABASE_URL set, the api suite (but PGLITE_ONLY_API_SPECS) runs a second time as `api-postgres`:
-// every server then gets a fresh PostgreSQL database instead of PGlite (support/server-process.ts reads
-// `metadata.database`).
-
-// api specs whose subject does not touch the store differently on PostgreSQL run on PGlite only: backend
-// functions (their automations spec starts its own PostgreSQL instances where it needs them), integrations
-// that call out (LLM, images, mail, custom), extraction, site serving, hosting and entity inference. Every
-// other api spec runs on both stores.
-const PGLITE_ONLY_API_SPECS = [
-  '**/functions*.spec.ts',
-  '**/invoke-llm.spec.ts',
-  '**/generate-image.spec.ts',
-  '**/image-provider.spec.ts',
-  '**/send-email.spec.ts',
-  '**/custom-integrations.spec.ts',
-  '**/extract-data.spec.ts',
-  '**/site-serving.spec.ts',
-  '**/hosted-app.spec.ts',
-  '**/entities-infer.spec.ts',
+// With DATABASE_URL set, the specs about PostgreSQL run a second time there (`api-postgres`,
+// `security-postgres`): every server then gets a fresh PostgreSQL database instead of PGlite
+// (support/server-process.ts reads `metadata.database`). The SQL both stores share is checked on both by
+// the unit suite (the filter contract in store/entity-filter-sql.test.ts, rules-agree, query plans,
+// prepared statements), so only what differs on PostgreSQL reruns here: several instances on one
+// database (with Redis), crash safety, files and secrets in the database, and the SQL-heavy entity paths
+// (aggregates, imports, bulk operations, users as records, page-log rollups).
+const POSTGRES_API_SPECS = [
+  '**/postgres-instances.spec.ts',
+  '**/read-cache-instances.spec.ts',
+  '**/realtime-instances.spec.ts',
+  '**/identity-cache.spec.ts',
+  '**/secrets-instances.spec.ts',
+  '**/secrets-cli.spec.ts',
+  '**/redis-fanout.spec.ts',
+  '**/redis-recovery.spec.ts',
+  '**/crash-safety.spec.ts',
+  '**/files.spec.ts',
+  '**/entities-aggregate.spec.ts',
+  '**/entities-import.spec.ts',
+  '**/entities-ops.spec.ts',
+  '**/entities-user.spec.ts',
+  '**/app-logs.spec.ts',
 ];
 
-// Security specs whose attacks never reach the store differently on PostgreSQL (parsers, schemas, function
-// processes, the HTTP edge) run on PGlite only.
-const PGLITE_ONLY_SECURITY_SPECS = [
-  '**/hardening-extraction.spec.ts',
-  '**/hardening-schemas.spec.ts',
-  '**/hardening-functions.spec.ts',
-  '**/hardening-edge.spec.ts',
+// Security specs whose attacks reach the store: accounts and tokens, entity rules, private apps, query
+// cost and deadlines, uploads and two apps on one database. The others (parsers, schemas, function
+// processes, the HTTP edge, rate limits) never reach it differently on PostgreSQL.
+const POSTGRES_SECURITY_SPECS = [
+  '**/accounts.spec.ts',
+  '**/entities.spec.ts',
+  '**/private-apps.spec.ts',
+  '**/regex-cost.spec.ts',
+  '**/regex-deadline.spec.ts',
+  '**/database-deadline.spec.ts',
+  '**/hosting-and-uploads.spec.ts',
 ];
 
 export default defineConfig({
@@ -58,7 +66,7 @@ export default defineConfig({
           {
             name: 'api-postgres',
             testDir: './tests/api',
-            testIgnore: PGLITE_ONLY_API_SPECS,
+            testMatch: POSTGRES_API_SPECS,
             metadata: { database: 'postgres' },
           },
         ]
@@ -70,7 +78,7 @@ export default defineConfig({
           {
             name: 'security-postgres',
             testDir: './tests/security',
-            testIgnore: PGLITE_ONLY_SECURITY_SPECS,
+            testMatch: POSTGRES_SECURITY_SPECS,
             metadata: { database: 'postgres' },
           },
         ]
@@ -79,17 +87,5 @@ export default defineConfig({
     // The three real Base44 apps of ../shared/fixtures/real-apps, installed (cached in .cache/), built,
     // served and driven in Chromium (README.md, "real-apps"). A cold run installs them first.
     { name: 'real-apps', testDir: './tests/real-apps', timeout: 90_000, metadata: { database: 'pglite' } },
-    // The same on PostgreSQL, after the PGlite run (it shares the installed and built apps of .cache/).
-    ...(process.env.DATABASE_URL
-      ? [
-          {
-            name: 'real-apps-postgres',
-            testDir: './tests/real-apps',
-            timeout: 90_000,
-            metadata: { database: 'postgres' },
-            dependencies: ['real-apps'],
-          },
-        ]
-      : []),
   ],
 });
