@@ -51,6 +51,16 @@ export class TooManyRequestsError extends Error {
   }
 }
 
+/** PayloadTooLargeError says a body or file passed a size limit (answered 413); the message names it. */
+export class PayloadTooLargeError extends Error {
+  override name = 'PayloadTooLargeError';
+}
+
+/** GoneError says something existed but is no longer available, such as an expired signed URL (410). */
+export class GoneError extends Error {
+  override name = 'GoneError';
+}
+
 /** StorageFullError says an app has used all the storage the server gives it (answered 507). */
 export class StorageFullError extends Error {
   override name = 'StorageFullError';

@@ -1,7 +1,12 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { errorCodes } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import * as domainErrors from '../lib/errors';
 import * as entityErrors from '../services/entities/entity-errors';
+import * as fileInspector from '../services/files/file-inspector';
+import * as fileService from '../services/files/file-service';
+import * as functionErrors from '../services/functions/function-errors';
 import { errorAnswer } from './error-map';
 
 const MB = 1024 * 1024;
@@ -27,6 +32,28 @@ const samples: Record<string, Error> = {
     [{ row: 2, field: 'title', message: 'Required' }],
     3,
   ),
+  PayloadTooLargeError: new domainErrors.PayloadTooLargeError('A file may be at most 1 MB (FILE_MAX_MB)'),
+  GoneError: new domainErrors.GoneError('This link has expired'),
+  FileTooLargeError: new fileInspector.FileTooLargeError('A file may be at most 1 MB (FILE_MAX_MB)'),
+  SignatureExpiredError: new fileService.SignatureExpiredError('This signed URL has expired'),
+  FunctionsUnavailableError: new functionErrors.FunctionsUnavailableError('No Deno on this server'),
+  FunctionLoadError: new functionErrors.FunctionLoadError('Function hello failed to load', 'SyntaxError'),
+  FunctionCrashError: new functionErrors.FunctionCrashError('Function hello crashed'),
+  FunctionTimeoutError: new functionErrors.FunctionTimeoutError('Function hello took longer than 3 s'),
+  FunctionsBusyError: new functionErrors.FunctionsBusyError('Every process of hello is busy'),
+};
+
+/**
+ * NEVER_ANSWERED are the error classes that never reach a response: each is caught where it is thrown
+ * and becomes another kind, or stops start-up or a command. A new class that may reach HTTP needs a sample.
+ */
+const NEVER_ANSWERED = {
+  ServerEnvError: 'invalid environment: stops start-up',
+  ProjectError: 'invalid app project: stops start-up',
+  OpenApiError: 'a custom integration spec: refused at load (start-up) or wrapped as InvalidInputError',
+  ScheduleError: 'an automation schedule: refused when the project loads',
+  SecretOpenError: 'a secret the key cannot open: stops start-up or the secrets command',
+  FunctionStartError: 'a function process that did not start: becomes FunctionLoadError',
 };
 
 const expectedStatus: Record<string, number> = {
@@ -44,15 +71,41 @@ const expectedStatus: Record<string, number> = {
   OutboundLimitError: 504,
   RecordValidationError: 422,
   ImportRefusedError: 422,
+  PayloadTooLargeError: 413,
+  GoneError: 410,
+  FileTooLargeError: 413,
+  SignatureExpiredError: 410,
+  FunctionsUnavailableError: 503,
+  FunctionLoadError: 502,
+  FunctionCrashError: 502,
+  FunctionTimeoutError: 504,
+  FunctionsBusyError: 503,
 };
 
-const errorClasses = [...Object.entries(domainErrors), ...Object.entries(entityErrors)].filter(
-  ([, value]) => typeof value === 'function' && value.prototype instanceof Error,
-);
+/** declaredErrorClasses finds every `class …Error extends …` in server/src (tests aside). */
+async function declaredErrorClasses(): Promise<string[]> {
+  const root = join(import.meta.dirname, '..');
+  const names: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const item of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, item.name);
+      if (item.isDirectory()) await walk(path);
+      else if (item.name.endsWith('.ts') && !item.name.endsWith('.test.ts')) {
+        const text = await readFile(path, 'utf8');
+        for (const match of text.matchAll(/class (\w+Error) extends \w+/g)) {
+          names.push(`${match[1]} (${relative(root, path)})`);
+        }
+      }
+    }
+  };
+  await walk(root);
+  return names.sort();
+}
 
 describe('errorAnswer', () => {
-  it('has a sample for every error class the domain exports (a new class needs a row here)', () => {
-    expect(errorClasses.map(([name]) => name).sort()).toEqual(Object.keys(samples).sort());
+  it('has a sample for every error class in server/src, or says why it never reaches a response', async () => {
+    const declared = (await declaredErrorClasses()).map((entry) => entry.split(' ')[0] as string);
+    expect(declared.sort()).toEqual([...Object.keys(samples), ...Object.keys(NEVER_ANSWERED)].sort());
   });
 
   it.each(Object.entries(samples))(
@@ -64,6 +117,23 @@ describe('errorAnswer', () => {
       expect(answer.body.message).toBe(error.message);
     },
   );
+
+  it("shows a function's load detail only when the request may see it; busy functions say when to retry", () => {
+    expect(errorAnswer(samples.FunctionLoadError, MB).body).toEqual({
+      message: 'Function hello failed to load',
+    });
+    expect(errorAnswer(samples.FunctionLoadError, MB, true).body).toEqual({
+      message: 'Function hello failed to load',
+      detail: 'SyntaxError',
+    });
+    expect(errorAnswer(samples.FunctionsBusyError, MB).headers).toEqual({ 'retry-after': '1' });
+    expect(
+      errorAnswer(Object.assign(new Error('closed'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }), MB),
+    ).toEqual({
+      status: 400,
+      body: { message: 'The request body ended before it was complete' },
+    });
+  });
 
   it('puts the reason of a 401 or 403 in extra_data, and omits extra_data without one', () => {
     expect(errorAnswer(samples.UnauthorizedError, MB).body).toEqual({

@@ -3,7 +3,16 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { databaseErrorAnswer } from '../lib/database-errors';
 import {
+  FunctionCrashError,
+  FunctionLoadError,
+  FunctionsBusyError,
+  FunctionsUnavailableError,
+  FunctionTimeoutError,
+} from '../services/functions/function-errors';
+import {
   DatabaseUnavailableError,
+  GoneError,
+  PayloadTooLargeError,
   ForbiddenError,
   InvalidInputError,
   NotConfiguredError,
@@ -42,11 +51,37 @@ const withReason = (status: number, message: string, reason: string | undefined)
   body: { message, ...(reason ? { extra_data: { reason } } : {}) },
 });
 
+// Whether a request may see an error's detail (a function's compile error: the app's admins only), asked
+// only when such an error happens. Set by the route (allowErrorDetail); absent means no.
+const detailChecks = new WeakMap<FastifyRequest, () => Promise<boolean>>();
+
+/** allowErrorDetail says how to decide, if it comes to it, whether request may see an error's detail. */
+export function allowErrorDetail(request: FastifyRequest, check: () => Promise<boolean>): void {
+  detailChecks.set(request, check);
+}
+
+/** functionErrorAnswer maps what can go wrong calling a backend function (function-errors.ts). */
+function functionErrorAnswer(error: unknown, detailAllowed: boolean): ErrorAnswer | null {
+  if (error instanceof FunctionsUnavailableError) return { status: 503, body: { message: error.message } };
+  if (error instanceof FunctionsBusyError) {
+    return { status: 503, body: { message: error.message }, headers: { 'retry-after': '1' } };
+  }
+  if (error instanceof FunctionTimeoutError) return { status: 504, body: { message: error.message } };
+  if (error instanceof FunctionCrashError) return { status: 502, body: { message: error.message } };
+  if (error instanceof FunctionLoadError) {
+    return {
+      status: 502,
+      body: { message: error.message, ...(detailAllowed ? { detail: error.detail } : {}) },
+    };
+  }
+  return null;
+}
+
 /**
  * errorAnswer maps an error thrown by a route, a service or Fastify to its answer. bodyLimit is the
  * route's largest body, named when one was too large. Anything unknown is a 500 that says nothing more.
  */
-export function errorAnswer(error: unknown, bodyLimit: number): ErrorAnswer {
+export function errorAnswer(error: unknown, bodyLimit: number, detailAllowed = false): ErrorAnswer {
   if (error instanceof InvalidInputError) {
     const answer: ErrorAnswer = { status: 400, body: { message: error.message } };
     if (error.cause) {
@@ -63,7 +98,13 @@ export function errorAnswer(error: unknown, bodyLimit: number): ErrorAnswer {
       : withReason(400, error.message, 'outbound_too_large');
   }
   if (error instanceof NotImplementedError) return withReason(501, error.message, 'not_implemented');
-  if (error instanceof UpstreamError) return { status: 502, body: { message: error.message } };
+  if (error instanceof UpstreamError) {
+    return {
+      status: 502,
+      body: { message: error.message },
+      log: { level: 'warn', message: 'an upstream service failed', fields: { reason: error.message } },
+    };
+  }
   if (error instanceof NotConfiguredError) {
     return {
       status: 503,
@@ -85,6 +126,13 @@ export function errorAnswer(error: unknown, bodyLimit: number): ErrorAnswer {
     };
   }
   if (error instanceof StorageFullError) return { status: 507, body: { message: error.message } };
+  if (error instanceof PayloadTooLargeError) return { status: 413, body: { message: error.message } };
+  if (error instanceof GoneError) return { status: 410, body: { message: error.message } };
+  const functionAnswer = functionErrorAnswer(error, detailAllowed);
+  if (functionAnswer) return functionAnswer;
+  if ((error as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE') {
+    return { status: 400, body: { message: 'The request body ended before it was complete' } };
+  }
   if (error instanceof DatabaseUnavailableError) {
     return {
       status: 503,
@@ -153,9 +201,11 @@ export function errorAnswer(error: unknown, bodyLimit: number): ErrorAnswer {
  * handleError is the app's one error handler (for handlers, hooks, parsers and the router): it answers
  * with errorAnswer and logs what the answer says to.
  */
-export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+export async function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const bodyLimit = request.routeOptions?.bodyLimit ?? request.server.initialConfig.bodyLimit ?? 0;
-  const answer = errorAnswer(error, bodyLimit);
+  const mayShowDetail = detailChecks.get(request);
+  const detailAllowed = error instanceof FunctionLoadError && mayShowDetail ? await mayShowDetail() : false;
+  const answer = errorAnswer(error, bodyLimit, detailAllowed);
   if (answer.log) request.log[answer.log.level](answer.log.fields, answer.log.message);
   if (answer.headers) reply.headers(answer.headers);
   return reply.code(answer.status).send(answer.body);

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { InvalidInputError } from '../lib/errors';
+import { InvalidInputError, PayloadTooLargeError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
 import {
   CreateFileSignedUrlSchema,
@@ -13,7 +13,7 @@ import {
 } from '../schemas/files';
 import { parseByteRange } from '../services/files/byte-range';
 import { FileTooLargeError } from '../services/files/file-inspector';
-import { SignatureExpiredError, type FileRow, type FileService } from '../services/files/file-service';
+import type { FileRow, FileService } from '../services/files/file-service';
 import { fileHeaders } from '../services/files/served-type';
 import type { IntegrationBudget } from '../services/integrations/integration-budget';
 import type { CallerGuard } from './caller-guard';
@@ -33,9 +33,9 @@ const NOT_MULTIPART = 'Upload the file as multipart/form-data in the part "file"
 const MULTIPART_OVERHEAD = 64 * 1024;
 const PUBLIC_CACHE = 'public, max-age=31536000, immutable';
 
-function tooLarge(maxBytes: number, setting = 'FILE_MAX_MB'): Error {
+function tooLarge(maxBytes: number, setting = 'FILE_MAX_MB'): PayloadTooLargeError {
   const megabytes = Math.round((maxBytes / 1024 / 1024) * 100) / 100;
-  return Object.assign(new Error(`A file may be at most ${megabytes} MB (${setting})`), { statusCode: 413 });
+  return new PayloadTooLargeError(`A file may be at most ${megabytes} MB (${setting})`);
 }
 
 // The multipart parser (busboy) reports a body cut short or badly framed with these plain errors.
@@ -125,7 +125,8 @@ async function uploadFrom(request: FastifyRequest, deps: FilesDeps, isPrivate: b
     ) {
       throw tooLarge(maxBytes, allowance.setting);
     }
-    if (error instanceof Error && 'statusCode' in error) throw error;
+    if (error instanceof PayloadTooLargeError || (error instanceof Error && 'statusCode' in error))
+      throw error;
     if ((error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') {
       throw new InvalidInputError(
         'The upload is not valid multipart/form-data: its body ends inside the file',
@@ -219,13 +220,9 @@ export async function registerFilesRoutes(app: FastifyInstance, deps: FilesDeps)
   app.get('/api/apps/:appId/files/private/:key/:name', async (request, reply) => {
     const { appId, key } = parseInput(FileParamsSchema, request.params);
     const query = parseInput(SignedFileQuerySchema, request.query);
-    try {
-      const file = await deps.files.findReadable(appId, key, query);
-      const left = Math.max(0, Number(query.expires) - Math.floor(Date.now() / 1000));
-      return await sendFile(request, reply, deps, file, `private, max-age=${Math.min(left, 86_400)}`);
-    } catch (error) {
-      if (!(error instanceof SignatureExpiredError)) throw error;
-      return reply.code(410).send({ message: error.message });
-    }
+    // An expired signature is a GoneError (410, the error map).
+    const file = await deps.files.findReadable(appId, key, query);
+    const left = Math.max(0, Number(query.expires) - Math.floor(Date.now() / 1000));
+    return sendFile(request, reply, deps, file, `private, max-age=${Math.min(left, 86_400)}`);
   });
 }

@@ -4,17 +4,11 @@
 import { pipeline, Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { NotFoundError } from '../lib/errors';
+import { NotFoundError, PayloadTooLargeError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
-import {
-  FunctionCrashError,
-  FunctionLoadError,
-  FunctionsBusyError,
-  FunctionsUnavailableError,
-  FunctionTimeoutError,
-} from '../services/functions/function-errors';
 import type { FunctionsService } from '../services/functions/functions-service';
 import type { CallerGuard } from './caller-guard';
+import { allowErrorDetail } from './error-map';
 
 const InvokeParams = z.object({ appId: z.string().min(1).max(64), '*': z.string().max(2000) });
 const FetchParams = z.object({ '*': z.string().max(2000) });
@@ -25,7 +19,7 @@ function byteLimit(max: number): Transform {
   return new Transform({
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
       seen += chunk.length;
-      if (seen > max) callback(Object.assign(new Error('body too large'), { statusCode: 413 }));
+      if (seen > max) callback(new PayloadTooLargeError('body too large'));
       else callback(null, chunk);
     },
   });
@@ -77,32 +71,17 @@ export async function registerFunctionsRoutes(app: FastifyInstance, deps: Functi
     }
     const raw = request.body as NodeJS.ReadableStream | undefined;
     const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-    try {
-      const answer = await functions.invoke(found.def, {
-        method: request.method,
-        path: pathForFunction(found.rest, query),
-        headers: request.headers,
-        requestId: request.id,
-        body: raw && typeof raw.pipe === 'function' ? limitedBody(raw, deps.maxBodyBytes) : null,
-      });
-      return reply.code(answer.status).headers(answer.headers).send(answer.body);
-    } catch (error) {
-      if (error instanceof FunctionsUnavailableError) return reply.code(503).send({ message: error.message });
-      if (error instanceof FunctionsBusyError) {
-        return reply.code(503).header('retry-after', '1').send({ message: error.message });
-      }
-      if (error instanceof FunctionTimeoutError) return reply.code(504).send({ message: error.message });
-      if ((error as { code?: unknown }).code === 'ERR_STREAM_PREMATURE_CLOSE') {
-        return reply.code(400).send({ message: 'The request body ended before it was complete' });
-      }
-      if (error instanceof FunctionCrashError) return reply.code(502).send({ message: error.message });
-      if (error instanceof FunctionLoadError) {
-        // The compile error is for the app's admins (and the log); others learn only that it failed.
-        const detail = (await isAdmin(guard, request, appId)) ? { detail: error.detail } : {};
-        return reply.code(502).send({ message: `Function ${found.def.name} failed to load`, ...detail });
-      }
-      throw error;
-    }
+    // Failures are error kinds the error map answers (function-errors.ts); a compile error's detail only
+    // for the app's admins, decided when it is needed.
+    allowErrorDetail(request, () => isAdmin(guard, request, appId));
+    const answer = await functions.invoke(found.def, {
+      method: request.method,
+      path: pathForFunction(found.rest, query),
+      headers: request.headers,
+      requestId: request.id,
+      body: raw && typeof raw.pipe === 'function' ? limitedBody(raw, deps.maxBodyBytes) : null,
+    });
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
   }
 
   await app.register(async (scope) => {

@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import { errorCodes, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { InvalidInputError } from '../lib/errors';
+import { InvalidInputError, PayloadTooLargeError } from '../lib/errors';
 import { IMPORT_FILE_LIMIT, type UploadedFile } from '../services/entities/entity-import';
 
 const MULTIPART = /^multipart\/form-data\b/i;
@@ -53,9 +53,8 @@ export async function readImportFile(request: FastifyRequest, anonymous: boolean
   const limit = anonymous ? ANONYMOUS_IMPORT_LIMIT : IMPORT_FILE_LIMIT;
   const tooLarge = () =>
     anonymous
-      ? Object.assign(
-          new Error(`An anonymous import takes at most ${limit / 1024 / 1024} MB: sign in to send more`),
-          { statusCode: 413 },
+      ? new PayloadTooLargeError(
+          `An anonymous import takes at most ${limit / 1024 / 1024} MB: sign in to send more`,
         )
       : new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
   if (Number(request.headers['content-length'] ?? 0) > limit) throw tooLarge();
@@ -93,7 +92,7 @@ function multipartError(error: unknown): Error {
   if (error instanceof InvalidInputError) return error;
   const code = (error as Partial<FastifyError>).code ?? '';
   const limit = LIMIT_MESSAGES[code];
-  if (limit) return Object.assign(new Error(limit), { statusCode: 413 });
+  if (limit) return new PayloadTooLargeError(limit);
   const reason = error instanceof Error ? error.message : 'unreadable body';
   return new InvalidInputError(
     `The import request is not valid multipart/form-data: ${reason.slice(0, 200)}`,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { InvalidInputError, NotFoundError, NotImplementedError, UpstreamError } from '../lib/errors';
+import { InvalidInputError, NotFoundError, NotImplementedError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
 import {
   GenerateImageSchema,
@@ -84,15 +84,10 @@ export function registerIntegrationsRoutes(app: FastifyInstance, deps: Integrati
     }
     const body = requireNamedParameters(name, request.body);
     const { prompt } = parseInput(GenerateImageSchema, body);
-    try {
-      const file = await deps.images.generate(prompt);
-      // Absolute when this server knows its own origin; else relative (never from the Host header alone).
-      return { url: `${ownOriginOf(request, deps.publicUrl) ?? ''}/media/${file}` };
-    } catch (error) {
-      if (!(error instanceof UpstreamError)) throw error;
-      request.log.warn({ reason: error.message }, 'image provider failed');
-      return reply.code(502).send({ message: `Image provider failed: ${error.message}` });
-    }
+    // A provider failure is an UpstreamError naming the provider (502, logged by the error map).
+    const file = await deps.images.generate(prompt);
+    // Absolute when this server knows its own origin; else relative (never from the Host header alone).
+    return { url: `${ownOriginOf(request, deps.publicUrl) ?? ''}/media/${file}` };
   });
 
   // Installable packages (`integrations.<Package>.<Endpoint>`) are a hosted marketplace: none exists here.

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
+import { PayloadTooLargeError } from '../../lib/errors';
 
 /** SNIFF_BYTES is how much of a file's start is read to tell its type (file-type's own sample size). */
 const SNIFF_BYTES = 4100;
 
 /** FileTooLargeError says an upload passed the FILE_MAX_MB limit; the message names it. */
-export class FileTooLargeError extends Error {
+export class FileTooLargeError extends PayloadTooLargeError {
   override name = 'FileTooLargeError';
 }
 

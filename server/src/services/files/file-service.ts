@@ -1,7 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
-import { ForbiddenError, InvalidInputError, NotFoundError, UnauthorizedError } from '../../lib/errors';
+import {
+  ForbiddenError,
+  GoneError,
+  InvalidInputError,
+  NotFoundError,
+  UnauthorizedError,
+} from '../../lib/errors';
 import type { Caller } from '../../rules/caller';
 import type { FileRow, FilesStore } from '../../store/files-store';
 
@@ -17,7 +23,7 @@ import type { UploadAllowance, UploadQuota } from './upload-quota';
 export const SIGNED_URL_DEFAULT_S = 300;
 
 /** SignatureExpiredError says a signed URL was genuine but its time is over (answered 410). */
-export class SignatureExpiredError extends Error {
+export class SignatureExpiredError extends GoneError {
   override name = 'SignatureExpiredError';
 }
 

@@ -242,7 +242,8 @@ export async function createFunctionsService(deps: FunctionsServiceDeps) {
       if (!(error instanceof FunctionStartError)) throw error;
       const detail = createRedactor(secrets)(error.detail);
       log.warn({ function: name, reason: error.message, detail }, 'function failed to start');
-      throw new FunctionLoadError(`Function ${name} failed to load: ${error.message}`, detail);
+      // The reason and the process's last output: shown to the app's admins only (the error map).
+      throw new FunctionLoadError(`Function ${name} failed to load`, `${error.message}\n${detail}`.trim());
     }
   });
 

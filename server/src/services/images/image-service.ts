@@ -1,3 +1,4 @@
+import { UpstreamError } from '../../lib/errors';
 import { imageKey, isImageContentType, mediaFileName, parseMediaFileName } from '../../lib/media-file';
 import type { ImagesStore } from '../../store/images-store';
 import type { ImageProvider } from './image-provider';
@@ -25,7 +26,11 @@ export function createImageService(store: ImagesStore, provider: ImageProvider) 
   }
 
   async function generateAndStore(key: string, prompt: string): Promise<string> {
-    const image = await provider.generate(prompt);
+    const image = await provider.generate(prompt).catch((error: unknown) => {
+      throw error instanceof UpstreamError
+        ? new UpstreamError(`Image provider failed: ${error.message}`)
+        : error;
+    });
     await store.insert({
       key,
       prompt,
