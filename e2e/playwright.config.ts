@@ -52,7 +52,7 @@ export default defineConfig({
   // Two workers on this 2-core machine; E2E_WORKERS overrides (the specs mostly wait on servers and browsers).
   workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
-  reporter: [['list']],
+  reporter: [['list'], ['./support/project-times-reporter.ts']],
   use: {
     browserName: 'chromium',
     launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_FLAGS },

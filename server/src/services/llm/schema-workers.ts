@@ -35,6 +35,16 @@ interface Slot {
   timer: NodeJS.Timeout | undefined;
 }
 
+/**
+ * retire stops a worker whose answers no longer matter. Its listeners go, but an 'error' one stays: a
+ * worker out of heap may still report it while terminating (Node 24 does), and an unheard 'error' throws.
+ */
+function retire(worker: Worker): Promise<number> {
+  worker.removeAllListeners();
+  worker.on('error', () => undefined);
+  return worker.terminate();
+}
+
 /** MAX_WAITING_CHECKS is how many schema checks may wait for a worker. */
 export const MAX_WAITING_CHECKS = 64;
 /** BOOT_TIMEOUT_MS bounds a worker's start (loading ajv); past it the waiting check fails. */
@@ -74,8 +84,7 @@ export function createSchemaWorkers(options: { timeoutMs?: number; heapMb?: numb
     if (dropWorker && slot.worker) {
       const worker = slot.worker;
       slot.worker = null;
-      worker.removeAllListeners();
-      void worker.terminate();
+      void retire(worker);
     }
     job?.done(outcome);
     dispatch();
@@ -148,8 +157,7 @@ export function createSchemaWorkers(options: { timeoutMs?: number; heapMb?: numb
         slots.map((slot) => {
           const worker = slot.worker;
           slot.worker = null;
-          worker?.removeAllListeners();
-          return worker?.terminate();
+          return worker ? retire(worker) : undefined;
         }),
       );
     },

@@ -1,0 +1,36 @@
+// A Playwright reporter that prints, at the end of a run, how long each project took: from its first test's
+// start to its last test's end (projects overlap when workers are free), and its tests' summed time. The
+// figures in e2e/README.md come from it.
+import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+
+interface Span {
+  first: number;
+  last: number;
+  summed: number;
+  tests: number;
+}
+
+export default class ProjectTimesReporter implements Reporter {
+  private readonly spans = new Map<string, Span>();
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    const project = test.parent.project()?.name ?? 'unknown';
+    const started = result.startTime.getTime();
+    const span = this.spans.get(project) ?? { first: started, last: started, summed: 0, tests: 0 };
+    span.first = Math.min(span.first, started);
+    span.last = Math.max(span.last, started + result.duration);
+    span.summed += result.duration;
+    span.tests += 1;
+    this.spans.set(project, span);
+  }
+
+  onEnd(result: FullResult): void {
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
+    console.log(`\nProject times (run ${result.status}, ${seconds(result.duration)} in all):`);
+    for (const [project, span] of [...this.spans].sort(([a], [b]) => a.localeCompare(b))) {
+      console.log(
+        `  ${project.padEnd(18)} ${String(span.tests).padStart(4)} tests  span ${seconds(span.last - span.first).padStart(6)}  summed ${seconds(span.summed)}`,
+      );
+    }
+  }
+}
