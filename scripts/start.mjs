@@ -34,12 +34,16 @@ function appIdOf(projectDir) {
   const text = readFileSync(file, 'utf8')
     .replace(/\/\*[\s\S]*?\*\/|(^|[^:"])\/\/.*$/gm, '$1')
     .replace(/,(\s*[}\]])/g, '$1');
+  let id;
   try {
-    const id = JSON.parse(text).id;
-    return typeof id === 'string' ? id : null;
+    id = JSON.parse(text).id;
   } catch {
     return null;
   }
+  if (typeof id !== 'string') return null;
+  // It is printed into a command to copy: only the characters an app id has (as APP_ID is checked).
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) fail(`${file}: "id" must be 1–64 letters, digits, "_" or "-".`);
+  return id;
 }
 
 /**
@@ -72,7 +76,13 @@ const APP_ID_IN_BUILD = [
 function appIdOfBuild(dist) {
   const scripts = [];
   const walk = (dir, depth) => {
-    for (const item of readdirSync(dir, { withFileTypes: true })) {
+    let items;
+    try {
+      items = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // an unreadable folder names no id
+    }
+    for (const item of items) {
       if (scripts.length >= 200) return;
       const path = join(dir, item.name);
       if (item.isDirectory() && depth < 4) walk(path, depth + 1);
@@ -83,7 +93,12 @@ function appIdOfBuild(dist) {
   walk(dist, 0);
   const found = new Set();
   for (const script of scripts) {
-    const text = readFileSync(script, 'utf8');
+    let text;
+    try {
+      text = readFileSync(script, 'utf8');
+    } catch {
+      continue;
+    }
     for (const pattern of APP_ID_IN_BUILD) for (const match of text.matchAll(pattern)) found.add(match[1]);
   }
   return found.size === 1 ? [...found][0] : null;

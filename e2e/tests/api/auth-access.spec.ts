@@ -138,6 +138,13 @@ test('loginWithProvider lands on a readable page saying the provider is not enab
   await expect(page.getByRole('link', { name: 'Back to the app' })).toHaveAttribute('href', '/');
   await page.goto(`${server.url}/api/apps/${appId}/auth/sso/login?from_url=${evil}`);
   await expect(page.getByRole('heading', { level: 1 })).toContainText('single sign-on');
+
+  // A provider named like an Object.prototype member is a provider name like any other (it was a 500).
+  const odd = await fetch(`${server.url}/api/apps/auth/constructor/login`);
+  expect(odd.status).toBe(501);
+  expect(odd.headers.get('content-security-policy')).toContain("default-src 'none'");
+  expect(odd.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(await odd.text()).toContain('Sign-in with constructor is not available here');
 });
 
 test('a disabled user is refused: token 401, login 401', async () => {

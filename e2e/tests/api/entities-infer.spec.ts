@@ -204,6 +204,14 @@ test('npm start -- --app: the server infers the missing schemas into DATA_DIR, s
     await expect(task).toBeHidden();
     const [stored] = (await entityOf(userClient(server, token), 'Task').list()) as Record<string, unknown>[];
     expect(stored).toMatchObject({ title: 'Pack the tent', is_done: true, due_date: '' });
+    // Fields the inferred schema lacks are kept, but a record holds at most 100 of them, merged.
+    const fields = (from: number) =>
+      Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`extra_${from + i}`, i]));
+    const tasks = entityOf(userClient(server, token), 'Task');
+    expect(await tasks.update(String(stored?.id), fields(0))).toMatchObject({ extra_59: 59 });
+    const grown = await failure(tasks.update(String(stored?.id), fields(60)));
+    expect(grown.status).toBe(422);
+    expect(grown.message).toContain('at most 100');
   } finally {
     expect(await server.stop()).toBe(0);
   }

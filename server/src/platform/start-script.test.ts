@@ -103,6 +103,17 @@ describe('npm start -- --app PATH', () => {
     expect(chosen.stdout).not.toContain('App id');
   });
 
+  it('refuses an app id that is not one (it would be printed into a command to copy)', async () => {
+    const app = await mkdtemp(join(tmpdir(), 'queen-start-app-'));
+    folders.push(app);
+    await mkdir(join(app, 'base44'));
+    await writeFile(join(app, 'base44/.app.jsonc'), '{"id": "x; touch /tmp/pwned #"}');
+    const run = start('--app', app);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('"id" must be 1–64 letters, digits, "_" or "-"');
+    expect(run.stderr).not.toContain('touch');
+  });
+
   it('refuses an unknown option with the usage', () => {
     const run = start('--apps', 'x');
     expect(run.status).toBe(1);

@@ -30,8 +30,13 @@ async function scripts(dir: string, depth: number, found: string[]): Promise<str
 export async function entityNamesInBuild(dist: string): Promise<string[]> {
   const names = new Set<string>();
   for (const script of await scripts(dist, 0, [])) {
-    if ((await stat(script)).size > MAX_SCRIPT_BYTES) continue;
-    const text = await readFile(script, 'utf8');
+    // An unreadable script names nothing: this runs at start, and must never stop it.
+    const size = await stat(script).then(
+      (found) => found.size,
+      () => Infinity,
+    );
+    if (size > MAX_SCRIPT_BYTES) continue;
+    const text = await readFile(script, 'utf8').catch(() => '');
     for (const pattern of NAMED) for (const match of text.matchAll(pattern)) names.add(match[1] as string);
   }
   return [...names].sort();

@@ -157,8 +157,13 @@ function entityCall(
   return entity && method ? { entity, method, call: node } : null;
 }
 
+/** MAX_OBJECTS_PER_NAME bounds the objects kept for one state or variable (a file may set one 100,000 times). */
+const MAX_OBJECTS_PER_NAME = 100;
+
 function addObject(objects: Map<string, ObjectExpression[]>, name: string, value: ObjectExpression): void {
-  objects.set(name, [...(objects.get(name) ?? []), value]);
+  const kept = objects.get(name) ?? [];
+  objects.set(name, kept);
+  if (kept.length < MAX_OBJECTS_PER_NAME) kept.push(value);
 }
 
 /** setterObject is the object a form setter is given: `setForm({...})` or `setForm((f) => ({...f, x}))`. */

@@ -73,6 +73,20 @@ describe('inferEntities', () => {
       { file: 'src/broken.jsx', reason: expect.stringMatching(/^cannot be parsed: /) },
     ]);
   });
+
+  it('reads a file with a 500,000-item array literal, and one that sets a state 60,000 times', async () => {
+    const dir = await app({
+      'src/data.js': `base44.entities.Arr.list(); const entities = [${Array(500_000).fill('1').join(',')}];`,
+      'src/state.jsx': [
+        'const [f, s] = useState({ a: 1 });',
+        ...Array.from({ length: 60_000 }, () => 's({ b: 1 });'),
+        'base44.entities.Q.create(f);',
+      ].join('\n'),
+    });
+    const { entities, skipped } = await inferEntities(dir);
+    expect(entities.map((entity) => entity.name)).toEqual(['Arr', 'Q']);
+    expect(skipped).toEqual([]);
+  }, 30_000);
 });
 
 describe('listSourceFiles: the bounds', () => {

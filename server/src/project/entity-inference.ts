@@ -37,6 +37,9 @@ interface EntityDraft {
 }
 
 /** byPlace orders `file:line` places by file, then by line as a number. */
+/** MAX_EVIDENCE_PER_FIELD bounds what is kept of one field's sightings (the type needs a few). */
+const MAX_EVIDENCE_PER_FIELD = 100;
+
 function byPlace(a: string, b: string): number {
   const [fileA = '', lineA = '0'] = a.split(/:(?=\d+$)/);
   const [fileB = '', lineB = '0'] = b.split(/:(?=\d+$)/);
@@ -71,19 +74,32 @@ export async function inferEntities(appDir: string): Promise<InferenceResult> {
       return null;
     }
   };
+  // A file whose walk fails (a shape the extractor did not expect) is reported and skipped, never fatal:
+  // the server runs this at start.
+  const readOrSkip = <T>(file: SourceFile, read: () => T): T | null => {
+    try {
+      return read();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      skipped.push({ file: file.shown, reason: `cannot be read: ${message.slice(0, 200)}` });
+      return null;
+    }
+  };
   // Handles are imported only from modules named `entities`: those are read first, then every file once,
   // one syntax tree at a time (a big app's trees would not all fit in memory).
   const handles = new Map<string, string>();
   const handleModules = files.filter((file) => ENTITIES_FILE.test(file.shown));
   for (const file of handleModules) {
     const ast = await parsed(file);
-    if (ast) for (const [name, entity] of exportedEntityHandles(ast)) handles.set(name, entity);
+    if (!ast) continue;
+    const exported = readOrSkip(file, () => exportedEntityHandles(ast));
+    for (const [name, entity] of exported ?? []) handles.set(name, entity);
   }
   const drafts = new Map<string, EntityDraft>();
   for (const file of files) {
     const ast = await parsed(file, !handleModules.includes(file));
     if (!ast) continue;
-    for (const sighting of extractSightings(ast, handles)) {
+    for (const sighting of readOrSkip(file, () => extractSightings(ast, handles)) ?? []) {
       if (!ENTITY_NAME.test(sighting.entity) || BUILT_IN_ENTITIES.has(sighting.entity.toLowerCase()))
         continue;
       const draft = drafts.get(sighting.entity) ?? { fields: new Map(), seenIn: new Set() };
@@ -91,7 +107,9 @@ export async function inferEntities(appDir: string): Promise<InferenceResult> {
       draft.seenIn.add(`${file.shown}:${sighting.line}`);
       for (const { field, evidence } of sighting.fields) {
         if (!FIELD_NAME.test(field) || BUILT_IN_FIELDS.has(field)) continue;
-        draft.fields.set(field, [...(draft.fields.get(field) ?? []), evidence]);
+        const seen = draft.fields.get(field) ?? [];
+        draft.fields.set(field, seen);
+        if (seen.length < MAX_EVIDENCE_PER_FIELD) seen.push(evidence);
       }
     }
   }

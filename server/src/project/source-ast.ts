@@ -55,8 +55,12 @@ export function nodesOf(root: Node): Node[] {
     const children: Node[] = [];
     for (const [key, value] of Object.entries(node)) {
       if (NOT_CODE.has(key)) continue;
-      if (Array.isArray(value)) children.push(...value.filter(isNode));
-      else if (isNode(value)) children.push(value);
+      // A loop, not a spread: an array literal of 500,000 items would overflow the stack as arguments.
+      if (Array.isArray(value)) {
+        for (const item of value) if (isNode(item)) children.push(item);
+      } else if (isNode(value)) {
+        children.push(value);
+      }
     }
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as Node);
   }

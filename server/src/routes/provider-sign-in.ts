@@ -49,10 +49,15 @@ export function registerProviderSignInRoutes(app: FastifyInstance, deps: Provide
     // Never built from request headers: our own origin as proven, and the operator's list.
     const origins = [...(own ? [own] : []), ...(deps.returnOrigins ?? [])];
     const back = safeRedirectTarget(query.success ? query.data.from_url : undefined, origins);
-    const name = PROVIDER_NAMES[provider] ?? provider;
+    const name = Object.hasOwn(PROVIDER_NAMES, provider) ? (PROVIDER_NAMES[provider] as string) : provider;
     return reply
       .code(501)
       .header('cache-control', 'no-store')
+      .header(
+        'content-security-policy',
+        "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      )
+      .header('x-content-type-options', 'nosniff')
       .type('text/html; charset=utf-8')
       .send(page(name, back));
   };

@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { compileLinearPattern } from '../lib/linear-pattern';
 import { EntityRlsSchema, type EntityRls } from '../rules/rule-schema';
@@ -85,12 +86,24 @@ export const EntityFileSchema = z.looseObject({
 });
 export type EntityFile = z.infer<typeof EntityFileSchema>;
 
+/**
+ * projectFolder is a folder inside the project (`base44/`): relative, without `..` segments, so neither the
+ * loader nor `entities infer` (which writes there) reaches outside it.
+ */
+const projectFolder = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((path) => !isAbsolute(path) && !path.split(/[\\/]/).includes('..'), {
+    message: 'must be a folder inside the project (relative, without "..")',
+  });
+
 /** ProjectConfigSchema is `config.jsonc` (optional: without it the name comes from the app's folder). */
 export const ProjectConfigSchema = z.looseObject({
   name: z.string().min(1, 'must not be empty').optional(),
   description: z.string().optional(),
-  entitiesDir: z.string().min(1).default('entities'),
-  seedDir: z.string().min(1).default('seed'),
+  entitiesDir: projectFolder.default('entities'),
+  seedDir: projectFolder.default('seed'),
 });
 
 /** AppIdFileSchema is `.app.jsonc`, where base44's CLI keeps the app's id (the server's APP_ID by default). */

@@ -107,3 +107,13 @@ describe('loadProject and schema patterns', () => {
     await expect(loadProject(await project({ 'entities/todo.jsonc': fine }))).resolves.toBeTruthy();
   });
 });
+
+describe('loadProject and config.jsonc folders', () => {
+  it.each(['../outside', '/etc', 'entities/../../up'])(
+    'refuses entitiesDir %s: a folder outside the project',
+    async (folder) => {
+      const dir = await project({ 'config.jsonc': { entitiesDir: folder } });
+      await expect(loadProject(dir)).rejects.toThrow('must be a folder inside the project');
+    },
+  );
+});

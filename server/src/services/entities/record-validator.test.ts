@@ -5,6 +5,9 @@ import {
   isEmail,
   MAX_EMAIL_LENGTH,
   MAX_PATTERN_INPUT,
+  inferredRecordProblem,
+  MAX_INFERRED_RECORD_BYTES,
+  MAX_UNDECLARED_FIELDS,
   onUndeclaredField,
   prepareRecord,
   type RecordShape,
@@ -176,6 +179,21 @@ describe('an inferred schema (guessed from the app code at start)', () => {
     expect(seen).toEqual(['Trip.gear_items (not the inferred type)', 'Trip.nights']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     onUndeclaredField(() => undefined);
+  });
+
+  it('bounds what it keeps: undeclared fields and size, on the record as merged', () => {
+    const keys = (n: number, prefix = 'k') =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, 1]));
+    expect(prepareRecord(guessed, keys(MAX_UNDECLARED_FIELDS), 'update').ok).toBe(true);
+    expect(prepareRecord(guessed, keys(MAX_UNDECLARED_FIELDS + 1), 'update')).toEqual({
+      ok: false,
+      message: expect.stringContaining(`at most ${MAX_UNDECLARED_FIELDS}`),
+    });
+    expect(prepareRecord(guessed, { title: 'x'.repeat(MAX_INFERRED_RECORD_BYTES) }, 'create')).toEqual({
+      ok: false,
+      message: 'The record would be larger than 1 MB as JSON',
+    });
+    expect(inferredRecordProblem({ ...guessed, inferred: false }, keys(500))).toBeNull();
   });
 
   it('a declared schema still drops unknown fields and refuses a wrong type', () => {

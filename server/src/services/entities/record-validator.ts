@@ -25,6 +25,27 @@ export interface RecordShape {
 const STAMPS = new Set(['id', 'created_date', 'updated_date', 'created_by', 'created_by_id', 'app_id']);
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
+/**
+ * An inferred entity keeps fields its schema lacks, so its records are bounded here instead: at most
+ * MAX_UNDECLARED_FIELDS such fields, and MAX_INFERRED_RECORD_BYTES as JSON, after each write is merged
+ * (a signed-in user adding 1,000 new keys a request grew one record to 137 MB and PGlite out of memory).
+ */
+export const MAX_UNDECLARED_FIELDS = 100;
+export const MAX_INFERRED_RECORD_BYTES = 1024 * 1024;
+
+/** inferredRecordProblem says why data is too large for an inferred entity, or null (declared: null). */
+export function inferredRecordProblem(shape: RecordShape, data: Record<string, unknown>): string | null {
+  if (!shape.inferred) return null;
+  const undeclared = Object.keys(data).filter((key) => !Object.hasOwn(shape.properties, key)).length;
+  if (undeclared > MAX_UNDECLARED_FIELDS) {
+    return `The record would hold ${undeclared} fields its inferred schema does not declare: at most ${MAX_UNDECLARED_FIELDS} (declare them in the entity's schema)`;
+  }
+  if (Buffer.byteLength(JSON.stringify(data)) > MAX_INFERRED_RECORD_BYTES) {
+    return `The record would be larger than ${MAX_INFERRED_RECORD_BYTES / 1024 / 1024} MB as JSON`;
+  }
+  return null;
+}
+
 /** UndeclaredFieldSink hears each field an inferred entity was sent that its schema lacks. */
 type UndeclaredFieldSink = (entity: string, field: string) => void;
 let undeclaredSink: UndeclaredFieldSink = () => undefined;
@@ -36,11 +57,21 @@ export function onUndeclaredField(sink: UndeclaredFieldSink): void {
   undeclaredSink = sink;
 }
 
+const reportedPerEntity = new Map<string, number>();
+const MAX_REPORTED_PER_ENTITY = 100;
+
 function undeclaredFieldSeen(entity: string, field: string): void {
   const key = `${entity}.${field}`;
   if (reported.has(key) || reported.size >= MAX_REPORTED) return;
+  // Per entity too: one entity's many new fields never silence another's.
+  const count = reportedPerEntity.get(entity) ?? 0;
+  if (count >= MAX_REPORTED_PER_ENTITY) return;
+  reportedPerEntity.set(entity, count + 1);
   reported.add(key);
-  undeclaredSink(entity, field);
+  undeclaredSink(
+    entity,
+    count + 1 === MAX_REPORTED_PER_ENTITY ? `${field} (the last reported for ${entity})` : field,
+  );
 }
 
 class FieldProblem extends Error {}
@@ -230,6 +261,8 @@ function checkGuessed(shape: RecordShape, body: Record<string, unknown>, mode: '
       undeclaredFieldSeen(entity, `${key} (not the inferred type)`);
     }
   }
+  const tooLarge = inferredRecordProblem(shape, data);
+  if (tooLarge) throw new FieldProblem(tooLarge);
   if (mode === 'create') {
     for (const [key, schema] of Object.entries(shape.properties)) {
       if (Object.hasOwn(data, key)) continue;

@@ -4,7 +4,7 @@ import type { EntitiesContext } from './entities-context';
 import { RecordValidationError } from './entity-errors';
 import { refuseDeniedWrites } from './field-rules';
 import { toRecord, type EntityRecord } from './record-presenter';
-import { prepareRecord } from './record-validator';
+import { inferredRecordProblem, prepareRecord } from './record-validator';
 import { isUserEntity } from './user-entity';
 import { mergeWrite, prepareCreate } from './write-checks';
 
@@ -42,6 +42,8 @@ export function writeRecords(ctx: EntitiesContext) {
         const prepared = prepareRecord(entity, body, 'update');
         if (!prepared.ok) throw new RecordValidationError(prepared.message);
         const after = mergeWrite(existing, prepared.data, caller, entity);
+        const tooLarge = inferredRecordProblem(entity, after);
+        if (tooLarge) throw new RecordValidationError(tooLarge);
         const changes = Object.fromEntries(Object.keys(prepared.data).map((key) => [key, after[key]]));
         refuseDeniedWrites({
           properties: entity.properties,

@@ -2,7 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createSchemaWorkers, MAX_WAITING_CHECKS } from './schema-workers';
 
 // The deadline is short here: the exponential schema below runs for minutes, the others for microseconds.
-const workers = createSchemaWorkers({ timeoutMs: 1_000, workers: 1 });
+// Its failed branches also pile up errors: the heap is large enough that the deadline comes first (on
+// Node 24, 256 MB was reached within a second).
+const workers = createSchemaWorkers({ timeoutMs: 500, workers: 1, heapMb: 1024 });
 afterAll(() => workers.close());
 
 /** chainedAnyOf is the probe's schema unbounded (the workers trust schema-bounds to refuse it first). */
