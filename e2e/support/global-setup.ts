@@ -1,4 +1,5 @@
-// Runs once before every project: makes the migrated PGlite folder that PGlite servers start from
+// Runs once before every project: makes the migrated PGlite folder that PGlite servers start from (and,
+// with DATABASE_URL, the migrated PostgreSQL database each PostgreSQL test server's database is copied from)
 // (support/server-process.ts copies it into each fresh DATA_DIR). A fresh PGlite runs initdb, several seconds
 // per server here; the copy takes milliseconds, and the server then opens an existing database as it does on
 // every restart. Servers given their own dataDir still start from an empty one.
@@ -8,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { adminUrl, createTemplateDatabase, dropDatabase, POSTGRES_TEMPLATE_ENV } from './postgres';
 import { PGLITE_TEMPLATE_ENV, REPO_ROOT } from './server-process';
 
 export default async function globalSetup(): Promise<(() => Promise<void>) | undefined> {
@@ -23,5 +25,18 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
   });
   // Workers start after this and inherit the environment.
   process.env[PGLITE_TEMPLATE_ENV] = join(folder, 'pglite');
-  return () => rm(folder, { recursive: true, force: true });
+  // With DATABASE_URL, a migrated PostgreSQL database too, copied for each PostgreSQL test server.
+  const template = adminUrl() ? await createTemplateDatabase() : null;
+  if (template) {
+    await promisify(execFile)(process.execPath, [cli, 'migrate'], {
+      cwd: REPO_ROOT,
+      env: { ...inherited, DATA_DIR: folder, DATABASE_URL: template.url, LOG_LEVEL: 'warn' },
+      timeout: 120_000,
+    });
+    process.env[POSTGRES_TEMPLATE_ENV] = template.name;
+  }
+  return async () => {
+    await rm(folder, { recursive: true, force: true });
+    if (template) await dropDatabase(template.name);
+  };
 }

@@ -34,9 +34,28 @@ export function databaseUrlFor(name: string): string {
   return url.toString();
 }
 
-/** createDatabase creates a uniquely named, empty database and returns its name and URL. */
-export async function createDatabase(): Promise<{ name: string; url: string }> {
+/** POSTGRES_TEMPLATE_ENV names the migrated database fresh ones are copied from (global-setup.ts). */
+export const POSTGRES_TEMPLATE_ENV = 'E2E_POSTGRES_TEMPLATE';
+
+/**
+ * createDatabase creates a uniquely named database and returns its name and URL: a copy of the run's
+ * migrated template (a server then starts without migrating), or empty with `{ migrated: false }` (for
+ * the specs about migrating).
+ */
+export async function createDatabase(
+  options: { migrated?: boolean } = {},
+): Promise<{ name: string; url: string }> {
   const name = `queen_e2e_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const template = options.migrated === false ? undefined : process.env[POSTGRES_TEMPLATE_ENV];
+  await withAdmin((client) =>
+    client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`),
+  );
+  return { name, url: databaseUrlFor(name) };
+}
+
+/** createTemplateDatabase makes the empty database the run migrates once (global-setup.ts). */
+export async function createTemplateDatabase(): Promise<{ name: string; url: string }> {
+  const name = `queen_e2e_template_${process.pid}_${randomBytes(4).toString('hex')}`;
   await withAdmin((client) => client.query(`CREATE DATABASE "${name}"`));
   return { name, url: databaseUrlFor(name) };
 }

@@ -18,7 +18,7 @@ const withPassword = (url: string, password: string) => {
 
 test('three instances starting at once on a fresh database migrate it once, and all serve', async () => {
   test.setTimeout(90_000);
-  const database = await createDatabase();
+  const database = await createDatabase({ migrated: false });
   const password = 'pg-password-must-not-leak';
   const databaseUrl = withPassword(database.url, password);
   try {
@@ -63,7 +63,7 @@ test('three instances starting at once on a fresh database migrate it once, and 
 test('an instance waits for the migration lock another process holds, then starts', async () => {
   // The key the server uses (server/src/store/migrations.ts MIGRATION_LOCK_KEY, "QUEENMIG").
   const key = '5860666654061316423';
-  const database = await createDatabase();
+  const database = await createDatabase({ migrated: false });
   const holder = new pg.Client({ connectionString: database.url });
   await holder.connect();
   try {
