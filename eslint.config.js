@@ -13,7 +13,13 @@ const layers = [
     forbid: ['services', 'routes', 'realtime', 'platform'],
     message: 'The store holds SQL only.',
   },
-  { files: 'server/src/services/**', forbid: ['routes', 'platform'], message: 'Services never see HTTP.' },
+  {
+    files: 'server/src/services/**',
+    forbid: ['routes', 'platform'],
+    // Sockets reach services as realtime/'s RoomMembers (id and handshake state), never socket.io objects.
+    packages: ['socket.io', 'socket.io/*'],
+    message: 'Services never see HTTP or socket.io objects.',
+  },
   {
     files: 'server/src/routes/**',
     forbid: ['store', 'platform'],
@@ -71,9 +77,9 @@ const testSupportOnlyInTests = {
 };
 
 // Server code outside tests may not import test-support/ either; tests keep their folder's layer rule.
-const layerRules = layers.flatMap(({ files, forbid, message }) => {
+const layerRules = layers.flatMap(({ files, forbid, packages = [], message }) => {
   const pattern = `${files.replace(/\*\*$/, '')}**/*.{ts,tsx}`;
-  const layer = { group: groupOf(forbid), message };
+  const layer = { group: [...groupOf(forbid), ...packages], message };
   if (!files.startsWith('server/')) return [{ files: [pattern], rules: restrictImports(layer) }];
   return [
     { files: [pattern], ignores: ['**/*.test.ts'], rules: restrictImports(layer, testSupportOnlyInTests) },

@@ -13,6 +13,7 @@ import { registerAdminRoutes } from './routes/admin';
 import { registerAnalyticsRoutes } from './routes/analytics';
 import { registerAppLogsRoutes } from './routes/app-logs';
 import { registerAuthRoutes } from './routes/auth';
+import { entityRooms } from './services/delivery/entity-delivery';
 import { registerProviderSignInRoutes } from './routes/provider-sign-in';
 import { registerBodyDeadline } from './routes/body-deadline';
 import { registerCustomIntegrationsRoutes } from './routes/custom-integrations';
@@ -202,7 +203,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const { caller, admitted } = await access.socketAccess(appId, token);
       return { identity: caller, admitted };
     },
-    isEntity: deps.isEntity,
+    // The room families of the capabilities that publish: entities (agents will add theirs).
+    rooms: [entityRooms(deps.isEntity)],
     ...(deps.maxRoomsPerSocket ? { maxRooms: deps.maxRoomsPerSocket } : {}),
     handshakes: {
       maxSocketsPerIp: limits.realtimeMaxSocketsPerIp,

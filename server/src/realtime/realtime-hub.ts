@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
-import type { Server, Socket } from 'socket.io';
+import type { Server } from 'socket.io';
 import { createRedisFanout, type RealtimeLog, type RedisFanout } from './redis-adapter';
-import { createSocketServer, type SocketServerOptions } from './socket-server';
+import { createSocketServer, type SocketData, type SocketServerOptions } from './socket-server';
 
 /** RealtimeHub is how services send events to the sockets in a room, on every instance. */
 export interface RealtimeHub {
@@ -19,10 +19,19 @@ export interface RealtimeHub {
   dispatch(name: string, payload: unknown): void;
   /** handle registers the handler dispatch runs for name (one per name). */
   handle(name: string, handler: (payload: unknown) => void): void;
-  /** localSockets returns the sockets in room connected to this instance. */
-  localSockets(room: string): Socket[];
+  /** localMembers returns the sockets in room connected to this instance, as ids and handshake state. */
+  localMembers(room: string): RoomMember[];
   /** sendTo emits event with payload to the given sockets of this instance, encoding it once for all. */
   sendTo(socketIds: string[], event: string, payload: unknown): void;
+}
+
+/**
+ * RoomMember is a socket as services see it: its id (for sendTo) and the state its handshake left, which
+ * a service may refresh (identity, admitted, checkedAt). Services never hold socket.io objects.
+ */
+export interface RoomMember {
+  id: string;
+  data: SocketData;
 }
 
 /** Realtime owns the socket.io server, its fan-out and the hub feeding it. */
@@ -39,7 +48,7 @@ export interface Realtime {
 }
 
 /** AttachOptions are how handshakes are identified and which rooms sockets may join. */
-export type AttachOptions = Pick<SocketServerOptions, 'identify' | 'isEntity' | 'maxRooms' | 'handshakes'>;
+export type AttachOptions = Pick<SocketServerOptions, 'identify' | 'rooms' | 'maxRooms' | 'handshakes'>;
 
 /** RealtimeOptions picks the fan-out: REDIS_URL for several instances, none for one. */
 export interface RealtimeOptions {
@@ -88,16 +97,16 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
         handlers.set(name, handler);
         if (io && !known) io.on(name, (payload: unknown) => run(name, payload));
       },
-      localSockets(room) {
+      localMembers(room) {
         if (!io) return [];
         const ids = io.of('/').adapter.rooms.get(room);
         if (!ids) return [];
-        const sockets: Socket[] = [];
+        const members: RoomMember[] = [];
         for (const id of ids) {
           const socket = io.of('/').sockets.get(id);
-          if (socket) sockets.push(socket);
+          if (socket) members.push({ id, data: socket.data as SocketData });
         }
-        return sockets;
+        return members;
       },
       sendTo(socketIds, event, payload) {
         if (!io || socketIds.length === 0) return;

@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { mayJoin } from './socket-server';
+import { mayJoin, type RoomFamily } from './socket-server';
 
 describe('mayJoin', () => {
-  const known = (entity: string) => entity === 'Todo' || entity === 'User';
+  const rooms: RoomFamily[] = [
+    { prefix: 'entities:', mayJoin: (appId, room) => room === `entities:${appId}:Todo` },
+  ];
 
-  it('accepts the rooms of its own app’s known entities only', () => {
-    expect(mayJoin('app', 'entities:app:Todo', known)).toBe(true);
-    expect(mayJoin('app', 'entities:app:User', known)).toBe(true);
-    expect(mayJoin('app', 'entities:app:Nope', known)).toBe(false);
-    expect(mayJoin('app', 'entities:other:Todo', known)).toBe(false);
-    expect(mayJoin('app', 'entities:app:Todo:extra', known)).toBe(false);
-    expect(mayJoin('app', 'agents:app:Todo', known)).toBe(false);
-    expect(mayJoin('app', 'entities:app:', known)).toBe(false);
+  it('lets a registered family decide its own rooms, and refuses any room without a family', () => {
+    const conversations: RoomFamily = {
+      prefix: 'conversations:',
+      mayJoin: (appId, room) => room === `conversations:${appId}:c1`,
+    };
+    expect(mayJoin('app', 'conversations:app:c1', [...rooms, conversations])).toBe(true);
+    expect(mayJoin('app', 'conversations:app:c2', [...rooms, conversations])).toBe(false);
+    expect(mayJoin('app', 'conversations:app:c1', rooms)).toBe(false);
+    expect(mayJoin('app', 'entities:app:Todo')).toBe(false);
   });
 });

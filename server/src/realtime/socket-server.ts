@@ -28,13 +28,24 @@ export interface SocketData {
   checkedAt: number;
 }
 
+/**
+ * RoomFamily is one kind of room sockets may join, registered by the capability that publishes to it (the
+ * entities part registers `entities:`): realtime itself knows no room names.
+ */
+export interface RoomFamily {
+  /** prefix starts every room of the family (`entities:`). */
+  prefix: string;
+  /** mayJoin says whether a socket of appId may join room (which starts with prefix). */
+  mayJoin(appId: string, room: string): boolean;
+}
+
 /** SocketServerOptions configures how events fan out; without an adapter, within this process only. */
 export interface SocketServerOptions {
   adapter?: ServerOptions['adapter'];
   /** identify resolves the handshake's identity once at connect; without it every socket is anonymous (null). */
   identify?: SocketIdentityResolver;
-  /** isEntity says whether a room's entity exists in the project; without it every name is accepted. */
-  isEntity?: (entity: string) => boolean;
+  /** rooms are the room families sockets may join; without them, none. */
+  rooms?: readonly RoomFamily[];
   /** maxRooms caps the rooms one socket may join (default MAX_ROOMS_PER_SOCKET). */
   maxRooms?: number;
   /** handshakes bounds the sockets one client IP may hold and open; without it, unbounded. */
@@ -87,22 +98,17 @@ function queryValue(value: unknown): string | null {
 }
 
 /**
- * mayJoin says whether a socket of appId may join room: entity rooms only of its own app, and only of
- * entities that exist (isEntity), so a socket cannot make the server hold rooms nobody publishes to.
+ * mayJoin says whether a socket of appId may join room: only a room of a registered family, as that family
+ * decides, so a socket cannot make the server hold rooms nobody publishes to.
  */
-export function mayJoin(
-  appId: string,
-  room: string,
-  isEntity: (entity: string) => boolean = () => true,
-): boolean {
-  if (!room.startsWith('entities:')) return false;
-  const [, roomApp, entity, ...rest] = room.split(':');
-  return rest.length === 0 && roomApp === appId && Boolean(entity) && isEntity(entity ?? '');
+export function mayJoin(appId: string, room: string, rooms: readonly RoomFamily[] = []): boolean {
+  const family = rooms.find((candidate) => room.startsWith(candidate.prefix));
+  return family !== undefined && family.mayJoin(appId, room);
 }
 
 /**
  * createSocketServer attaches socket.io where the SDK connects (WebSocket only, EIO4), resolves each
- * socket's identity from its handshake and lets it join and leave its own app's entity rooms. Events reach
+ * socket's identity from its handshake and lets it join and leave the rooms its families allow. Events reach
  * them through the RealtimeHub.
  */
 export function createSocketServer(httpServer: HttpServer, options: SocketServerOptions = {}): Server {
@@ -144,7 +150,7 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
       const parsed = RoomSchema.safeParse(room);
       // Another app's room, a room this server never publishes to, a socket the app's visibility does not
       // admit, or one over its room cap: ignored (the SDK expects no answer to a join).
-      if (!parsed.success || !data.admitted || !mayJoin(appId, parsed.data, options.isEntity)) return;
+      if (!parsed.success || !data.admitted || !mayJoin(appId, parsed.data, options.rooms)) return;
       // socket.rooms also holds the socket's own id.
       if (!socket.rooms.has(parsed.data) && socket.rooms.size - 1 >= maxRooms) return;
       void socket.join(parsed.data);

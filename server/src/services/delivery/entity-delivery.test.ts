@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { Caller } from '../../rules/caller';
 import type { EntityDef, Project } from '../entities/project-loader';
 import { createEntityEvents } from '../entities/entity-events';
-import { MAX_BATCH, MAX_FIELD_BYTES, slim, startEntityDelivery, visibleTo } from './entity-delivery';
+import {
+  entityRooms,
+  MAX_BATCH,
+  MAX_FIELD_BYTES,
+  slim,
+  startEntityDelivery,
+  visibleTo,
+} from './entity-delivery';
 
 const note: EntityDef = {
   name: 'Note',
@@ -56,6 +63,19 @@ describe('slim', () => {
   });
 });
 
+describe('entityRooms', () => {
+  it('admits the rooms of its own app’s known entities only', () => {
+    const rooms = entityRooms((entity) => entity === 'Todo' || entity === 'User');
+    expect(rooms.prefix).toBe('entities:');
+    expect(rooms.mayJoin('app', 'entities:app:Todo')).toBe(true);
+    expect(rooms.mayJoin('app', 'entities:app:User')).toBe(true);
+    expect(rooms.mayJoin('app', 'entities:app:Nope')).toBe(false);
+    expect(rooms.mayJoin('app', 'entities:other:Todo')).toBe(false);
+    expect(rooms.mayJoin('app', 'entities:app:Todo:extra')).toBe(false);
+    expect(rooms.mayJoin('app', 'entities:app:')).toBe(false);
+  });
+});
+
 describe('startEntityDelivery', () => {
   // A stand-in hub that records what would reach sockets: dispatch runs the handler as one instance would.
   function setUp(
@@ -78,7 +98,7 @@ describe('startEntityDelivery', () => {
         handlers.get(name)?.(payload);
       },
       publish: () => undefined,
-      localSockets: () => connected as never,
+      localMembers: () => connected as never,
       sendTo: (ids: string[], _event: string, payload: unknown) =>
         sent.push({ ids, data: JSON.parse((payload as { data: string }).data) as Record<string, unknown> }),
     };

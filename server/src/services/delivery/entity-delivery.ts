@@ -1,7 +1,6 @@
-import type { Socket } from 'socket.io';
-import type { RealtimeHub } from '../../realtime/realtime-hub';
+import type { RealtimeHub, RoomMember } from '../../realtime/realtime-hub';
 import type { RealtimeLog } from '../../realtime/redis-adapter';
-import type { SocketData } from '../../realtime/socket-server';
+import type { RoomFamily } from '../../realtime/socket-server';
 import type { SocketAccess } from '../apps/app-access';
 import type { EntityEvent, EntityEvents } from '../entities/entity-events';
 import type { Caller } from '../../rules/caller';
@@ -47,6 +46,20 @@ export function slim(record: Record<string, unknown>): Record<string, unknown> {
     if (Object.hasOwn(record, key)) stub[key] = record[key];
   }
   return stub;
+}
+
+/**
+ * entityRooms is the `entities:{appId}:{Entity}` room family: a socket joins the rooms of its own app's
+ * entities that exist (isEntity), which the SDK's `entities.X.subscribe` asks for.
+ */
+export function entityRooms(isEntity: (entity: string) => boolean): RoomFamily {
+  return {
+    prefix: 'entities:',
+    mayJoin(appId, room) {
+      const [, roomApp, entity, ...rest] = room.split(':');
+      return rest.length === 0 && roomApp === appId && Boolean(entity) && isEntity(entity ?? '');
+    },
+  };
 }
 
 /** visibleTo returns what caller may see of event's record for entity, or null when it may not read it. */
@@ -107,8 +120,8 @@ export function startEntityDelivery(deps: {
   let queue: Promise<void> = Promise.resolve();
   let outgoing: RawEntityEvent[] = [];
 
-  function identityOf(socket: Socket): Caller | Promise<Caller> {
-    const data = socket.data as SocketData;
+  function identityOf(socket: RoomMember): Caller | Promise<Caller> {
+    const { data } = socket;
     const cached = (data.identity as Caller | null) ?? { kind: 'anonymous' as const };
     const written =
       cached.kind === 'user' ? Math.max(userWrittenAt.get(cached.user.id) ?? 0, everyUserWrittenAt) : 0;
@@ -138,7 +151,7 @@ export function startEntityDelivery(deps: {
 
   async function deliver(event: RawEntityEvent): Promise<void> {
     const room = `entities:${event.appId}:${event.entity}`;
-    const sockets = deps.hub.localSockets(room);
+    const sockets = deps.hub.localMembers(room);
     if (sockets.length === 0) return;
     const groups = new Map<string, { caller: Caller; ids: string[] }>();
     const anonymousAdmitted = deps.admitsAnonymous ? await deps.admitsAnonymous(event.appId) : true;
@@ -146,7 +159,7 @@ export function startEntityDelivery(deps: {
       const identity = identityOf(socket);
       const caller = identity instanceof Promise ? await identity : identity;
       // A socket the app's visibility no longer admits (e.g. its user was unapproved) receives nothing.
-      if (!(socket.data as SocketData).admitted) continue;
+      if (!socket.data.admitted) continue;
       if (caller.kind === 'anonymous' && !anonymousAdmitted) continue;
       const key = keyOf(caller);
       const group = groups.get(key);
