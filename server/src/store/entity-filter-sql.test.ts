@@ -1,8 +1,6 @@
-import { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../lib/errors';
-import type { Database, Queryable } from './database';
 import {
   compileFilter,
   compileSort,
@@ -15,9 +13,7 @@ import {
   SqlParams,
 } from './entity-filter-sql';
 import { createEntityRecordsStore, type EntityRecordsStore } from './entity-records-store';
-import { runMigrations } from './migrations';
-import { migratedPgliteFolder } from '../test-support/migrated-pglite';
-import { openScratchPostgres } from '../test-support/scratch-postgres';
+import { openTestDatabase, TEST_ENGINES, type TestEngine } from '../test-support/open-test-database';
 
 // CI pins the property-test seed (FC_SEED in .ci/run) so a landing is reproducible; local runs explore.
 if (process.env.FC_SEED) fc.configureGlobal({ seed: Number(process.env.FC_SEED) });
@@ -25,10 +21,6 @@ if (process.env.FC_SEED) fc.configureGlobal({ seed: Number(process.env.FC_SEED) 
 // The translator is checked by what the database answers, not by the SQL text it produces: the same
 // contract on PGlite and on PostgreSQL (with DATABASE_URL, as CI sets it).
 let store: EntityRecordsStore;
-
-function queryable(target: Pick<PGlite, 'query'>): Queryable {
-  return { query: async (sql, params) => ({ rows: (await target.query(sql, params)).rows as never[] }) };
-}
 
 const RECORDS = [
   { id: 'a', data: { title: 'Alpha', n: 1, tags: ['x', 'y'], meta: { score: 5 }, done: true } },
@@ -48,29 +40,9 @@ const RECORDS = [
   { id: 'd', data: { title: 'delta', n: '4', tags: 'x' } },
 ];
 
-/** ENGINES are the stores this contract runs on: PGlite, and PostgreSQL where DATABASE_URL names one. */
-const ENGINES: { name: string; open: () => Promise<{ db: Database; close: () => Promise<void> }> }[] = [
-  {
-    name: 'PGlite',
-    async open() {
-      const pglite = new PGlite(await migratedPgliteFolder());
-      const db: Database = {
-        ...queryable(pglite),
-        transaction: (fn) => pglite.transaction((tx) => fn(queryable(tx))),
-        close: () => pglite.close(),
-      };
-      return { db, close: () => pglite.close() };
-    },
-  },
-  ...(process.env.DATABASE_URL
-    ? [{ name: 'PostgreSQL', open: () => openScratchPostgres(process.env.DATABASE_URL ?? '', 'filter_sql') }]
-    : []),
-];
-
-/** seeded opens an engine, migrates it and stores RECORDS; the store is what every test reads. */
-async function seeded(engine: (typeof ENGINES)[number]) {
-  const opened = await engine.open();
-  await runMigrations(opened.db);
+/** seeded opens a migrated database on engine and stores RECORDS; the store is what every test reads. */
+async function seeded(engine: TestEngine) {
+  const opened = await openTestDatabase({ engine, name: 'filter_sql' });
   await opened.db.query(`INSERT INTO apps (id) VALUES ('app')`);
   store = createEntityRecordsStore(opened.db);
   await store.insertMany(
@@ -93,8 +65,8 @@ async function ids(query: unknown, rule: boolean | Record<string, unknown> = tru
   return rows.map((row) => row.id);
 }
 
-for (const engine of ENGINES) {
-  describe(`on ${engine.name}`, () => {
+for (const engine of TEST_ENGINES) {
+  describe(`on ${engine}`, () => {
     let opened: { close: () => Promise<void> } | undefined;
     beforeAll(async () => {
       opened = await seeded(engine);

@@ -1,20 +1,17 @@
-import { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../rules/caller';
 import { matchesRule, readPath } from '../../rules/evaluate-rule';
 import { RuleSchema, type Rule } from '../../rules/rule-schema';
 import type { PropertySchema } from '../../schemas/entity-project';
-import type { Database, Queryable } from '../../store/database';
+import type { Database } from '../../store/database';
 import { createEntityRecordsStore, type EntityRecordsStore } from '../../store/entity-records-store';
-import { runMigrations } from '../../store/migrations';
-import { openScratchPostgres, type ScratchPostgres } from '../../test-support/scratch-postgres';
+import { openTestDatabase, TEST_ENGINES, type TestDatabase } from '../../test-support/open-test-database';
 import { visibleTo } from '../delivery/entity-delivery';
 import { createEntitiesService } from './entities-service';
 import type { EntityDef, Project } from './entity-def';
 import { createEntityEvents } from './entity-events';
 import { toRecord } from './record-presenter';
-import { migratedPgliteFolder } from '../../test-support/migrated-pglite';
 
 // The rule language has two evaluators (rules/evaluate-rule.ts, rules/read-scope.ts): SQL, which decides
 // what list/get/count answer, and JS, which decides what realtime delivery sends. For random records,
@@ -24,7 +21,6 @@ import { migratedPgliteFolder } from '../../test-support/migrated-pglite';
 // CI pins the property-test seed (FC_SEED in .ci/run) so a landing is reproducible; local runs explore.
 if (process.env.FC_SEED) fc.configureGlobal({ seed: Number(process.env.FC_SEED) });
 
-const POSTGRES_ADMIN_URL = process.env.RULES_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test';
 const APP = 'app';
 const ENTITY = 'T';
 
@@ -225,12 +221,7 @@ async function agree(store: EntityRecordsStore, db: Database, s: Scenario): Prom
   expect(equal).toBe(delivered.filter((seen) => matchesRule(seen, { [path]: { $eq: probe } })).length);
 }
 
-function queryable(target: Pick<PGlite, 'query'>): Queryable {
-  return { query: async (sql, params) => ({ rows: (await target.query(sql, params)).rows as never[] }) };
-}
-
 async function prepare(db: Database): Promise<EntityRecordsStore> {
-  await runMigrations(db);
   await db.query(`INSERT INTO apps (id) VALUES ($1) ON CONFLICT DO NOTHING`, [APP]);
   return createEntityRecordsStore(db);
 }
@@ -238,57 +229,21 @@ async function prepare(db: Database): Promise<EntityRecordsStore> {
 const RUNS = { numRuns: Number(process.env.RULES_RUNS ?? 200) };
 
 describe('the SQL and JS rule evaluations agree', () => {
-  describe('on PGlite', () => {
-    let pglite: PGlite;
-    let db: Database;
-    let store: EntityRecordsStore;
+  describe.each(TEST_ENGINES)('on %s', (engine) => {
+    let opened: TestDatabase | undefined;
+    let store: EntityRecordsStore | undefined;
     beforeAll(async () => {
-      pglite = new PGlite(await migratedPgliteFolder());
-      db = {
-        ...queryable(pglite),
-        transaction: (fn) => pglite.transaction((tx) => fn(queryable(tx))),
-        close: () => pglite.close(),
-      };
-      store = await prepare(db);
+      opened = await openTestDatabase({ engine, name: 'rules_agree' });
+      store = await prepare(opened.db);
     }, 60_000);
-    afterAll(() => pglite?.close());
+    afterAll(() => opened?.close());
 
     it('for random records, rules and callers', async () => {
-      await fc.assert(
-        fc.asyncProperty(scenario, (s) => agree(store, db, s)),
-        RUNS,
-      );
-    }, 120_000);
-  });
-
-  describe('on PostgreSQL', () => {
-    let scratch: ScratchPostgres | undefined;
-    let db: Database | undefined;
-    let store: EntityRecordsStore | undefined;
-    let unreachable = '';
-    beforeAll(async () => {
-      try {
-        scratch = await openScratchPostgres(POSTGRES_ADMIN_URL, 'rules_agree');
-      } catch (error) {
-        unreachable = `PostgreSQL at ${POSTGRES_ADMIN_URL} is unreachable (${(error as Error).message})`;
-        return;
-      }
-      db = scratch.db;
-      store = await prepare(db);
-    }, 60_000);
-    afterAll(() => scratch?.close());
-
-    it('for random records, rules and callers', async (context) => {
-      if (!store || !db) {
-        console.warn(`skipped: ${unreachable}`);
-        context.skip(unreachable);
-        return;
-      }
-      const [ready, on] = [store, db];
+      const [ready, on] = [store as EntityRecordsStore, (opened as TestDatabase).db];
       await fc.assert(
         fc.asyncProperty(scenario, (s) => agree(ready, on, s)),
         RUNS,
       );
-    }, 180_000);
+    }, 120_000);
   });
 });
