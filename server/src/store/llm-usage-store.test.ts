@@ -1,18 +1,8 @@
 // Migration 20 and the LLM usage store on PGlite and (with DATABASE_URL, as CI sets it) PostgreSQL: calls
 // are recorded, summed for the daily budget from a given instant, and listed newest first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openScratchPglite } from '../test-support/scratch-pglite';
-import { openScratchPostgres, type ScratchPostgres } from '../test-support/scratch-postgres';
+import { openTestDatabase, TEST_ENGINES, type TestDatabase } from '../test-support/open-test-database';
 import { createLlmUsageStore, type LlmUsageEntry } from './llm-usage-store';
-import { runMigrations } from './migrations';
-
-type Engine = ScratchPostgres;
-
-const openPglite = () => openScratchPglite('llm-usage');
-
-const engines: [string, () => Promise<Engine>][] = [['PGlite', openPglite]];
-const adminUrl = process.env.DATABASE_URL;
-if (adminUrl) engines.push(['PostgreSQL', () => openScratchPostgres(adminUrl, 'llm_usage')]);
 
 const call = (overrides: Partial<LlmUsageEntry>): LlmUsageEntry => ({
   integration: 'InvokeLLM',
@@ -24,12 +14,11 @@ const call = (overrides: Partial<LlmUsageEntry>): LlmUsageEntry => ({
   ...overrides,
 });
 
-describe.each(engines)('llm_usage on %s', (_name, open) => {
-  let engine: Engine;
+describe.each(TEST_ENGINES)('llm_usage on %s', (name) => {
+  let engine: TestDatabase;
 
   beforeAll(async () => {
-    engine = await open();
-    await runMigrations(engine.db);
+    engine = await openTestDatabase({ engine: name, name: 'llm_usage' });
     await engine.db.query('INSERT INTO apps (id) VALUES ($1), ($2)', ['a1', 'a2']);
   });
   afterAll(async () => engine.close());

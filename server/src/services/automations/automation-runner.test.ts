@@ -10,13 +10,12 @@ import type { Database } from '../../store/database';
 import { createEntityRecordsStore } from '../../store/entity-records-store';
 import { runMigrations } from '../../store/migrations';
 import { openPgliteDatabase } from '../../store/pglite-database';
-import { openScratchPostgres, type ScratchPostgres } from '../../test-support/scratch-postgres';
+import { openTestDatabase, TEST_ENGINES, type TestDatabase } from '../../test-support/open-test-database';
 import { AutomationsSchema, type FunctionAutomations } from './automation-config';
 import { createAutomationRunner, type AutomationInvoker, type InvokeResult } from './automation-runner';
 import { copyMigratedPglite } from '../../test-support/migrated-pglite';
 
 const APP = 'automations-app';
-const POSTGRES_ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const OK: InvokeResult = { ok: true, status: 200 };
 
@@ -385,19 +384,14 @@ describe('automations on PGlite', () => {
 });
 
 describe('automations on PostgreSQL', () => {
-  let scratch: ScratchPostgres | undefined;
-  let unreachable = '';
-  afterAll(() => scratch?.close());
+  let opened: TestDatabase | undefined;
+  afterAll(() => opened?.close());
   behaves(
     async () => {
-      try {
-        scratch = await openScratchPostgres(POSTGRES_ADMIN_URL, 'automations');
-        return scratch.db;
-      } catch (error) {
-        unreachable = `PostgreSQL at ${POSTGRES_ADMIN_URL} is unreachable (${(error as Error).message})`;
-        return undefined;
-      }
+      if (!TEST_ENGINES.includes('postgres')) return undefined;
+      opened = await openTestDatabase({ engine: 'postgres', name: 'automations' });
+      return opened.db;
     },
-    () => unreachable,
+    () => 'needs DATABASE_URL (as .ci/run sets it)',
   );
 });

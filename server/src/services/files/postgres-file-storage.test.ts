@@ -1,25 +1,19 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createFileChunksStore } from '../../store/files-store';
-import { runMigrations } from '../../store/migrations';
-import { openScratchPostgres, type ScratchPostgres } from '../../test-support/scratch-postgres';
+import { openTestDatabase, TEST_ENGINES, type TestDatabase } from '../../test-support/open-test-database';
 import { describeFileStorageContract } from './file-storage-contract';
 import type { FileStorage } from './file-storage';
 import { createPostgresFileStorage } from './postgres-file-storage';
 
-const POSTGRES_ADMIN_URL = process.env.FILES_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test';
-let scratch: ScratchPostgres | undefined;
+// The contract skips without a storage: here, without DATABASE_URL (as .ci/run sets it).
+let opened: TestDatabase | undefined;
 let storage: FileStorage | undefined;
 
 beforeAll(async () => {
-  try {
-    scratch = await openScratchPostgres(POSTGRES_ADMIN_URL, 'files_store');
-  } catch (error) {
-    console.warn(`skipped: PostgreSQL at ${POSTGRES_ADMIN_URL} is unreachable (${(error as Error).message})`);
-    return;
-  }
-  await runMigrations(scratch.db);
-  storage = createPostgresFileStorage(createFileChunksStore(scratch.db));
+  if (!TEST_ENGINES.includes('postgres')) return;
+  opened = await openTestDatabase({ engine: 'postgres', name: 'files_store' });
+  storage = createPostgresFileStorage(createFileChunksStore(opened.db));
 }, 60_000);
-afterAll(() => scratch?.close());
+afterAll(() => opened?.close());
 
 describeFileStorageContract('postgres', () => storage);
