@@ -1,10 +1,12 @@
 import { InvalidInputError, TooManyRequestsError } from '../../lib/errors';
 import type { FetchLogsQuery, StatsQuery } from '../../schemas/app-logs';
 import type { AppLogsStore, PageViewRow } from '../../store/app-logs-store';
-import type { FunctionLogRow, FunctionLogsStore, StoredFunctionLog } from '../../store/function-logs-store';
-import type { FunctionCallRecord } from '../functions/functions-service';
+import type { FunctionLogsStore } from '../../store/function-logs-store';
 import type { RateLimiter } from '../limits/rate-limiter';
 import { createBatchWriter, type BatchWriterCounts } from './batch-writer';
+import { createFunctionCallLogs } from './function-call-logs';
+
+export { functionCallView } from './function-call-logs';
 import { createVisitorKeys } from './visitor-key';
 
 const MINUTE_MS = 60_000;
@@ -85,21 +87,6 @@ function timeRangeOf(query: Pick<FetchLogsQuery, 'from' | 'to'>): { from: string
   };
 }
 
-/** functionCallView is one stored function call as fetchLogs and the CLI show it. */
-export function functionCallView(row: StoredFunctionLog) {
-  return {
-    id: row.id,
-    function: row.function_name,
-    request_id: row.request_id,
-    trigger: row.trigger,
-    status: row.status,
-    duration_ms: row.duration_ms,
-    output: row.output,
-    output_dropped: row.output_dropped,
-    created_date: row.logged_at,
-  };
-}
-
 export function createAppLogsService(deps: AppLogsDeps) {
   const now = deps.now ?? (() => new Date());
   const visitors = createVisitorKeys(deps.visitorSecret);
@@ -112,15 +99,13 @@ export function createAppLogsService(deps: AppLogsDeps) {
       deps.log.warn({ dropped: count }, 'page log buffer full: page views dropped (APP_LOG_BUFFER_MAX)'),
     onWriteError: (error, lost) => deps.log.error({ err: error, lost }, 'page log batch write failed'),
   });
-  const functionStore = deps.functionStore;
-  const calls = createBatchWriter<FunctionLogRow>({
-    write: (rows) => (functionStore ? functionStore.insertBatch(rows) : Promise.resolve()),
+  const calls = createFunctionCallLogs({
+    store: deps.functionStore,
     flushMs: deps.flushMs,
     maxBatch: MAX_BATCH,
-    maxBuffered: deps.bufferMax,
-    onDropped: (count) =>
-      deps.log.warn({ dropped: count }, 'function log buffer full: calls dropped (APP_LOG_BUFFER_MAX)'),
-    onWriteError: (error, lost) => deps.log.error({ err: error, lost }, 'function log batch write failed'),
+    bufferMax: deps.bufferMax,
+    log: deps.log,
+    timeRangeOf,
   });
   let pruneTimers: NodeJS.Timeout[] = [];
   let pruning: Promise<number> | null = null;
@@ -133,32 +118,7 @@ export function createAppLogsService(deps: AppLogsDeps) {
       total += deleted;
       if (deleted < PRUNE_BATCH) break;
     }
-    for (;;) {
-      const deleted = functionStore ? await functionStore.pruneBefore(cutoff, PRUNE_BATCH) : 0;
-      total += deleted;
-      if (deleted < PRUNE_BATCH) return total;
-    }
-  }
-
-  /** fetchCalls is fetchLogs of `type=function`: backend function calls, newest first. */
-  async function fetchCalls(appId: string, query: FetchLogsQuery) {
-    await calls.flush();
-    const rows = functionStore
-      ? await functionStore.list(
-          {
-            appId,
-            functionName: query.function,
-            requestId: query.request_id,
-            ...timeRangeOf(query),
-          },
-          query.limit + 1,
-          query.skip,
-        )
-      : [];
-    const items = rows
-      .slice(0, query.limit)
-      .map((row) => ({ ...functionCallView(row), type: 'function' as const }));
-    return { items, has_more: rows.length > query.limit, limit: query.limit, skip: query.skip };
+    return total + (await calls.prune(cutoff, PRUNE_BATCH));
   }
 
   /** filterOf is a read's app, page and user; the range is settled by each read. */
@@ -191,22 +151,9 @@ export function createAppLogsService(deps: AppLogsDeps) {
       });
     },
     /** recordFunctionCall buffers one backend function call of appId; false when it was dropped. */
-    recordFunctionCall(appId: string, call: FunctionCallRecord): boolean {
-      if (!functionStore) return false;
-      return calls.add({
-        app_id: appId,
-        function_name: call.function,
-        request_id: call.requestId,
-        trigger: call.trigger,
-        status: call.status,
-        duration_ms: Math.round(call.durationMs),
-        output: call.output,
-        output_dropped: call.outputDropped,
-        logged_at: call.at,
-      });
-    },
+    recordFunctionCall: calls.record,
     /** fetchFunctionLogs returns backend function calls newest first (fetchLogs with `type=function`). */
-    fetchFunctionLogs: fetchCalls,
+    fetchFunctionLogs: calls.fetch,
     /** fetchLogs returns page views newest first, filtered, with has_more for the next skip. */
     async fetchLogs(appId: string, query: FetchLogsQuery) {
       // This instance's buffered views are written first, so a reader sees its own views at once.

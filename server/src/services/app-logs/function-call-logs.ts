@@ -1,0 +1,90 @@
+// Backend function calls as app logs (`fetchLogs` with `type=function`): buffered and written in batches
+// like page views, listed newest first, pruned with them. Apart from page views (app-logs-service.ts),
+// which compose it, so each closure holds one kind of log.
+import type { FetchLogsQuery } from '../../schemas/app-logs';
+import type { FunctionLogRow, FunctionLogsStore, StoredFunctionLog } from '../../store/function-logs-store';
+import type { FunctionCallRecord } from '../functions/functions-service';
+import { createBatchWriter } from './batch-writer';
+
+/** functionCallView is a stored call as the admin API lists it. */
+export function functionCallView(row: StoredFunctionLog) {
+  return {
+    id: row.id,
+    function: row.function_name,
+    request_id: row.request_id,
+    trigger: row.trigger,
+    status: row.status,
+    duration_ms: row.duration_ms,
+    output: row.output,
+    output_dropped: row.output_dropped,
+    created_date: row.logged_at,
+  };
+}
+
+export interface FunctionCallLogsDeps {
+  /** store keeps the calls (absent: they are not kept, and nothing is listed). */
+  store?: FunctionLogsStore | undefined;
+  flushMs: number;
+  maxBatch: number;
+  bufferMax: number;
+  log: { warn(details: object, message: string): void; error(details: object, message: string): void };
+  /** timeRangeOf turns a query's from/to into the store's bounds (shared with page views). */
+  timeRangeOf: (query: FetchLogsQuery) => { from: string; to: string };
+}
+
+/** createFunctionCallLogs buffers, lists and prunes backend function calls. */
+export function createFunctionCallLogs(deps: FunctionCallLogsDeps) {
+  const { store } = deps;
+  const calls = createBatchWriter<FunctionLogRow>({
+    write: (rows) => (store ? store.insertBatch(rows) : Promise.resolve()),
+    flushMs: deps.flushMs,
+    maxBatch: deps.maxBatch,
+    maxBuffered: deps.bufferMax,
+    onDropped: (count) =>
+      deps.log.warn({ dropped: count }, 'function log buffer full: calls dropped (APP_LOG_BUFFER_MAX)'),
+    onWriteError: (error, lost) => deps.log.error({ err: error, lost }, 'function log batch write failed'),
+  });
+  return {
+    /** record buffers one call of appId; false when it was dropped (no store, buffer full or closing). */
+    record(appId: string, call: FunctionCallRecord): boolean {
+      if (!store) return false;
+      return calls.add({
+        app_id: appId,
+        function_name: call.function,
+        request_id: call.requestId,
+        trigger: call.trigger,
+        status: call.status,
+        duration_ms: Math.round(call.durationMs),
+        output: call.output,
+        output_dropped: call.outputDropped,
+        logged_at: call.at,
+      });
+    },
+    /** fetch lists appId's calls newest first (this instance's buffered ones written first). */
+    async fetch(appId: string, query: FetchLogsQuery) {
+      await calls.flush();
+      const rows = store
+        ? await store.list(
+            { appId, functionName: query.function, requestId: query.request_id, ...deps.timeRangeOf(query) },
+            query.limit + 1,
+            query.skip,
+          )
+        : [];
+      const items = rows
+        .slice(0, query.limit)
+        .map((row) => ({ ...functionCallView(row), type: 'function' as const }));
+      return { items, has_more: rows.length > query.limit, limit: query.limit, skip: query.skip };
+    },
+    /** prune deletes calls logged before cutoff, batch rows per statement, and says how many. */
+    async prune(cutoff: string, batch: number): Promise<number> {
+      let total = 0;
+      for (;;) {
+        const deleted = store ? await store.pruneBefore(cutoff, batch) : 0;
+        total += deleted;
+        if (deleted < batch) return total;
+      }
+    },
+    flush: () => calls.flush(),
+    close: () => calls.close(),
+  };
+}
