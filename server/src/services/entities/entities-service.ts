@@ -2,6 +2,7 @@ import { aggregateRecords } from './aggregate-records';
 import { createEntitiesContext, type EntitiesServiceDeps } from './entities-context';
 import { importRecords } from './import-records';
 import { readRecords } from './read-records';
+import { upsertRecords } from './upsert-records';
 import { writeManyRecords } from './write-many-records';
 import { writeRecords } from './write-records';
 
@@ -24,6 +25,7 @@ export function createEntitiesService(deps: EntitiesServiceDeps) {
     ...readRecords(ctx),
     ...writeRecords(ctx),
     ...writeManyRecords(ctx),
+    ...upsertRecords(ctx),
     ...importRecords(ctx),
     ...aggregateRecords(ctx),
   };
