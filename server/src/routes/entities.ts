@@ -103,6 +103,7 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
   // socket, and an import's unfinished body never reaches onSend). An early close lets the caller's next
   // scan start while this one may still run, for at most ENTITY_REGEX_DEADLINE_MS.
   const regexScans = new WeakMap<FastifyRequest, RegexScan>();
+  const connectionClosed = (request: FastifyRequest) => request.raw.socket?.destroyed === true;
   const finishScan = (request: FastifyRequest) => {
     const scan = regexScans.get(request);
     if (!scan) return;
@@ -118,7 +119,11 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
       (request.method !== 'GET' && holdsRegex(request.body));
     if (regex && !regexScans.has(request)) {
       const scan = await deps.regexBudget.admit(appId, caller, request.ip);
-      if (scan) regexScans.set(request, scan);
+      if (scan) {
+        regexScans.set(request, scan);
+        // Closed while it waited for its turn: the 'close' above has passed, so the turn ends now.
+        if (connectionClosed(request)) finishScan(request);
+      }
     }
     return caller;
   };
