@@ -4,6 +4,9 @@
 // again and again). So the time a caller's requests holding a `$regex` take is counted, per minute, against
 // a budget: the user's, or the IP's when anonymous; the service role (the app's own backend) has none. A
 // request is admitted while the budget is not spent, and charged its duration when it ends.
+// Requests also take turns: one at a time per caller, and a few at a time across callers (createRegexBudget).
+// Parallel requests would all pass the budget before any was charged, and on the embedded database they
+// would queue scan after scan ahead of every other caller's reads. Turns are kept in this process.
 import { TooManyRequestsError } from '../../lib/errors';
 import type { Caller } from '../../rules/caller';
 import type { UsageCounter } from './usage-counter';
