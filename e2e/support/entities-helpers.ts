@@ -76,3 +76,35 @@ export function postOversized(url: string, bytes: number): Promise<{ status: num
     socket.on('error', () => finish());
   });
 }
+
+/** longTodoText is ~70 KB of short words (more than a `$regex` reads), different for each row. */
+export function longTodoText(row: number): string {
+  return Array.from({ length: 20_000 }, (_, i) => ((i * 7919 + row) % 1296).toString(36)).join(' ');
+}
+
+/**
+ * seedLongTodos stores rows anonymous Todos `seed <n>` with a long description each (20 per bulk), plus
+ * fields: the data a costly `$regex` scans in the deadline specs.
+ */
+export async function seedLongTodos(
+  server: { url: string },
+  rows: number,
+  fields: Record<string, unknown> = {},
+): Promise<void> {
+  const PER_BULK = 20;
+  for (let first = 0; first < rows; first += PER_BULK) {
+    const records = Array.from({ length: Math.min(PER_BULK, rows - first) }, (_, offset) => ({
+      ...fields,
+      title: `seed ${first + offset}`,
+      description: longTodoText(first + offset),
+    }));
+    const response = await fetch(`${server.url}/api/apps/queen-solana/entities/Todo/bulk`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(records),
+    });
+    if (response.status >= 300) {
+      throw new Error(`seeding Todos: ${response.status} ${(await response.text()).slice(0, 200)}`);
+    }
+  }
+}

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { startEntitiesServer } from '../../support/entities-helpers';
+import { seedLongTodos, startEntitiesServer } from '../../support/entities-helpers';
 import type { RunningServer } from '../../support/server-process';
 import { onThisMachine } from '../../support/responsiveness';
 
@@ -15,16 +15,10 @@ const appId = 'queen-solana';
 const todos = `/api/apps/${appId}/entities/Todo`;
 const DEADLINE_MS = 500;
 const ROWS = 200;
-const ROWS_PER_BULK = 20;
 /** HEALTH_BOUND_MS is how long /healthz may take while an attack runs (before: it hung until SIGKILL). */
 const HEALTH_BOUND_MS = 2_000;
 /** ANSWER_BOUND_MS is how long the slow request itself may take to be answered (before: never). */
 const ANSWER_BOUND_MS = 10_000;
-
-/** longText is ~70 KB of short words (more than a `$regex` reads), different for each row. */
-function longText(row: number): string {
-  return Array.from({ length: 20_000 }, (_, i) => ((i * 7919 + row) % 1296).toString(36)).join(' ');
-}
 
 let attackCounter = 0;
 /**
@@ -166,20 +160,7 @@ test.beforeAll(async () => {
   server = await startEntitiesServer({
     env: { DATABASE_QUERY_TIMEOUT_MS: String(DEADLINE_MS), ENTITY_REGEX_DEADLINE_MS: '600000' },
   });
-  for (let first = 0; first < ROWS; first += ROWS_PER_BULK) {
-    const records = Array.from({ length: ROWS_PER_BULK }, (_, offset) => ({
-      name: 'deadline-seed',
-      title: `seed ${first + offset}`,
-      description: longText(first + offset),
-    }));
-    const response = await fetch(`${server.url}${todos}/bulk`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(records),
-    });
-    const text = await response.text();
-    expect(response.status, text.slice(0, 200)).toBeLessThan(300);
-  }
+  await seedLongTodos(server, ROWS, { name: 'deadline-seed' });
   expect(await storedCount(server)).toBe(ROWS);
 });
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { startEntitiesServer } from '../../support/entities-helpers';
+import { seedLongTodos, startEntitiesServer } from '../../support/entities-helpers';
 import type { RunningServer } from '../../support/server-process';
 
 // A `$regex` scan stops at ENTITY_REGEX_DEADLINE_MS (issue 18, item 5) with a 400 that says why, and
@@ -9,12 +9,7 @@ import type { RunningServer } from '../../support/server-process';
 
 const todos = '/api/apps/queen-solana/entities/Todo';
 const ROWS = 200;
-const ROWS_PER_BULK = 20;
 const REGEX_DEADLINE_MS = 150;
-
-/** longText is ~70 KB of short words, different for each row. */
-const longText = (row: number) =>
-  Array.from({ length: 20_000 }, (_, i) => ((i * 7919 + row) % 1296).toString(36)).join(' ');
 
 let heavyCount = 0;
 /** heavyPath lists with 4 case-insensitive patterns that read every description (a fresh one each time). */
@@ -43,18 +38,7 @@ test.beforeAll(async () => {
     // Far apart, so that only the regex deadline can stop these scans.
     env: { ENTITY_REGEX_DEADLINE_MS: String(REGEX_DEADLINE_MS), DATABASE_QUERY_TIMEOUT_MS: '60000' },
   });
-  for (let first = 0; first < ROWS; first += ROWS_PER_BULK) {
-    const records = Array.from({ length: ROWS_PER_BULK }, (_, offset) => ({
-      title: `seed ${first + offset}`,
-      description: longText(first + offset),
-    }));
-    const response = await fetch(`${server.url}${todos}/bulk`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(records),
-    });
-    expect(response.status).toBeLessThan(300);
-  }
+  await seedLongTodos(server, ROWS);
 });
 
 test.afterAll(async () => {

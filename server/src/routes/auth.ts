@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { safeRedirectTarget } from '../lib/redirect-target';
 import { parseInput } from '../lib/validation';
 import { AppParamsSchema } from '../schemas/apps';
 import {
@@ -17,7 +16,7 @@ import type { SignInService } from '../services/auth/sign-in-service';
 import type { SignUpService } from '../services/auth/sign-up-service';
 import type { UsersService } from '../services/users/users-service';
 import type { CallerGuard } from './caller-guard';
-import { linkOriginOf, ownOriginOf } from './request-origin';
+import { linkOriginOf, returnTargetOf } from './request-origin';
 
 /** AuthRoutesDeps is what the `auth/*` routes need. */
 export interface AuthRoutesDeps {
@@ -88,9 +87,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
   app.get('/api/apps/auth/logout', async (request, reply) => {
     const query = LogoutQuerySchema.safeParse(request.query);
     const fromUrl = query.success ? query.data.from_url : undefined;
-    const own = ownOriginOf(request, deps.publicUrl);
-    // Never built from request headers: our own origin as proven, and the operator's list.
-    const origins = [...(own ? [own] : []), ...(deps.returnOrigins ?? [])];
-    return reply.header('cache-control', 'no-store').redirect(safeRedirectTarget(fromUrl, origins), 302);
+    const target = returnTargetOf(request, fromUrl, deps.publicUrl, deps.returnOrigins);
+    return reply.header('cache-control', 'no-store').redirect(target, 302);
   });
 }

@@ -5,8 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { escapeHtml } from '../lib/html-escape';
-import { safeRedirectTarget } from '../lib/redirect-target';
-import { ownOriginOf } from './request-origin';
+import { returnTargetOf } from './request-origin';
 
 /** ProviderSignInDeps are where a visitor may be sent back to: our origin and the operator's list. */
 export interface ProviderSignInDeps {
@@ -45,10 +44,8 @@ a{color:#5b3cc4}h1{font-size:1.4rem}</style></head>
 export function registerProviderSignInRoutes(app: FastifyInstance, deps: ProviderSignInDeps): void {
   const answer = (request: FastifyRequest, reply: FastifyReply, provider: string) => {
     const query = QuerySchema.safeParse(request.query);
-    const own = ownOriginOf(request, deps.publicUrl);
-    // Never built from request headers: our own origin as proven, and the operator's list.
-    const origins = [...(own ? [own] : []), ...(deps.returnOrigins ?? [])];
-    const back = safeRedirectTarget(query.success ? query.data.from_url : undefined, origins);
+    const fromUrl = query.success ? query.data.from_url : undefined;
+    const back = returnTargetOf(request, fromUrl, deps.publicUrl, deps.returnOrigins);
     const name = Object.hasOwn(PROVIDER_NAMES, provider) ? (PROVIDER_NAMES[provider] as string) : provider;
     return reply
       .code(501)

@@ -1,3 +1,4 @@
+import { safeRedirectTarget } from '../lib/redirect-target';
 import type { FastifyRequest } from 'fastify';
 import { mailLinkOrigin, ownOrigin, type ArrivedAt } from '../lib/own-origin';
 
@@ -16,6 +17,20 @@ function arrivedAt(request: FastifyRequest): ArrivedAt {
 /** linkOriginOf is the origin of links mailed on behalf of request (503 naming PUBLIC_URL when unknown). */
 export function linkOriginOf(request: FastifyRequest, publicUrl: string | undefined): string {
   return mailLinkOrigin(publicUrl, arrivedAt(request));
+}
+
+/**
+ * returnTargetOf is where a browser may be sent back to after sign-in or sign-out pages: fromUrl when it is
+ * on this server's own origin (as proven, never from headers alone) or on one of returnOrigins, else `/`.
+ */
+export function returnTargetOf(
+  request: FastifyRequest,
+  fromUrl: string | undefined,
+  publicUrl: string | undefined,
+  returnOrigins: readonly string[] = [],
+): string {
+  const own = ownOriginOf(request, publicUrl);
+  return safeRedirectTarget(fromUrl, [...(own ? [own] : []), ...returnOrigins]);
 }
 
 /** ownOriginOf is the origin a response may name in a link or redirect, or null (use a relative one). */
