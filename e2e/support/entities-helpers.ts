@@ -103,8 +103,8 @@ export async function seedLongTodos(
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(records),
     });
-    if (response.status >= 300) {
-      throw new Error(`seeding Todos: ${response.status} ${(await response.text()).slice(0, 200)}`);
-    }
+    // Read whole: an unread body would hold its connection open at the server's shutdown.
+    const text = await response.text();
+    if (response.status >= 300) throw new Error(`seeding Todos: ${response.status} ${text.slice(0, 200)}`);
   }
 }
