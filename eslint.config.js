@@ -26,6 +26,11 @@ const layers = [
     message: 'Routes reach the store only through services.',
   },
   {
+    files: 'server/src/project/**',
+    forbid: ['services', 'routes', 'store', 'realtime', 'platform'],
+    message: 'project/ reads the app project (entities, integrations, inference): a leaf services build on.',
+  },
+  {
     files: 'server/src/realtime/**',
     forbid: ['services', 'routes', 'store', 'rules', 'platform'],
     message: 'realtime/ is the socket transport: it knows nothing of entities, rules or HTTP routes.',

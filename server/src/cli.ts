@@ -15,8 +15,8 @@ import { functionsInstallCommand } from './platform/functions-install-command';
 import { logsCommand } from './platform/logs-command';
 import { secretsCommand } from './platform/secrets-command';
 import { loadSettings } from './platform/settings';
-import { loadProject, projectDirFrom, type EntityDef } from './services/entities/project-loader';
-import { USER_ENTITY } from './services/entities/user-entity';
+import { loadProject, projectDirFrom, type EntityDef } from './project/project-loader';
+import { USER_ENTITY } from './project/user-entity';
 import { AdminCreateUserSchema, AdminUpdateUserSchema, AppSettingsSchema } from './schemas/auth';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');

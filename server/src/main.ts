@@ -17,8 +17,8 @@ import type { Logger } from 'pino';
 import type { ServerConfig } from './config/server-env';
 import { entityNamesInBuild, undeclaredEntities } from './project/build-entity-names';
 import { withInferredEntities } from './project/inferred-at-start';
-import { onUndeclaredField } from './services/entities/record-validator';
-import { loadProject, projectDirFrom, type Project } from './services/entities/project-loader';
+import { onUndeclaredField } from './project/record-validator';
+import { loadProject, projectDirFrom, type Project } from './project/project-loader';
 
 // Both src/main.ts and the bundle in dist/main.js sit two levels below the repository root.
 const REPO_ROOT = resolve(import.meta.dirname, '../..');

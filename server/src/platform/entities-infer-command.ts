@@ -4,7 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import { ProjectConfigSchema } from '../schemas/entity-project';
 import { inferEntities, type InferredEntity } from '../project/entity-inference';
 import { writeInferredSchemas } from '../project/inferred-schema';
-import { check, MISSING, readJsonc } from '../services/entities/project-files';
+import { check, MISSING, readJsonc } from '../project/project-files';
 
 const USAGE = 'Usage: npm run cli -- entities infer [--app <path>] [--dry-run]';
 const PLACES_SHOWN = 3;

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { ServerConfig } from '../config/server-env';
-import type { Project } from '../services/entities/project-loader';
+import type { Project } from '../project/project-loader';
 import { probeDeno } from '../services/functions/deno-binary';
 import { loadFunctions } from '../services/functions/function-discovery';
 import { cachePackages } from '../services/functions/package-cache';

@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config/server-env';
-import type { Project } from '../services/entities/project-loader';
+import type { Project } from '../project/project-loader';
 import { probeDeno, type DenoProbe } from '../services/functions/deno-binary';
 import { loadFunctions } from '../services/functions/function-discovery';
 import {

@@ -4,7 +4,7 @@ import type { SiteConfig } from '../../../site/src/config/site-config-schema';
 import type { ServerConfig } from '../config/server-env';
 import type { SiteBundle } from '../lib/site-bundle';
 import type { OpenedDatabase } from '../store/open-database';
-import type { Project } from '../services/entities/project-loader';
+import type { Project } from '../project/project-loader';
 import type { AppsService } from '../services/apps/apps-service';
 import type { ImageService } from '../services/images/image-service';
 import type { Mailer } from '../services/mail/mailer';

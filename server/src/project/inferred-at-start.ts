@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config/server-env';
-import { loadProject, type Project } from '../services/entities/project-loader';
+import { loadProject, type Project } from './project-loader';
 import { inferEntities } from './entity-inference';
 import { writeInferredSchemas } from './inferred-schema';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Caller } from '../rules/caller';
 import { resolveRule } from '../rules/resolve-rule';
-import { loadProject } from '../services/entities/project-loader';
+import { loadProject } from './project-loader';
 import type { InferredEntity } from './entity-inference';
 import { INFERRED_RULES, inferredSchemaText, writeInferredSchemas } from './inferred-schema';
 

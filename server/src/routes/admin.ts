@@ -9,7 +9,7 @@ import { SecretParamsSchema, SecretValueSchema } from '../schemas/secrets';
 import type { AppsService } from '../services/apps/apps-service';
 import type { LlmService } from '../services/llm/llm-service';
 import type { SecretsService } from '../services/secrets/secrets-service';
-import type { UsersService } from '../services/users/users-service';
+import type { UsersService } from '../services/auth/users-service';
 import type { CallerGuard } from './caller-guard';
 
 /** AdminRoutesDeps is what the operator API needs. */

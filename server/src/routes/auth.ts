@@ -14,7 +14,7 @@ import {
 import type { RequestOrigin } from '../services/auth/account-deps';
 import type { SignInService } from '../services/auth/sign-in-service';
 import type { SignUpService } from '../services/auth/sign-up-service';
-import type { UsersService } from '../services/users/users-service';
+import type { UsersService } from '../services/auth/users-service';
 import type { CallerGuard } from './caller-guard';
 import { linkOriginOf, returnTargetOf } from './request-origin';
 

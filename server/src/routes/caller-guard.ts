@@ -1,5 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import type { AccountUser as UserRow, AppAccess, Principal } from '../services/apps/app-access';
+import type { AppAccess, Principal } from '../services/identity/app-access';
+
+/** UserRow is a signed-in principal's account, as the guard hands it to routes. */
+type UserRow = Extract<Principal, { kind: 'user' }>['user'];
 import type { AppsService } from '../services/apps/apps-service';
 import type { Caller } from '../rules/caller';
 

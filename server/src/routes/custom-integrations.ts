@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { InvalidInputError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
 import { CustomCallParamsSchema, CustomCallSchema } from '../schemas/custom-integrations';
-import { requireSignInUnlessOpen } from '../services/apps/app-access';
+import { requireSignInUnlessOpen } from '../services/identity/app-access';
 import type { AppsService } from '../services/apps/apps-service';
 import type { CustomIntegrations } from '../services/integrations/custom/custom-integrations-service';
 import type { IntegrationBudget } from '../services/integrations/integration-budget';

@@ -2,7 +2,7 @@
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntitiesService } from '../services/entities/entities-service';
-import type { UsersService } from '../services/users/users-service';
+import type { UsersService } from '../services/auth/users-service';
 import type { CallerGuard } from './caller-guard';
 import { registerEntitiesRoutes } from './entities';
 import { handleError } from './error-map';

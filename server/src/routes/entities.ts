@@ -25,7 +25,7 @@ import type { Caller } from '../rules/caller';
 import { decodeCursor } from '../services/entities/entity-cursor';
 import { holdsRegex, type RegexBudget, type RegexScan } from '../services/limits/regex-budget';
 import { toPublicUser } from '../services/users/public-user';
-import type { UsersService } from '../services/users/users-service';
+import type { UsersService } from '../services/auth/users-service';
 import type { CallerGuard } from './caller-guard';
 import { readImportFile, registerImportUpload } from './import-upload';
 

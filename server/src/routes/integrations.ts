@@ -6,7 +6,7 @@ import {
   InstallableParamsSchema,
   IntegrationParamsSchema,
 } from '../schemas/integrations';
-import { requireSignInUnlessOpen } from '../services/apps/app-access';
+import { requireSignInUnlessOpen } from '../services/identity/app-access';
 import type { AppsService } from '../services/apps/apps-service';
 import type { ImageService } from '../services/images/image-service';
 import type { CallerGuard } from './caller-guard';

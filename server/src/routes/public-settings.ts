@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { parseInput } from '../lib/validation';
 import { AppParamsSchema } from '../schemas/apps';
-import { standingOf } from '../services/apps/app-access';
-import type { AppsService, Visitor } from '../services/apps/apps-service';
+import { standingOf } from '../services/identity/app-access';
+import type { AppsService } from '../services/apps/apps-service';
 import type { CallerGuard } from './caller-guard';
 
 /** PublicSettingsRoutesDeps is what the public settings need. */
@@ -17,8 +17,6 @@ export function registerPublicSettingsRoutes(app: FastifyInstance, deps: PublicS
     const { appId } = parseInput(AppParamsSchema, request.params);
     // NB: a public route treats a bad token as no token rather than failing.
     const standing = standingOf(await deps.guard.principal(request, appId));
-    const visitor: Visitor =
-      standing === 'anonymous' ? 'anonymous' : standing === 'unapproved' ? 'not_registered' : 'approved';
-    return deps.apps.publicSettingsFor(appId, visitor);
+    return deps.apps.publicSettingsFor(appId, standing);
   });
 }

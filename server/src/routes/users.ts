@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseInput } from '../lib/validation';
 import { AppParamsSchema } from '../schemas/apps';
 import { InviteUserSchema } from '../schemas/auth';
-import type { UsersService } from '../services/users/users-service';
+import type { UsersService } from '../services/auth/users-service';
 import type { CallerGuard } from './caller-guard';
 import { linkOriginOf } from './request-origin';
 

@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { parseServerEnv } from '../config/server-env';
 import { buildPlatform, type Platform } from '../platform/platform';
-import { loadProject } from '../services/entities/project-loader';
+import { loadProject } from '../project/project-loader';
 import { runMigrations } from '../store/migrations';
 import { openPgliteDatabase } from '../store/pglite-database';
 import { copyMigratedPglite } from './migrated-pglite';

@@ -10,8 +10,8 @@ export interface PublicSettings {
 /** Visibility is who may open the app. */
 export type Visibility = 'public_without_login' | 'public_with_login' | 'private_with_login';
 
-/** Visitor is what public settings need to know about the caller's token. */
-export type Visitor = 'anonymous' | 'approved' | 'not_registered';
+/** Standing is what an app's visibility asks of a principal (services/identity/app-access.ts derives it). */
+export type Standing = 'anonymous' | 'unapproved' | 'approved' | 'service';
 
 /** APP_CACHE_MS bounds how long a settings change made by another instance can go unseen. */
 const APP_CACHE_MS = 2000;
@@ -57,11 +57,12 @@ export function createAppsService(store: AppsStore, now: () => number = Date.now
      * `public_with_login` app answers anonymous visitors but refuses signed-in users it does not know;
      * a `private_with_login` app answers only approved users (403 auth_required / user_not_registered).
      */
-    async publicSettingsFor(appId: string, visitor: Visitor): Promise<PublicSettings> {
+    async publicSettingsFor(appId: string, standing: Standing): Promise<PublicSettings> {
       const app = await requireRow(appId);
       const settings = { id: app.id, public_settings: app.public_settings };
-      if (app.public_settings === 'public_without_login' || visitor === 'approved') return settings;
-      if (visitor === 'not_registered') {
+      if (app.public_settings === 'public_without_login' || standing === 'approved' || standing === 'service')
+        return settings;
+      if (standing === 'unapproved') {
         throw new ForbiddenError(
           'You are not registered for this app: ask an admin for access',
           'user_not_registered',

@@ -5,7 +5,7 @@ import type { AppRoles } from '../users/app-roles';
 import type { Mailer } from '../mail/mailer';
 import type { PasswordHasher } from './password-hasher';
 import type { AuthThrottle } from './auth-throttle';
-import type { AccessTokens } from './access-tokens';
+import type { AccessTokens } from '../identity/access-tokens';
 import type { TurnstileVerifier } from './turnstile';
 
 /** AccountLog is the part of a logger the account services use (never given a secret). */

@@ -6,7 +6,7 @@ import { appRolesOf } from '../users/app-roles';
 import type { Mailer } from '../mail/mailer';
 import type { AccountDeps } from './account-deps';
 import type { PasswordHasher } from './password-hasher';
-import type { AccessTokens } from './access-tokens';
+import type { AccessTokens } from '../identity/access-tokens';
 import { createSignUpService } from './sign-up-service';
 
 // Unit tests of the sign-up rules with in-memory stand-ins for stores and mail; the e2e security spec

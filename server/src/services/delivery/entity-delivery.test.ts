@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Caller } from '../../rules/caller';
-import type { EntityDef, Project } from '../entities/project-loader';
+import type { EntityDef, Project } from '../../project/project-loader';
 import { createEntityEvents } from '../entities/entity-events';
 import {
   entityRooms,

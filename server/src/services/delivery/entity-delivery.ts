@@ -1,14 +1,14 @@
 import type { RealtimeHub, RoomMember } from '../../realtime/realtime-hub';
 import type { RealtimeLog } from '../../realtime/redis-adapter';
 import type { RoomFamily } from '../../realtime/socket-server';
-import type { SocketAccess } from '../apps/app-access';
+import type { SocketAccess } from '../identity/app-access';
 import type { EntityEvent, EntityEvents } from '../entities/entity-events';
 import type { Caller } from '../../rules/caller';
 import { matchesRule } from '../../rules/evaluate-rule';
 import { readScope, stripHidden } from '../../rules/read-scope';
 import { resolveRule } from '../../rules/resolve-rule';
-import type { Project } from '../entities/project-loader';
-import { USER_ENTITY } from '../entities/user-entity';
+import type { Project } from '../../project/project-loader';
+import { USER_ENTITY } from '../../project/user-entity';
 
 /** ENTITY_EVENTS is the name batches of raw entity events travel under between instances. */
 export const ENTITY_EVENTS = 'queen:entity-events';

@@ -3,10 +3,10 @@ import type { Caller } from '../../rules/caller';
 import { isOpenRule, resolveRule } from '../../rules/resolve-rule';
 import { readScope, stripHidden } from '../../rules/read-scope';
 import type { EntityRecordRow, EntityRecordsStore, Selection } from '../../store/entity-records-store';
-import type { EntityDef, Project } from './entity-def';
+import type { EntityDef, Project } from '../../project/entity-def';
 import type { EntityEvents } from './entity-events';
 import { projectFields, recordOf, toRecord, type EntityRecord } from './record-presenter';
-import { isUserEntity, SIGN_IN_FOR_USERS } from './user-entity';
+import { isUserEntity, SIGN_IN_FOR_USERS } from '../../project/user-entity';
 
 // What every entity action shares: the project's entities, the store, the events, and the caller rules
 // that come before any action (which entity, may the caller touch it, which rows the rule selects).

@@ -7,7 +7,7 @@ import type {
   AggregatePlan,
   AggregateUnit,
 } from '../../store/entity-aggregate-sql';
-import type { EntityDef } from './project-loader';
+import type { EntityDef } from '../../project/project-loader';
 
 /** MAX_AGGREGATE_ROWS is the most rows one aggregate returns (the SDK's documented 1,000); more sets `truncated`. */
 export const MAX_AGGREGATE_ROWS = 1000;

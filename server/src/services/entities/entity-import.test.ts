@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CSV_CHUNK_CHARS, parseImportFile } from './entity-import';
-import type { EntityDef } from './project-loader';
+import type { EntityDef } from '../../project/project-loader';
 
 const note: EntityDef = {
   name: 'Note',

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse';
 import { InvalidInputError } from '../../lib/errors';
 import { parseJsonInput } from '../../lib/safe-input';
 import type { PropertySchema } from '../../schemas/entity-project';
-import type { EntityDef } from './project-loader';
+import type { EntityDef } from '../../project/project-loader';
 
 /** IMPORT_FILE_LIMIT is the largest import request (32 MB, multipart framing included); more is a 413. */
 export const IMPORT_FILE_LIMIT = 32 * 1024 * 1024;

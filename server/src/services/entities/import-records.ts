@@ -14,7 +14,7 @@ import {
   type UploadedFile,
 } from './entity-import';
 import { checkNewRecord, createRuleOf } from './write-checks';
-import { prepareRecord } from './record-validator';
+import { prepareRecord } from '../../project/record-validator';
 
 // Loading many records from files: a user's CSV/JSON import (all or nothing, with a per-row report) and
 // the project's seed files (each once per app). The file formats are parsed in entity-import.ts.

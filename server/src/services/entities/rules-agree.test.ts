@@ -9,7 +9,7 @@ import { createEntityRecordsStore, type EntityRecordsStore } from '../../store/e
 import { openTestDatabase, TEST_ENGINES, type TestDatabase } from '../../test-support/open-test-database';
 import { visibleTo } from '../delivery/entity-delivery';
 import { createEntitiesService } from './entities-service';
-import type { EntityDef, Project } from './entity-def';
+import type { EntityDef, Project } from '../../project/entity-def';
 import { createEntityEvents } from './entity-events';
 import { toRecord } from './record-presenter';
 

@@ -7,7 +7,7 @@ import type { EntityRecordRow, NewEntityRecord } from '../../store/entity-record
 import type { EntitiesContext } from './entities-context';
 import { RecordValidationError } from './entity-errors';
 import type { EntityRecord } from './record-presenter';
-import { prepareRecord } from './record-validator';
+import { prepareRecord } from '../../project/record-validator';
 import { checkedUpdate, createRuleOf, mergeWrite, prepareCreate } from './write-checks';
 import { MAX_BATCH_WRITE } from './write-many-records';
 

@@ -6,10 +6,10 @@ import { readScope, readView } from '../../rules/read-scope';
 import { resolveRule } from '../../rules/resolve-rule';
 import type { EntityRecordRow, NewEntityRecord } from '../../store/entity-records-store';
 import { RecordValidationError } from './entity-errors';
-import type { EntityDef } from './entity-def';
+import type { EntityDef } from '../../project/entity-def';
 import { deniedFieldsError, deniedWrites, keepHidden, refuseDeniedWrites } from './field-rules';
 import { toRecord, type EntityRecord } from './record-presenter';
-import { prepareRecord } from './record-validator';
+import { prepareRecord } from '../../project/record-validator';
 import { changesBetween } from './update-operators';
 
 // The caller rules of a write, each written once: who owns a new record, the create rule (resolved,

@@ -5,7 +5,7 @@ import type { EntityRecordRow } from '../../store/entity-records-store';
 import type { EntitiesContext } from './entities-context';
 import { RecordValidationError } from './entity-errors';
 import { toRecord, type EntityRecord } from './record-presenter';
-import { prepareRecord } from './record-validator';
+import { prepareRecord } from '../../project/record-validator';
 import { applyUpdate, newArrayWork, parseUpdate } from './update-operators';
 import { checkedUpdate, createRule, mergeWrite, prepareCreate } from './write-checks';
 

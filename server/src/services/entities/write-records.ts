@@ -4,8 +4,8 @@ import type { EntitiesContext } from './entities-context';
 import { RecordValidationError } from './entity-errors';
 import { refuseDeniedWrites } from './field-rules';
 import { toRecord, type EntityRecord } from './record-presenter';
-import { inferredRecordProblem, prepareRecord } from './record-validator';
-import { isUserEntity } from './user-entity';
+import { inferredRecordProblem, prepareRecord } from '../../project/record-validator';
+import { isUserEntity } from '../../project/user-entity';
 import { mergeWrite, prepareCreate } from './write-checks';
 
 // Writing one entity record: create, update, delete. Each checks the caller's rule, writes, and

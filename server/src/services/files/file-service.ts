@@ -12,7 +12,7 @@ import type { Caller } from '../../rules/caller';
 import type { FileRow, FilesStore } from '../../store/files-store';
 
 export type { FileRow };
-import { requireSignInUnlessOpen } from '../apps/app-access';
+import { requireSignInUnlessOpen } from '../identity/app-access';
 import type { AppsService } from '../apps/apps-service';
 import { FileInspector } from './file-inspector';
 import { STORAGE_KEY_PATTERN, type ByteRange, type FileStorage } from './file-storage';

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProjectError } from '../entities/project-files';
+import { ProjectError } from '../../project/project-files';
 import { findFunction, loadFunctions } from './function-discovery';
 
 let dir = '';

@@ -7,7 +7,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { AutomationsSchema, type Automation } from '../automations/automation-config';
-import { check, MISSING, ProjectError, readJsonc } from '../entities/project-files';
+import { check, MISSING, ProjectError, readJsonc } from '../../project/project-files';
 
 /** FunctionDef is one function: its name (the URL path after `functions/`) and its entry file. */
 export interface FunctionDef {

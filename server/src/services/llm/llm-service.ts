@@ -4,7 +4,7 @@
 import { InvalidInputError, NotConfiguredError, OutboundLimitError, UpstreamError } from '../../lib/errors';
 import type { Caller } from '../../rules/caller';
 import type { LlmUsageRow, LlmUsageStore } from '../../store/llm-usage-store';
-import { requireSignInUnlessOpen } from '../apps/app-access';
+import { requireSignInUnlessOpen } from '../identity/app-access';
 import type { FileReader } from '../files/file-reader';
 import { MAX_DOCUMENT_CHARS, type LlmFiles } from './llm-files';
 import type { ChatMessage, ContentPart, LlmProvider, TokenUsage } from './llm-provider';

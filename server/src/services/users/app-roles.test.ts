@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../lib/errors';
-import { builtInUserEntity } from '../entities/user-entity';
+import { builtInUserEntity } from '../../project/user-entity';
 import { appRolesOf } from './app-roles';
 
 const declaring = (roles: string[], fallback?: string) =>

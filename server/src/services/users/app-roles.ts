@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../../lib/errors';
-import type { EntityDef } from '../entities/entity-def';
+import type { EntityDef } from '../../project/entity-def';
 
 // The roles an app's users may hold. A project's `User.jsonc` may declare them (`admin|leader|pastor|user`,
 // `admin|student`, with a default); without a declaration they are `admin` and `user`. `admin` always

@@ -6,9 +6,9 @@ import type { EntityEvents } from '../entities/entity-events';
 import { userCaller, type Caller } from '../../rules/caller';
 import { readScope, stripHidden } from '../../rules/read-scope';
 import { refuseDeniedWrites } from '../entities/field-rules';
-import type { EntityDef } from '../entities/project-loader';
-import { prepareRecord } from '../entities/record-validator';
-import { customFieldsProblem, SIGN_IN_FOR_USERS, USER_ENTITY } from '../entities/user-entity';
+import type { EntityDef } from '../../project/project-loader';
+import { prepareRecord } from '../../project/record-validator';
+import { customFieldsProblem, SIGN_IN_FOR_USERS, USER_ENTITY } from '../../project/user-entity';
 import { ADMIN_ROLE, type AppRoles } from './app-roles';
 import { toPublicUser, type PublicUser } from './public-user';
 

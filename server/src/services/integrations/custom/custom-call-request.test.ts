@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../../lib/errors';
 import { OpenApiDocumentSchema } from '../../../schemas/custom-integrations';
 import { buildUpstreamRequest } from './custom-call-request';
-import { findOperation, OpenApiError, operationsOf, type CustomOperation } from './openapi-operations';
+import {
+  findOperation,
+  OpenApiError,
+  operationsOf,
+  type CustomOperation,
+} from '../../../project/openapi-operations';
 
 const document = OpenApiDocumentSchema.parse({
   openapi: '3.0.3',

@@ -3,7 +3,7 @@
 // nothing undeclared sent (a caller cannot add a header or a query the document does not name).
 import { InvalidInputError } from '../../../lib/errors';
 import type { CustomCallInput } from '../../../schemas/custom-integrations';
-import type { CustomOperation, OperationParam } from './openapi-operations';
+import type { CustomOperation, OperationParam } from '../../../project/openapi-operations';
 
 /** UpstreamRequest is what is sent upstream, before the auth header is added. */
 export interface UpstreamRequest {

@@ -12,8 +12,8 @@ import type { PublicFetch } from '../../../lib/public-fetch';
 import type { CustomCallInput } from '../../../schemas/custom-integrations';
 import type { SecretsService } from '../../secrets/secrets-service';
 import { buildUpstreamRequest } from './custom-call-request';
-import type { CustomIntegration } from './integration-loader';
-import { findOperation, type CustomOperation } from './openapi-operations';
+import type { CustomIntegration } from '../../../project/integration-loader';
+import { findOperation, type CustomOperation } from '../../../project/openapi-operations';
 
 /** MAX_ANSWER_BYTES caps an upstream answer (more is an upstream failure, 502). */
 export const MAX_ANSWER_BYTES = 5 * 1024 * 1024;

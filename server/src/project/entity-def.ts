@@ -1,6 +1,6 @@
-import type { CustomIntegration } from '../integrations/custom/integration-loader';
-import type { EntityRls } from '../../rules/rule-schema';
-import type { PropertySchema } from '../../schemas/entity-project';
+import type { CustomIntegration } from './integration-loader';
+import type { EntityRls } from '../rules/rule-schema';
+import type { PropertySchema } from '../schemas/entity-project';
 
 // The loaded app project's shapes, as the services use them. Apart from the loader (project-loader.ts)
 // and the built-in User (user-entity.ts) so that neither has to import the other's types.

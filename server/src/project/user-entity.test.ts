@@ -1,19 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { visibleTo } from '../delivery/entity-delivery';
-import type { Caller } from '../../rules/caller';
-import { resolveRule } from '../../rules/resolve-rule';
-import type { Project } from './project-loader';
+import type { Caller } from '../rules/caller';
+import { resolveRule } from '../rules/resolve-rule';
 import {
   builtInUserEntity,
   customFieldsProblem,
   MAX_CUSTOM_USER_BYTES,
   MAX_CUSTOM_USER_FIELDS,
-  USER_ENTITY,
 } from './user-entity';
 
 const user = builtInUserEntity({ properties: { nickname: { type: 'string' } }, required: [] });
-const project: Project = { name: 'p', dir: '/p', entities: new Map([[USER_ENTITY, user]]), seeds: [] };
-const record = { id: 'u1', email: 'alice@x.test', role: 'user', nickname: 'Al' };
 const caller = (id: string, role = 'user'): Caller => ({
   kind: 'user',
   user: { id, email: `${id}@x.test`, role, full_name: '', custom: {} },
@@ -25,15 +20,6 @@ describe('the built-in User rules', () => {
     expect(resolveRule(user.rls.read, { kind: 'service' })).toBe(true);
     expect(resolveRule(user.rls.read, caller('u1'))).toEqual({ id: { $eq: 'u1' } });
     expect(resolveRule(user.rls.read, { kind: 'anonymous' })).toBe(false);
-  });
-
-  it('deliver a user record to that user, admins and the service role only', () => {
-    const event = { entity: USER_ENTITY, record };
-    expect(visibleTo(project, event, caller('u1'))).toEqual(record);
-    expect(visibleTo(project, event, caller('root', 'admin'))).toEqual(record);
-    expect(visibleTo(project, event, { kind: 'service' })).toEqual(record);
-    expect(visibleTo(project, event, caller('u2'))).toBeNull();
-    expect(visibleTo(project, event, { kind: 'anonymous' })).toBeNull();
   });
 
   it('keep the built-in fields over custom ones of the same name', () => {

@@ -6,8 +6,8 @@ import {
   PackageNameSchema,
   ProjectConfigSchema,
   SeedFileSchema,
-} from '../../schemas/entity-project';
-import { loadCustomIntegrations } from '../integrations/custom/integration-loader';
+} from '../schemas/entity-project';
+import { loadCustomIntegrations } from './integration-loader';
 import type { EntityDef, Project, SeedSet } from './entity-def';
 import { check, jsoncFiles, MISSING, ProjectError, readJsonc } from './project-files';
 import { validateRecord } from './record-validator';

@@ -5,11 +5,11 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EntityRlsSchema } from '../../rules/rule-schema';
+import { EntityRlsSchema } from '../rules/rule-schema';
 import { loadProject } from './project-loader';
 import { USER_ENTITY } from './user-entity';
 
-const FIXTURES = resolve(import.meta.dirname, '../../../../../shared/fixtures/real-apps');
+const FIXTURES = resolve(import.meta.dirname, '../../../../shared/fixtures/real-apps');
 const fixtureApps = existsSync(FIXTURES) ? await readdir(FIXTURES, { withFileTypes: true }) : [];
 const fixtureNames = fixtureApps.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, UnauthorizedError } from '../../lib/errors';
 import type { UserRow } from '../../store/users-store';
-import type { BearerCheck } from '../auth/access-tokens';
+import type { BearerCheck } from './access-tokens';
 import { createAppAccess, decideDataAccess, standingOf, type Principal, type Standing } from './app-access';
-import type { AppsService } from './apps-service';
+import type { AppsService } from '../apps/apps-service';
 
 const user = (changes: Partial<UserRow> = {}): UserRow =>
   ({

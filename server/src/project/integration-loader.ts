@@ -8,8 +8,8 @@ import {
   IntegrationFileSchema,
   OpenApiDocumentSchema,
   type IntegrationFile,
-} from '../../../schemas/custom-integrations';
-import { check, jsoncFiles, ProjectError, readJsonc } from '../../entities/project-files';
+} from '../schemas/custom-integrations';
+import { check, jsoncFiles, ProjectError, readJsonc } from './project-files';
 import { OpenApiError, operationsOf, type CustomOperation } from './openapi-operations';
 
 /** INTEGRATIONS_DIR is the project folder of custom integrations. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { EntityRls } from '../../rules/rule-schema';
-import { RoleSchema } from '../../schemas/auth';
-import type { PropertySchema } from '../../schemas/entity-project';
+import type { EntityRls } from '../rules/rule-schema';
+import { RoleSchema } from '../schemas/auth';
+import type { PropertySchema } from '../schemas/entity-project';
 import type { EntityDef, UserCustomFields } from './entity-def';
 
 // The built-in User entity: its records come from the users table (never entity_records), its rules are

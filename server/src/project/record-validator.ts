@@ -1,5 +1,5 @@
-import { compileLinearPattern } from '../../lib/linear-pattern';
-import type { PropertySchema } from '../../schemas/entity-project';
+import { compileLinearPattern } from '../lib/linear-pattern';
+import type { PropertySchema } from '../schemas/entity-project';
 
 // Record bodies are checked against the entity's JSON-Schema-style properties. Unlike `base44 dev`, every
 // constraint the schema states is enforced (enum, format, ranges, lengths, pattern, nested required).

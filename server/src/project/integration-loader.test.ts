@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProjectError } from '../../entities/project-files';
+import { ProjectError } from './project-files';
 import { loadCustomIntegrations } from './integration-loader';
 
 let dir: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PropertySchema } from '../../schemas/entity-project';
+import type { PropertySchema } from '../schemas/entity-project';
 import fc from 'fast-check';
 import {
   isEmail,

@@ -1,12 +1,11 @@
 import { ForbiddenError, UnauthorizedError } from '../../lib/errors';
 import type { UserRow } from '../../store/users-store';
-import type { AccessTokens, BearerCheck } from '../auth/access-tokens';
-import { INVALID_TOKEN, SIGN_IN_REQUIRED } from '../auth/access-tokens';
+import type { AccessTokens, BearerCheck } from './access-tokens';
+import { INVALID_TOKEN, SIGN_IN_REQUIRED } from './access-tokens';
 import { userCaller, type Caller } from '../../rules/caller';
-import type { AppsService } from './apps-service';
+import type { AppsService, Standing } from '../apps/apps-service';
 
-/** AccountUser is a user account as the caller guard resolves it. */
-export type AccountUser = UserRow;
+export type { Standing };
 
 /**
  * Principal is who a request is, resolved once from its tokens: nobody, a token that is not valid, a
@@ -22,9 +21,6 @@ export type Principal =
 /** FUNCTION_TOKEN_REFUSED is the 403 of a function call's token on the operator API or SSO. */
 export const FUNCTION_TOKEN_REFUSED =
   "A function's own service token cannot use the admin API or SSO tokens: call them with the server's SERVICE_TOKEN";
-
-/** Standing is what an app's visibility asks of a principal. */
-export type Standing = 'anonymous' | 'unapproved' | 'approved' | 'service';
 
 /** AccessDecision says whether a standing may reach an app's data, and if not the status and reason. */
 export type AccessDecision =

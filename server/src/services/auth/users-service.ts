@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidInputError, NotFoundError } from '../../lib/errors';
 import type { UserRow } from '../../store/users-store';
-import { defaultFullName, type AccountDeps } from '../auth/account-deps';
-import type { SignInService } from '../auth/sign-in-service';
-import type { PublicUser } from './public-user';
-import type { UserWrites } from './user-writes';
+import { defaultFullName, type AccountDeps } from './account-deps';
+import type { SignInService } from './sign-in-service';
+import type { PublicUser } from '../users/public-user';
+import type { UserWrites } from '../users/user-writes';
 
 /** createUsersService returns the signed-in user's profile, invitations, SSO tokens and operator actions. */
 export function createUsersService(

@@ -5,7 +5,7 @@ import {
   OpenApiParameterObjectSchema,
   type OpenApiDocument,
   type OpenApiOperation,
-} from '../../../schemas/custom-integrations';
+} from '../schemas/custom-integrations';
 
 /** ParamType is the JSON type a parameter's schema declares (unknown or absent: any scalar). */
 export type ParamType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'any';
