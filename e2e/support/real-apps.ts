@@ -1,14 +1,15 @@
 // The real Base44 apps of `../shared/fixtures/real-apps/` (test data, never edited): each is installed with
-// `npm ci` once per package-lock.json and Node version into a cache outside the clone (FIXTURE_INSTALLS_DIR,
+// `npm ci` once per package-lock.json and Node version into a cache outside the clone (FIXTURE_CACHE_DIR,
 // shared by every clone and run on the machine), copied to a scratch folder under e2e/.cache (git-ignored)
-// with that node_modules linked in, built with its app id and served by a real server process. The browser
-// side (what counts as a failure) is in real-apps-browser.ts.
+// with that node_modules linked in, built with its app id (the build cached beside the installs, by the
+// fixture's files, the app id and the install) and served by a real server process. The browser side (what
+// counts as a failure) is in real-apps-browser.ts.
 import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { startOpenAiDouble, type OpenAiDouble } from './openai-double';
 import { AUTH_ENV, PASSWORD, SERVICE_TOKEN } from './auth-helpers';
@@ -21,12 +22,16 @@ export const REAL_APPS_DIR = process.env.REAL_APPS_DIR ?? resolve(REPO_ROOT, '..
 const CACHE_DIR = resolve(import.meta.dirname, '../.cache/real-apps');
 
 /**
- * FIXTURE_INSTALLS_DIR keeps each app's `npm ci` outside the clone, one folder per package-lock.json and
- * Node version (installKey), so a fresh clone (as CI's) installs nothing the machine installed before.
+ * FIXTURE_CACHE_DIR keeps, outside the clone, each app's `npm ci` (`fixture-installs/`, one folder per
+ * package-lock.json and Node version: installKey) and its builds (`fixture-builds/`), so a fresh clone (as
+ * CI's) installs and builds nothing the machine did before. `rm -rf` it to start over.
  */
-export const FIXTURE_INSTALLS_DIR =
-  process.env.FIXTURE_INSTALLS_DIR ??
-  join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'queen-solana/fixture-installs');
+export const FIXTURE_CACHE_DIR = join(
+  process.env.XDG_CACHE_HOME || join(homedir(), '.cache'),
+  'queen-solana',
+);
+const INSTALLS_DIR = join(FIXTURE_CACHE_DIR, 'fixture-installs');
+const BUILDS_DIR = join(FIXTURE_CACHE_DIR, 'fixture-builds');
 
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 const BUILD_TIMEOUT_MS = 3 * 60_000;
@@ -112,42 +117,47 @@ function installKey(name: RealAppName): string {
 }
 
 /**
- * cachedInstall returns the folder of the app's installed node_modules for this key, running `npm ci` into
- * a temporary folder beside it and renaming that into place when done (a rename is atomic: another run, or
- * an interrupted one, never sees a half-installed folder under the key's name). When two runs install at
- * once, the first rename wins and the other's copy is removed.
+ * intoCache makes the cache folder final with fill, in a temporary folder beside it that is renamed into
+ * place when done: a rename is atomic, so another run, or an interrupted one, never sees a half-made folder
+ * under the final name. When two runs make it at once, the first rename wins and the other's copy goes.
  */
-async function cachedInstall(name: RealAppName, key: string): Promise<string> {
-  const final = join(FIXTURE_INSTALLS_DIR, key);
-  if (existsSync(join(final, 'node_modules'))) return final;
-  await mkdir(FIXTURE_INSTALLS_DIR, { recursive: true });
+async function intoCache(final: string, fill: (partial: string) => Promise<void>): Promise<void> {
+  await mkdir(dirname(final), { recursive: true });
   const partial = `${final}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
   await mkdir(partial);
   try {
+    await fill(partial);
+    await rename(partial, final).catch((error: unknown) => {
+      if (!existsSync(final)) throw error;
+    });
+  } finally {
+    await rm(partial, { recursive: true, force: true });
+  }
+}
+
+/** cachedInstall returns the folder of the app's installed node_modules for this key, installing it once. */
+async function cachedInstall(name: RealAppName, key: string): Promise<string> {
+  const final = join(INSTALLS_DIR, key);
+  if (existsSync(final)) return final;
+  log(name, `installing (npm ci, first run for this package-lock.json and Node) into ${final}`);
+  const started = Date.now();
+  await intoCache(final, async (partial) => {
     for (const file of ['package.json', 'package-lock.json', '.npmrc']) {
       const from = join(REAL_APPS_DIR, name, file);
       if (existsSync(from)) await cp(from, join(partial, file));
     }
-    log(name, `installing (npm ci, first run for this package-lock.json and Node) into ${final}`);
-    const started = Date.now();
     try {
       await run(name, partial, ['ci', '--no-audit', '--no-fund', '--loglevel=http'], {}, INSTALL_TIMEOUT_MS);
     } catch (error) {
       throw new Error(
         `Installing the fixture app ${name} failed. The real-apps tests need the npm registry ` +
           '(`npm config get registry`) once per package-lock.json; check it is reachable, then run the tests ' +
-          `again (a broken install is redone; \`rm -rf ${FIXTURE_INSTALLS_DIR}\` starts over).\n${(error as Error).message}`,
+          `again (a broken install is redone; \`rm -rf ${INSTALLS_DIR}\` starts over).\n${(error as Error).message}`,
       );
     }
-    await rename(partial, final).catch(async (error: NodeJS.ErrnoException) => {
-      // Another run renamed its install into place first: use that one.
-      if (!existsSync(join(final, 'node_modules'))) throw error;
-    });
-    log(name, `installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    return final;
-  } finally {
-    await rm(partial, { recursive: true, force: true });
-  }
+  });
+  log(name, `installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return final;
 }
 
 /**
@@ -221,15 +231,27 @@ export async function prepareRealApp(name: RealAppName): Promise<PreparedApp> {
   await linkInstall(name, await cachedInstall(name, key), dir, key);
 
   const appId = appIdOf(name);
-  // A build is kept while the fixture's files and the app id are the same (the stamp is written last).
+  // A build is kept while the fixture's files, the app id and the install are the same (the stamp is
+  // written last), here and in the machine's cache.
   const stamp = join(dir, 'dist/.queen-build');
-  const wanted = `${await sourceHash(source)} ${appId}`;
+  const wanted = `${await sourceHash(source)} ${appId} ${key}`;
   const built = existsSync(stamp) ? readFileSync(stamp, 'utf8') : '';
   if (built !== wanted) {
     const started = Date.now();
-    await run(name, dir, ['run', 'build', '--silent'], { VITE_BASE44_APP_ID: appId }, BUILD_TIMEOUT_MS);
-    await writeFile(stamp, wanted);
-    log(name, `built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const cached = join(
+      BUILDS_DIR,
+      `${name}-${createHash('sha256').update(wanted).digest('hex').slice(0, 16)}`,
+    );
+    await rm(join(dir, 'dist'), { recursive: true, force: true });
+    if (existsSync(cached)) {
+      await cp(cached, join(dir, 'dist'), { recursive: true });
+      log(name, `build copied from ${cached} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    } else {
+      await run(name, dir, ['run', 'build', '--silent'], { VITE_BASE44_APP_ID: appId }, BUILD_TIMEOUT_MS);
+      await writeFile(stamp, wanted);
+      await intoCache(cached, (partial) => cp(join(dir, 'dist'), partial, { recursive: true }));
+      log(name, `built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
   }
   return { name, appId, dir };
 }
