@@ -9,7 +9,7 @@ import { probeDeno } from '../services/functions/deno-binary';
 import { loadFunctions } from '../services/functions/function-discovery';
 import { cachePackages } from '../services/functions/package-cache';
 import { writeRuntimeFiles } from '../services/functions/runtime-files';
-import { shippedSdkVersion } from './functions-part';
+import { shippedSdkVersion } from './parts/functions';
 
 /** InstallReport is what `functions install` did: where, which functions were cached, which failed and why. */
 export interface InstallReport {
