@@ -85,7 +85,7 @@ export async function buildFunctionsPart(
       openFiles: config.FUNCTION_MAX_OPEN_FILES,
     },
     secretsFor: (appId) => secrets.secrets.secretsFor(appId),
-    mintCallToken: shared.tokens.mintCallToken,
+    mintCallToken: shared.identity.tokens.mintCallToken,
     log: log.child({ component: 'functions' }),
     recordCall: (call) => appLogs.appLogs.recordFunctionCall(config.APP_ID, call),
     watch: watchOn(config),

@@ -14,7 +14,6 @@ import type { CoreHandler } from '../../routes/core-handlers';
 import type { AppsService } from '../../services/apps/apps-service';
 import type { EntityEvents } from '../../services/entities/entity-events';
 import type { IntegrationBudget } from '../../services/integrations/integration-budget';
-import type { AccessTokens } from '../../services/identity/access-tokens';
 import type { AppAccess } from '../../services/identity/app-access';
 import type { Identity } from '../../services/identity/identity';
 import type { RateLimiter } from '../../services/limits/rate-limiter';
@@ -43,9 +42,8 @@ export interface Shared {
   secrets: ServerSecrets;
   apps: AppsService;
   mailer: Mailer;
-  /** identity is access tokens and the cached users rows they resolve to. */
+  /** identity is the access tokens (`identity.tokens`) and the cached users rows they resolve to. */
   identity: Identity;
-  tokens: AccessTokens;
   /** access is who may reach the app's data: the HTTP guard and socket handshakes both ask it. */
   access: AppAccess;
   /** events are committed entity writes (realtime delivery, automations, the User entity). */

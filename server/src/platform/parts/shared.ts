@@ -111,7 +111,6 @@ export async function buildShared(input: {
     apps,
     mailer,
     identity,
-    tokens: identity.tokens,
     // One app access for the HTTP guard and the socket handshakes.
     access: createAppAccess({ apps, accessTokens: identity.tokens }),
     events: createEntityEvents((error) => logger.error({ err: error }, 'entity event subscriber failed')),
