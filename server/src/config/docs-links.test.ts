@@ -48,7 +48,14 @@ const SKIPPED_FIRST_SEGMENTS = new Set([
 ]);
 
 /** GENERATED are paths below which everything is built (`server/dist/cli.js`, `site/dist`). */
-const GENERATED = ['server/dist', 'site/dist', 'e2e/.cache', 'e2e/test-results', 'bench/.cache', 'bench/.tmp'];
+const GENERATED = [
+  'server/dist',
+  'site/dist',
+  'e2e/.cache',
+  'e2e/test-results',
+  'bench/.cache',
+  'bench/.tmp',
+];
 
 const SOURCE_EXTENSIONS = /\.(ts|tsx|mts|mjs|cjs)$/;
 const FILE_EXTENSIONS = /\.(ts|tsx|mts|mjs|cjs|js|json|jsonc|md|css|html|sh|ya?ml|png|jpe?g)$/;
@@ -180,6 +187,13 @@ function citesMissingDocument(comment: string, file: string): string | null {
   if (/shared\/(spec|reference)\b/.test(comment)) return 'cites shared/ (outside the repository)';
   // Our documents have no numbered sections: cite a heading. PostgreSQL's manual is the one numbered source.
   if (/§/.test(comment) && !/PostgreSQL §/.test(comment)) return 'cites a numbered section (§)';
+  // A comment naming a heading (`docs/environment.md, "Environment"`) needs that heading there too.
+  for (const match of comment.matchAll(/(docs\/[\w-]+\.md), "([^"]+)"/g)) {
+    const cited = join(ROOT, match[1] as string);
+    if (existsSync(cited) && !anchorsOf(cited).has(slug(match[2] as string))) {
+      return `cites the heading "${match[2]}", which ${match[1]} does not have`;
+    }
+  }
   for (const match of comment.matchAll(/([\w./-]*[\w-]+\.md)\b/g)) {
     const cited = match[1] as string;
     const known =
