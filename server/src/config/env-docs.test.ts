@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { envExample } from './env-example';
@@ -58,6 +58,34 @@ describe('the environment documentation', () => {
       .map((row) => ({ ...row, expected: schemaDefault(row.name) }))
       .filter((row) => row.expected !== '' && !row.defaultCell.includes(`\`${row.expected}\``))
       .map((row) => `${row.name}: the table says ${row.defaultCell}, the schema \`${row.expected}\``);
+    expect(wrong).toEqual([]);
+  });
+
+  it('every other table of docs/ that gives a setting a number states the schema default', () => {
+    // Such as the limits table of docs/security-model.md: `AUTH_RATE_LIMIT_IP` / `AUTH_RATE_LIMIT_ACCOUNT` | 30 / 10.
+    const settings = new Set(Object.keys(ServerEnvSchema.shape));
+    const wrong: string[] = [];
+    for (const name of readdirSync(join(ROOT, 'docs')).filter((file) => file.endsWith('.md'))) {
+      for (const line of readFileSync(join(ROOT, 'docs', name), 'utf8').split('\n')) {
+        if (!line.startsWith('|')) continue;
+        const cells = line.split('|').map((cell) => cell.trim());
+        cells.forEach((cell, index) => {
+          if (!/^`[A-Z][A-Z0-9_]*`( \/ `[A-Z][A-Z0-9_]*`)*$/.test(cell)) return;
+          const next = cells[index + 1] ?? '';
+          if (!/^[\d,]+( \/ [\d,]+)*$/.test(next)) return;
+          const names = cell.split(' / ').map((part) => part.replaceAll('`', ''));
+          const values = next.split(' / ').map((part) => part.replaceAll(',', ''));
+          if (names.length !== values.length) return;
+          names.forEach((setting, at) => {
+            if (settings.has(setting) && schemaDefault(setting) !== values[at]) {
+              wrong.push(
+                `docs/${name}: ${setting} is ${values[at]}, the schema says ${schemaDefault(setting)}`,
+              );
+            }
+          });
+        });
+      }
+    }
     expect(wrong).toEqual([]);
   });
 });
