@@ -62,7 +62,7 @@ describe('the environment documentation', () => {
   });
 
   it('every other table of docs/ that gives a setting a number states the schema default', () => {
-    // Such as the limits table of docs/security-model.md: `AUTH_RATE_LIMIT_IP` / `AUTH_RATE_LIMIT_ACCOUNT` | 30 / 10.
+    // Such as the limits table of docs/security.md: `AUTH_RATE_LIMIT_IP` / `AUTH_RATE_LIMIT_ACCOUNT` | 30 / 10.
     const settings = new Set(Object.keys(ServerEnvSchema.shape));
     const wrong: string[] = [];
     for (const name of readdirSync(join(ROOT, 'docs')).filter((file) => file.endsWith('.md'))) {
