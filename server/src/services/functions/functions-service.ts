@@ -1,6 +1,6 @@
 // Backend functions: finds the function a path names, runs it in its sandboxed Deno process (pool), and
 // passes one call through with the headers `createClientFromRequest` expects
-// (shared/spec/platform-protocol.md §1.4): the app id, the API address the sandbox may reach, a freshly
+// (docs/protocol-notes.md, "Functions"): the app id, the API address the sandbox may reach, a freshly
 // minted short-lived service token, and the caller's own Authorization. Headers a visitor sent under those
 // names are dropped first. Each call has a deadline; past it the process is killed.
 import { chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
