@@ -3,13 +3,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import type { ServerConfig } from '../config/server-env';
-import type { Project } from '../project/project-loader';
-import { probeDeno } from '../services/functions/deno-binary';
-import { loadFunctions } from '../services/functions/function-discovery';
-import { cachePackages } from '../services/functions/package-cache';
-import { writeRuntimeFiles } from '../services/functions/runtime-files';
-import { shippedSdkVersion } from './functions-part';
+import type { ServerConfig } from '../../config/server-env';
+import type { Project } from '../../project/project-loader';
+import { probeDeno } from '../../services/functions/deno-binary';
+import { loadFunctions } from '../../services/functions/function-discovery';
+import { cachePackages } from '../../services/functions/package-cache';
+import { writeRuntimeFiles } from '../../services/functions/runtime-files';
+import { shippedSdkVersion } from '../../platform/functions-part';
 
 /** InstallReport is what `functions install` did: where, which functions were cached, which failed and why. */
 export interface InstallReport {

@@ -1,10 +1,10 @@
 // `npm run cli -- entities infer [--app PATH] [--dry-run]`: writes a schema for each entity an app's code uses
 // but its repository does not declare (Base44's GitHub sync writes only some), and prints what it found.
 import { join, relative, resolve } from 'node:path';
-import { ProjectConfigSchema } from '../schemas/entity-project';
-import { inferEntities, type InferredEntity } from '../project/entity-inference';
-import { writeInferredSchemas } from '../project/inferred-schema';
-import { check, MISSING, readJsonc } from '../project/project-files';
+import { ProjectConfigSchema } from '../../schemas/entity-project';
+import { inferEntities, type InferredEntity } from '../../project/entity-inference';
+import { writeInferredSchemas } from '../../project/inferred-schema';
+import { check, MISSING, readJsonc } from '../../project/project-files';
 
 const USAGE = 'Usage: npm run cli -- entities infer [--app <path>] [--dry-run]';
 const PLACES_SHOWN = 3;

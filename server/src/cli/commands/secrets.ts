@@ -1,12 +1,12 @@
 // `npm run cli -- secrets set NAME | list | delete NAME`: with a live server on DATA_DIR through its admin
 // API (PGlite admits one process, and the server then tells every instance), else on the database itself.
-import type { ServerConfig } from '../config/server-env';
-import { readSecretValue } from '../lib/secret-input';
-import type { ServerSecrets } from '../lib/secrets-file';
-import { createAppsService } from '../services/apps/apps-service';
-import { secretNameProblem } from '../services/secrets/secret-names';
-import { createAppsStore } from '../store/apps-store';
-import { buildSecretsService, openPlatformDatabase } from './platform';
+import type { ServerConfig } from '../../config/server-env';
+import { readSecretValue } from '../secret-input';
+import type { ServerSecrets } from '../../lib/secrets-file';
+import { createAppsService } from '../../services/apps/apps-service';
+import { secretNameProblem } from '../../services/secrets/secret-names';
+import { createAppsStore } from '../../store/apps-store';
+import { buildSecretsService, openPlatformDatabase } from '../../platform/platform';
 
 const USAGE = 'Usage: npm run cli -- secrets set <NAME> | secrets list | secrets delete <NAME>';
 

@@ -2,12 +2,12 @@
 // oldest first, one header line per call and its output indented. With a live server on DATA_DIR they are
 // read through its API (`GET /api/app-logs/{app}?type=function`, the service role), else from the database.
 // `--follow` polls every second and prints new calls until Ctrl-C.
-import type { ServerConfig } from '../config/server-env';
-import type { ServerSecrets } from '../lib/secrets-file';
-import type { Database } from '../store/database';
-import { createFunctionLogsStore } from '../store/function-logs-store';
-import { openPlatformDatabase } from './platform';
-import { functionCallView } from '../services/app-logs/app-logs-service';
+import type { ServerConfig } from '../../config/server-env';
+import type { ServerSecrets } from '../../lib/secrets-file';
+import type { Database } from '../../store/database';
+import { createFunctionLogsStore } from '../../store/function-logs-store';
+import { openPlatformDatabase } from '../../platform/platform';
+import { functionCallView } from '../../services/app-logs/app-logs-service';
 
 const USAGE = 'Usage: npm run cli -- logs [--function <name>] [--limit <n>] [--follow]';
 /** FOLLOW_EVERY_MS is how often --follow asks for new calls. */

@@ -1,10 +1,10 @@
 // `npm run cli -- files prune [--dry-run] [--min-age-hours h]`: the operator's clean-up of uploads that no
 // record references, straight on the database and the FILE_STORAGE driver.
-import type { ServerConfig } from '../config/server-env';
-import { pruneFiles, type PruneReport } from '../services/files/file-prune';
-import { openFileStorage } from '../services/files/open-file-storage';
-import { createFilesStore } from '../store/files-store';
-import { openPlatformDatabase } from './platform';
+import type { ServerConfig } from '../../config/server-env';
+import { pruneFiles, type PruneReport } from '../../services/files/file-prune';
+import { openFileStorage } from '../../services/files/open-file-storage';
+import { createFilesStore } from '../../store/files-store';
+import { openPlatformDatabase } from '../../platform/platform';
 
 /** pruneFilesCommand runs `files <action>`; liveServer is the URL of a server running on DATA_DIR, if any. */
 export async function pruneFilesCommand(
