@@ -1,14 +1,13 @@
 // `npm run cli -- secrets set NAME | list | delete NAME`: with a live server on DATA_DIR through its admin
-// API (PGlite admits one process, and the server then tells every instance), else on the database itself.
-import type { ServerConfig } from '../../config/server-env';
+// API (PGlite admits one process, and the server then tells every instance), else by the same secrets
+// service on the database itself (with DATABASE_URL the shared PostgreSQL: running servers elsewhere pick
+// the change up at their start).
+import { z } from 'zod';
+import { adminPath, callAdminApi } from '../admin-client';
+import type { SecretsAction } from '../arguments';
+import { viaOf, type CliContext } from '../cli-context';
+import { withOfflineServices } from '../offline-services';
 import { readSecretValue } from '../secret-input';
-import type { ServerSecrets } from '../../lib/secrets-file';
-import { createAppsService } from '../../services/apps/apps-service';
-import { secretNameProblem } from '../../services/secrets/secret-names';
-import { createAppsStore } from '../../store/apps-store';
-import { buildSecretsService, openPlatformDatabase } from '../../platform/platform';
-
-const USAGE = 'Usage: npm run cli -- secrets set <NAME> | secrets list | secrets delete <NAME>';
 
 /** SecretsCommandResult is what the CLI prints: names and outcomes, never a value. */
 export type SecretsCommandResult =
@@ -16,73 +15,56 @@ export type SecretsCommandResult =
   | { name: string; set: true; via: string }
   | { name: string; deleted: true; via: string };
 
-async function viaServer(
-  url: string,
-  config: ServerConfig,
-  serviceToken: string,
-  method: 'GET' | 'PUT' | 'DELETE',
-  name?: string,
-  value?: string,
-): Promise<Record<string, unknown>> {
-  const path = `/api/apps/${encodeURIComponent(config.APP_ID)}/admin/secrets${name ? `/${name}` : ''}`;
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${serviceToken}`,
-      ...(value !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(value !== undefined ? { body: JSON.stringify({ value }) } : {}),
-  });
-  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (response.status === 401 || response.status === 403) {
-    throw new Error(
-      `The server at ${url} refused the service token: if it was started with SERVICE_TOKEN, run the CLI with the same SERVICE_TOKEN (and APP_ID).`,
-    );
+const NamesAnswerSchema = z.object({ names: z.array(z.string()) });
+const SetAnswerSchema = z.object({ set: z.literal(true) });
+const DeletedAnswerSchema = z.object({ deleted: z.literal(true) });
+
+async function listSecrets(context: CliContext): Promise<string[]> {
+  const appId = context.config.APP_ID;
+  if (context.server) {
+    const path = adminPath(appId, 'secrets');
+    return (await callAdminApi(context.server, { method: 'GET', path }, NamesAnswerSchema)).names;
   }
-  if (!response.ok) throw new Error(`${response.status}: ${String(body.message ?? 'request failed')}`);
-  return body;
+  return withOfflineServices(context, (offline) => offline.secrets().names(appId));
 }
 
-/** secretsCommand runs `secrets <action> [name]`; liveServer is the URL of a server on DATA_DIR, if any. */
-export async function secretsCommand(input: {
-  config: ServerConfig;
-  secrets: ServerSecrets;
-  action: string | undefined;
-  name: string | undefined;
-  liveServer: string | null;
-}): Promise<SecretsCommandResult> {
-  const { config, secrets, action, name, liveServer } = input;
-  if (action !== 'list' && action !== 'set' && action !== 'delete') throw new Error(USAGE);
-  if (action !== 'list') {
-    if (!name) throw new Error(USAGE);
-    // Checked before a value is asked for, so a typo does not cost a paste.
-    const problem = secretNameProblem(name);
-    if (problem) throw new Error(problem);
+async function setSecret(context: CliContext, name: string, value: string): Promise<void> {
+  const appId = context.config.APP_ID;
+  if (context.server) {
+    const path = adminPath(appId, 'secrets', name);
+    await callAdminApi(context.server, { method: 'PUT', path, body: { value } }, SetAnswerSchema);
+    return;
   }
-  const value = action === 'set' && name ? await readSecretValue(name) : undefined;
-  if (liveServer) {
-    const via = `server at ${liveServer}`;
-    const method = action === 'list' ? 'GET' : action === 'set' ? 'PUT' : 'DELETE';
-    const body = await viaServer(liveServer, config, secrets.serviceToken, method, name, value);
-    if (action === 'list') return { names: (body.names as string[] | undefined) ?? [], via };
-    return action === 'set' ? { name: name ?? '', set: true, via } : { name: name ?? '', deleted: true, via };
+  await withOfflineServices(context, async (offline) => {
+    await offline.ensureApp();
+    const secrets = offline.secrets();
+    // The key must open what is already there: two keys in one table would be a silent split.
+    await secrets.verifyKey(appId);
+    await secrets.set(appId, name, value);
+  });
+}
+
+async function deleteSecret(context: CliContext, name: string): Promise<void> {
+  const appId = context.config.APP_ID;
+  if (context.server) {
+    const path = adminPath(appId, 'secrets', name);
+    await callAdminApi(context.server, { method: 'DELETE', path }, DeletedAnswerSchema);
+    return;
   }
-  // With DATABASE_URL this is the shared PostgreSQL; running servers elsewhere pick the change up at start.
-  const { db } = await openPlatformDatabase(config);
-  try {
-    const service = buildSecretsService(db, secrets);
-    const via = 'database';
-    if (action === 'list') return { names: await service.names(config.APP_ID), via };
-    if (action === 'set' && name && value !== undefined) {
-      await createAppsService(createAppsStore(db)).ensureApp(config.APP_ID);
-      // The key must open what is already there: two keys in one table would be a silent split.
-      await service.verifyKey(config.APP_ID);
-      await service.set(config.APP_ID, name, value);
-      return { name, set: true, via };
-    }
-    await service.delete(config.APP_ID, name ?? '');
-    return { name: name ?? '', deleted: true, via };
-  } finally {
-    await db.close();
+  await withOfflineServices(context, (offline) => offline.secrets().delete(appId, name));
+}
+
+/** secretsCommand runs a secrets action; the value to set is read from stdin, else a hidden prompt. */
+export async function secretsCommand(
+  context: CliContext,
+  action: SecretsAction,
+): Promise<SecretsCommandResult> {
+  const via = viaOf(context);
+  if (action.action === 'list') return { names: await listSecrets(context), via };
+  if (action.action === 'set') {
+    await setSecret(context, action.secret, await readSecretValue(action.secret));
+    return { name: action.secret, set: true, via };
   }
+  await deleteSecret(context, action.secret);
+  return { name: action.secret, deleted: true, via };
 }
