@@ -6,13 +6,14 @@ import type { EntityDef } from '../../project/project-loader';
 import type { Mailer } from '../mail/mailer';
 import type { Identity } from '../identity/identity';
 import { appRolesOf } from '../users/app-roles';
-import { createUserWrites } from '../users/user-writes';
-import { createUsersService } from './users-service';
+import { createUserWrites, type UserWrites } from '../users/user-writes';
+import { createUsersService, type UsersService } from './users-service';
 import type { AccountLog } from './account-deps';
+import type { AccessTokens } from '../identity/access-tokens';
 import { createPasswordHasher } from './password-hasher';
 import { createAuthThrottle } from './auth-throttle';
-import { createSignInService } from './sign-in-service';
-import { createSignUpService } from './sign-up-service';
+import { createSignInService, type SignInService } from './sign-in-service';
+import { createSignUpService, type SignUpService } from './sign-up-service';
 import { createTurnstileVerifier } from './turnstile';
 
 /** AccountsConfig is the part of the server configuration accounts read. */
@@ -45,7 +46,7 @@ export async function createAccounts(input: {
   events?: EntityEvents | undefined;
   /** limiter counts sign-in attempts (the platform passes the one shared through Redis); default in process. */
   limiter?: RateLimiter | undefined;
-}) {
+}): Promise<Accounts> {
   const { config } = input;
   const { signer, users, tokens: accessTokens } = input.identity;
   const limiter = input.limiter ?? createRateLimiter();
@@ -84,4 +85,16 @@ export async function createAccounts(input: {
   };
 }
 
-export type Accounts = Awaited<ReturnType<typeof createAccounts>>;
+/** Accounts is what the auth part hands its routes: the account services built on one set of deps. */
+export interface Accounts {
+  /** userWrites is the profile update shared by updateMe and the User entity's update/delete. */
+  userWrites: UserWrites;
+  /** accessTokens says who a bearer token is and mints tokens. */
+  accessTokens: AccessTokens;
+  /** signIn is password sign-in, reset by mailed link and password change. */
+  signIn: SignInService;
+  /** signUp is registration and email verification by one-time code. */
+  signUp: SignUpService;
+  /** users is the signed-in user's profile, invitations, SSO tokens and operator actions. */
+  users: UsersService;
+}
