@@ -46,13 +46,31 @@ export interface LlmServiceDeps {
   log: { info(message: string): void; warn(fields: object, message: string): void };
 }
 
+/** LlmService is the LLM integrations (InvokeLLM, TranscribeAudio, extraction's fill) and their guards. */
+export interface LlmService {
+  /** configured says whether a provider is set (the start-up report and health name it). */
+  configured: boolean;
+  /** requireProvider throws the 503 naming LLM_PROVIDER_URL when no provider is set (before input checks). */
+  requireProvider(): void;
+  /** recentUsage lists appId's newest recorded calls, for the operator. */
+  recentUsage(appId: string, limit: number): Promise<LlmUsageRow[]>;
+  /** close writes the usage still queued (call before the database closes). */
+  close(): Promise<void>;
+  /** invoke answers InvokeLLM: a string, or with response_json_schema a value that satisfies it. */
+  invoke(appId: string, caller: Caller, input: InvokeInput, ip?: string): Promise<unknown>;
+  /** structured fills schema from a document's text for ExtractDataFromUploadedFile, as InvokeLLM would. */
+  structured(appId: string, caller: Caller, text: string, schema: object, ip?: string): Promise<unknown>;
+  /** transcribe answers TranscribeAudio: the audio file's text. */
+  transcribe(appId: string, caller: Caller, input: TranscribeInput, ip?: string): Promise<string>;
+}
+
 const callerFields = (caller: Caller) => ({
   caller_kind: caller.kind,
   user_id: caller.kind === 'user' ? caller.user.id : null,
 });
 
 /** createLlmService builds the LLM integrations on the provider (or none) and the guards. */
-export function createLlmService(deps: LlmServiceDeps) {
+export function createLlmService(deps: LlmServiceDeps): LlmService {
   let searchIgnoredLogged = false;
 
   function requireProvider(): LlmProvider {
@@ -272,5 +290,3 @@ export function createLlmService(deps: LlmServiceDeps) {
     },
   };
 }
-
-export type LlmService = ReturnType<typeof createLlmService>;
