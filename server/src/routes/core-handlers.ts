@@ -66,7 +66,10 @@ export function llmHandlers(llm: LlmService): Record<string, CoreHandler> {
 }
 
 /** imageHandlers are the Core integrations of generated images (served under `/media/`). */
-export function imageHandlers(images: ImageService, publicUrl: string | undefined): Record<string, CoreHandler> {
+export function imageHandlers(
+  images: ImageService,
+  publicUrl: string | undefined,
+): Record<string, CoreHandler> {
   return {
     GenerateImage: async ({ request, body }) => {
       const { prompt } = parseInput(GenerateImageSchema, body);

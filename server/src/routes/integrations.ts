@@ -1,10 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { InvalidInputError, NotFoundError, NotImplementedError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
-import {
-  InstallableParamsSchema,
-  IntegrationParamsSchema,
-} from '../schemas/integrations';
+import { InstallableParamsSchema, IntegrationParamsSchema } from '../schemas/integrations';
 import { requireSignInUnlessOpen } from '../services/identity/app-access';
 import type { AppsService } from '../services/apps/apps-service';
 import type { CallerGuard } from './caller-guard';
