@@ -13,7 +13,8 @@ import { writeRecords } from './write-records';
 // context (entities-context.ts: project, store, events, the caller rules every action starts with):
 //   read-records.ts        get, list/filter, v2 cursor page and distinct, count
 //   write-records.ts       create, update, delete
-//   write-many-records.ts  bulk create, bulk update, update-many, delete-many, upsert
+//   write-many-records.ts  bulk create, bulk update, update-many, delete-many (a module each)
+//   upsert-records.ts      upsert
 //   import-records.ts      CSV/JSON import, seed files
 //   aggregate-records.ts   aggregate
 // The caller rules of a write (create rule, field write rules, merges) are in write-checks.ts; the rule
