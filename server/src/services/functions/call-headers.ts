@@ -1,5 +1,5 @@
 // The headers of one call, both ways. To the function: the caller's, minus the platform's own names and
-// hop-by-hop ones, plus what `createClientFromRequest` expects (shared/spec/platform-protocol.md §1.4): the
+// hop-by-hop ones, plus what `createClientFromRequest` expects (docs/protocol-notes.md, "Functions"): the
 // app id, the API address the sandbox may reach and a freshly minted short-lived service token; a visitor's
 // headers under those names are dropped first. Back to the caller: the function's, minus hop-by-hop ones.
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
