@@ -3,7 +3,7 @@
 // contain or hold, what must
 // be stored afterwards and what realtime must deliver) and `apiScenarios` turns every row into a test
 // that sends the request to a running server and checks each of those in that order.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { connectSocket, eventually, received } from './realtime-client';
 
 /** ApiRequest is one HTTP request; `path` is relative to the server's URL. */

@@ -1,12 +1,16 @@
-// The real Base44 apps of `../shared/fixtures/real-apps/` (test data, never edited): each is copied to a
-// scratch folder under e2e/.cache (git-ignored), installed with `npm ci` once per package-lock.json, built
-// with its app id and served by a real server process. The browser side (what counts as a failure) is in
-// real-apps-browser.ts.
-import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+// The real Base44 apps of `../shared/fixtures/real-apps/` (test data, never edited): each is installed with
+// `npm ci` once per package-lock.json and Node version into a cache outside the clone (FIXTURE_CACHE_DIR,
+// shared by every clone and run on the machine), copied to a scratch folder under e2e/.cache (git-ignored)
+// with that node_modules linked in, built with its app id (the build cached beside the installs, by the
+// fixture's files, the app id and the install) and served by a real server process. The browser side (what
+// counts as a failure) is in real-apps-browser.ts.
+import { execFile, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { startOpenAiDouble, type OpenAiDouble } from './openai-double';
 import { AUTH_ENV, PASSWORD, SERVICE_TOKEN } from './auth-helpers';
 import { REPO_ROOT, startServer, type RunningServer } from './server-process';
@@ -14,12 +18,24 @@ import { REPO_ROOT, startServer, type RunningServer } from './server-process';
 /** REAL_APPS_DIR holds the fixture apps, next to the repository (or REAL_APPS_DIR). */
 export const REAL_APPS_DIR = process.env.REAL_APPS_DIR ?? resolve(REPO_ROOT, '../shared/fixtures/real-apps');
 
-/** CACHE_DIR keeps each app's installed copy between runs, one folder per package-lock.json. */
+/** CACHE_DIR holds this clone's scratch copy of each app: its files, its node_modules (linked), its build. */
 const CACHE_DIR = resolve(import.meta.dirname, '../.cache/real-apps');
+
+/**
+ * FIXTURE_CACHE_DIR keeps, outside the clone, each app's `npm ci` (`fixture-installs/`, one folder per
+ * package-lock.json and Node version: installKey) and its builds (`fixture-builds/`), so a fresh clone (as
+ * CI's) installs and builds nothing the machine did before. `rm -rf` it to start over.
+ */
+export const FIXTURE_CACHE_DIR = join(
+  process.env.XDG_CACHE_HOME || join(homedir(), '.cache'),
+  'queen-solana',
+);
+const INSTALLS_DIR = join(FIXTURE_CACHE_DIR, 'fixture-installs');
+const BUILDS_DIR = join(FIXTURE_CACHE_DIR, 'fixture-builds');
 
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 const BUILD_TIMEOUT_MS = 3 * 60_000;
-// Marks a finished `npm ci`: a folder without it (an interrupted install) is installed again.
+// Names, in a scratch folder's node_modules, the install it was linked from: another key links again.
 const INSTALLED_MARK = 'node_modules/.queen-installed';
 
 export type RealAppName = 'wellness' | 'camp-planner' | 'safereturn';
@@ -90,10 +106,78 @@ function run(
   });
 }
 
-/** lockHash names an install: the same package-lock.json reuses the same node_modules. */
-function lockHash(name: RealAppName): string {
+/**
+ * installKey names an install: the same package-lock.json on the same Node major version, platform and CPU
+ * reuses the same node_modules (its native binaries, such as esbuild's and rollup's, are per platform).
+ */
+function installKey(name: RealAppName): string {
   const lock = readFileSync(join(REAL_APPS_DIR, name, 'package-lock.json'));
-  return createHash('sha256').update(lock).digest('hex').slice(0, 16);
+  const node = `node${process.versions.node.split('.')[0]}-${process.platform}-${process.arch}`;
+  return `${name}-${createHash('sha256').update(lock).update(node).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * intoCache makes the cache folder final with fill, in a temporary folder beside it that is renamed into
+ * place when done: a rename is atomic, so another run, or an interrupted one, never sees a half-made folder
+ * under the final name. When two runs make it at once, the first rename wins and the other's copy goes.
+ */
+async function intoCache(final: string, fill: (partial: string) => Promise<void>): Promise<void> {
+  await mkdir(dirname(final), { recursive: true });
+  const partial = `${final}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
+  await mkdir(partial);
+  try {
+    await fill(partial);
+    await rename(partial, final).catch((error: unknown) => {
+      if (!existsSync(final)) throw error;
+    });
+  } finally {
+    await rm(partial, { recursive: true, force: true });
+  }
+}
+
+/** cachedInstall returns the folder of the app's installed node_modules for this key, installing it once. */
+async function cachedInstall(name: RealAppName, key: string): Promise<string> {
+  const final = join(INSTALLS_DIR, key);
+  if (existsSync(final)) return final;
+  log(name, `installing (npm ci, first run for this package-lock.json and Node) into ${final}`);
+  const started = Date.now();
+  await intoCache(final, async (partial) => {
+    for (const file of ['package.json', 'package-lock.json', '.npmrc']) {
+      const from = join(REAL_APPS_DIR, name, file);
+      if (existsSync(from)) await cp(from, join(partial, file));
+    }
+    try {
+      await run(name, partial, ['ci', '--no-audit', '--no-fund', '--loglevel=http'], {}, INSTALL_TIMEOUT_MS);
+    } catch (error) {
+      throw new Error(
+        `Installing the fixture app ${name} failed. The real-apps tests need the npm registry ` +
+          '(`npm config get registry`) once per package-lock.json; check it is reachable, then run the tests ' +
+          `again (a broken install is redone; \`rm -rf ${INSTALLS_DIR}\` starts over).\n${(error as Error).message}`,
+      );
+    }
+  });
+  log(name, `installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return final;
+}
+
+/**
+ * linkInstall gives the scratch folder its own node_modules made of hard links to the cached install's
+ * files (a copy where the two sit on different file systems): Vite writes its own caches into it, and a
+ * dev server serves from it, as from any app's node_modules, while the cached install is left as it was.
+ */
+async function linkInstall(name: RealAppName, install: string, dir: string, key: string): Promise<void> {
+  const mark = join(dir, INSTALLED_MARK);
+  if (existsSync(mark) && (await readFile(mark, 'utf8')) === key) return;
+  const started = Date.now();
+  const target = join(dir, 'node_modules');
+  await rm(target, { recursive: true, force: true });
+  const from = join(install, 'node_modules');
+  await promisify(execFile)('cp', ['-al', from, target]).catch(async () => {
+    await rm(target, { recursive: true, force: true });
+    await cp(from, target, { recursive: true, verbatimSymlinks: true });
+  });
+  await writeFile(mark, key);
+  log(name, `node_modules linked from ${install} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /** sourceHash fingerprints the fixture's files (not node_modules or dist): their paths and contents. */
@@ -108,19 +192,23 @@ async function sourceHash(source: string): Promise<string> {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** removeStaleInstalls deletes this app's folders of earlier package-lock.json versions. */
-async function removeStaleInstalls(name: RealAppName, keep: string): Promise<void> {
+/**
+ * removeStaleScratch deletes this clone's scratch folders of the app named the old way (`<name>-<lock hash>`,
+ * each with a full node_modules): the scratch folder is now `<name>` alone.
+ */
+async function removeStaleScratch(name: RealAppName): Promise<void> {
   const entries = await readdir(CACHE_DIR).catch(() => [] as string[]);
   for (const entry of entries) {
-    if (entry.startsWith(`${name}-`) && entry !== keep) {
+    if (new RegExp(`^${name}-[0-9a-f]{16}$`).test(entry)) {
       await rm(join(CACHE_DIR, entry), { recursive: true, force: true });
     }
   }
 }
 
 /**
- * prepareRealApp copies the fixture's files (not its node_modules or dist) into its scratch folder,
- * runs `npm ci` when this package-lock.json was never installed there, and builds it with its app id.
+ * prepareRealApp copies the fixture's files (not its node_modules or dist) into its scratch folder, links
+ * in the cached install of its package-lock.json (running `npm ci` into the cache the first time on this
+ * machine), and builds it with its app id.
  * camp-planner gets no VITE_BASE44_BACKEND_URL: tests give it `?server_url=`, so one build serves any port.
  */
 export async function prepareRealApp(name: RealAppName): Promise<PreparedApp> {
@@ -131,41 +219,39 @@ export async function prepareRealApp(name: RealAppName): Promise<PreparedApp> {
         'wellness/, camp-planner/ and safereturn/).',
     );
   }
-  const folder = `${name}-${lockHash(name)}`;
-  const dir = join(CACHE_DIR, folder);
+  const dir = join(CACHE_DIR, name);
   await mkdir(dir, { recursive: true });
-  await removeStaleInstalls(name, folder);
+  await removeStaleScratch(name);
   await cp(source, dir, {
     recursive: true,
     filter: (from) => !/[/\\](node_modules|dist)([/\\]|$)/.test(from.slice(source.length)),
   });
 
-  if (!existsSync(join(dir, INSTALLED_MARK))) {
-    log(name, `installing (npm ci, first run for this package-lock.json) in ${dir}`);
-    const started = Date.now();
-    try {
-      await run(name, dir, ['ci', '--no-audit', '--no-fund', '--loglevel=http'], {}, INSTALL_TIMEOUT_MS);
-    } catch (error) {
-      throw new Error(
-        `Installing the fixture app ${name} failed. The real-apps tests need the npm registry ` +
-          '(`npm config get registry`) once per package-lock.json; check it is reachable, then run the tests ' +
-          `again (a broken install is redone; \`rm -rf ${CACHE_DIR}\` starts over).\n${(error as Error).message}`,
-      );
-    }
-    await writeFile(join(dir, INSTALLED_MARK), new Date().toISOString());
-    log(name, `installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  }
+  const key = installKey(name);
+  await linkInstall(name, await cachedInstall(name, key), dir, key);
 
   const appId = appIdOf(name);
-  // A build is kept while the fixture's files and the app id are the same (the stamp is written last).
+  // A build is kept while the fixture's files, the app id and the install are the same (the stamp is
+  // written last), here and in the machine's cache.
   const stamp = join(dir, 'dist/.queen-build');
-  const wanted = `${await sourceHash(source)} ${appId}`;
+  const wanted = `${await sourceHash(source)} ${appId} ${key}`;
   const built = existsSync(stamp) ? readFileSync(stamp, 'utf8') : '';
   if (built !== wanted) {
     const started = Date.now();
-    await run(name, dir, ['run', 'build', '--silent'], { VITE_BASE44_APP_ID: appId }, BUILD_TIMEOUT_MS);
-    await writeFile(stamp, wanted);
-    log(name, `built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const cached = join(
+      BUILDS_DIR,
+      `${name}-${createHash('sha256').update(wanted).digest('hex').slice(0, 16)}`,
+    );
+    await rm(join(dir, 'dist'), { recursive: true, force: true });
+    if (existsSync(cached)) {
+      await cp(cached, join(dir, 'dist'), { recursive: true });
+      log(name, `build copied from ${cached} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    } else {
+      await run(name, dir, ['run', 'build', '--silent'], { VITE_BASE44_APP_ID: appId }, BUILD_TIMEOUT_MS);
+      await writeFile(stamp, wanted);
+      await intoCache(cached, (partial) => cp(join(dir, 'dist'), partial, { recursive: true }));
+      log(name, `built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
   }
   return { name, appId, dir };
 }

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { AUTH_ENV, PASSWORD, failure, uniqueEmail, userClient } from '../../support/auth-helpers';
 import {
   startSmtpDouble,

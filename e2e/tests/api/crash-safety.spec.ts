@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { AUTH_ENV, PASSWORD, uniqueEmail } from '../../support/auth-helpers';
 import { withServerDatabase } from '../../support/postgres';
 import { removeServerData, startServer, type RunningServer } from '../../support/server-process';

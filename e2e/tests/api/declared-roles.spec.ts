@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import {
   AUTH_ENV,
   createUser,

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, forThisFile, test } from '../../support/test';
 import fc from 'fast-check';
 import {
   SERVICE_TOKEN,
@@ -9,7 +9,7 @@ import {
   uniqueEmail,
   userClient,
 } from '../../support/auth-helpers';
-import { entityOf, startEntitiesServer } from '../../support/entities-helpers';
+import { entityOf } from '../../support/entities-helpers';
 import { connectSocket, eventually, received } from '../../support/realtime-client';
 import type { RunningServer } from '../../support/server-process';
 
@@ -36,8 +36,8 @@ const tokens: Record<Caller, string | undefined> = {
 };
 const users = {} as Record<'owner' | 'other' | 'admin', { id: string; email: string }>;
 
-test.beforeAll(async () => {
-  server = await startEntitiesServer();
+test.beforeAll(async ({ sharedEntitiesServer }) => {
+  server = forThisFile(sharedEntitiesServer);
   for (const [name, role] of [
     ['owner', 'user'],
     ['other', 'user'],
@@ -50,10 +50,6 @@ test.beforeAll(async () => {
   }
   clients.anonymous = userClient(server);
   clients.service = serviceClient(server).asServiceRole;
-});
-
-test.afterAll(async () => {
-  expect(await server.stop()).toBe(0);
 });
 
 async function outcome(call: Promise<unknown>): Promise<number | Record<string, unknown>> {

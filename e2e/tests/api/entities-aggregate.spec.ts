@@ -1,18 +1,14 @@
-import { expect, test } from '@playwright/test';
+import { expect, forThisFile, test } from '../../support/test';
 import { createUser, failure, serviceClient, uniqueEmail, userClient } from '../../support/auth-helpers';
-import { entityOf, startEntitiesServer } from '../../support/entities-helpers';
+import { entityOf } from '../../support/entities-helpers';
 import type { RunningServer } from '../../support/server-process';
 
 // aggregate through the official SDK: groups, measures, having, sort, dateBucket, the row cap, the read
 // rule in SQL and 400s for bad specs.
 let server: RunningServer;
 
-test.beforeAll(async () => {
-  server = await startEntitiesServer();
-});
-
-test.afterAll(async () => {
-  expect(await server.stop()).toBe(0);
+test.beforeAll(async ({ sharedEntitiesServer }) => {
+  server = forThisFile(sharedEntitiesServer);
 });
 
 test('groups with count, sum, avg, min, max and countDistinct, filtered by query', async () => {

@@ -1,7 +1,7 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { AUTH_ENV, failure, signUp, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { runCli } from '../../support/cli-process';
 import { entityOf } from '../../support/entities-helpers';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, forThisFile, test } from '../../support/test';
 import {
   failure,
   SERVICE_TOKEN,
@@ -7,7 +7,7 @@ import {
   uniqueEmail,
   userClient,
 } from '../../support/auth-helpers';
-import { entityOf, startEntitiesServer } from '../../support/entities-helpers';
+import { entityOf } from '../../support/entities-helpers';
 import { connectSocket, eventually, received } from '../../support/realtime-client';
 import type { RunningServer } from '../../support/server-process';
 
@@ -23,17 +23,13 @@ let owner: Client;
 let other: Client;
 let service: Pick<Client, 'entities'>;
 
-test.beforeAll(async () => {
-  server = await startEntitiesServer();
+test.beforeAll(async ({ sharedEntitiesServer }) => {
+  server = forThisFile(sharedEntitiesServer);
   const make = async (label: string) => (await createUser(server, { email: uniqueEmail(label) })).token;
   tokens = { owner: await make('nf-owner'), other: await make('nf-other') };
   owner = userClient(server, tokens.owner);
   other = userClient(server, tokens.other);
   service = serviceClient(server).asServiceRole;
-});
-
-test.afterAll(async () => {
-  expect(await server.stop()).toBe(0);
 });
 
 const dossier = (title: string, rank: number) => ({

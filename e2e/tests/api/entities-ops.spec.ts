@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect, forThisFile, test } from '../../support/test';
 import { api, createUser, failure, serviceClient, uniqueEmail, userClient } from '../../support/auth-helpers';
-import { entityOf, startEntitiesServer } from '../../support/entities-helpers';
+import { entityOf } from '../../support/entities-helpers';
 import type { RunningServer } from '../../support/server-process';
 
 // The batch entity operations through the official SDK: updateMany, upsert and bulkUpdate, with their
@@ -11,12 +11,8 @@ type Row = Record<string, unknown> & { id: string };
 
 let server: RunningServer;
 
-test.beforeAll(async () => {
-  server = await startEntitiesServer();
-});
-
-test.afterAll(async () => {
-  expect(await server.stop()).toBe(0);
+test.beforeAll(async ({ sharedEntitiesServer }) => {
+  server = forThisFile(sharedEntitiesServer);
 });
 
 test('updateMany applies every operator to the matching records and reports has_more', async () => {

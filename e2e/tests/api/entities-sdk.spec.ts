@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { api, createUser, failure, serviceClient, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { brokenProject, entityOf, postOversized, startEntitiesServer } from '../../support/entities-helpers';
 import { removeServerData, startServer, type RunningServer } from '../../support/server-process';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { AUTH_ENV, api, createUser, failure, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { flatePdfOf } from '../../support/documents';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { AUTH_ENV, createUser, failure, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { createDatabase, dropDatabase } from '../../support/postgres';
 import { startS3, type RunningS3 } from '../../support/s3rver';

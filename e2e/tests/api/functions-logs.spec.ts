@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { createUser, SERVICE_TOKEN, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { runCli } from '../../support/cli-process';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';

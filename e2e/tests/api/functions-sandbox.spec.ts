@@ -1,6 +1,6 @@
 // The functions sandbox, measured from inside (e2e/fixtures/functions/base44/functions/probe): every escape a
 // function might try is refused, and the one address it needs, this server's API, is reachable.
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import { startServer, type RunningServer } from '../../support/server-process';
 import { FUNCTIONS_ENV } from '../../support/functions-project';

@@ -4,7 +4,7 @@
 import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { FUNCTIONS_ENV, FUNCTIONS_PROJECT } from '../../support/functions-project';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import { runCli } from '../../support/cli-process';

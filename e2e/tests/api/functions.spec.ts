@@ -3,7 +3,7 @@
 // the API, function → function, multipart in and binary out, secrets, and each failure the server survives
 // (compile error, crash, timeout, heap limit). The sandbox's refusals are in functions-sandbox.spec.ts.
 import { spawnSync } from 'node:child_process';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { createUser, SERVICE_TOKEN, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { waitForMail } from '../../support/outbox';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';

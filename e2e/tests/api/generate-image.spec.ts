@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createClient, type Base44Error } from '@base44/sdk';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { sdkClient } from '../../support/sdk-client';
 import { apiScenarios } from '../../support/api-scenario';
 import { startServer, type RunningServer } from '../../support/server-process';

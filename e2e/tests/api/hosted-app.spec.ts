@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { PASSWORD, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { runCli } from '../../support/cli-process';
 import { createFakeAppDist, FAKE_APP_INDEX } from '../../support/fake-site-dist';

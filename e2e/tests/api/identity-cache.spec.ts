@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { api, createUser, PASSWORD, SERVICE_TOKEN, uniqueEmail } from '../../support/auth-helpers';
 import { startEntitiesServer } from '../../support/entities-helpers';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';

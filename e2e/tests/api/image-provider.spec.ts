@@ -1,5 +1,5 @@
 import type { Base44Error } from '@base44/sdk';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import {
   startImageProviderDouble,
   TINY_PNG,

@@ -1,5 +1,5 @@
 import { createClient, type Base44Error } from '@base44/sdk';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { io } from 'socket.io-client';
 import { sdkClient } from '../../support/sdk-client';
 import { apiScenarios } from '../../support/api-scenario';

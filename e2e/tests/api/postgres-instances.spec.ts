@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import pg from 'pg';
 import { AUTH_ENV } from '../../support/auth-helpers';
 import { createDatabase, dropDatabase, withServerDatabase } from '../../support/postgres';

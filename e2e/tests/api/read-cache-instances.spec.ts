@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { serviceClient } from '../../support/auth-helpers';
 import { entityOf, startEntitiesServer } from '../../support/entities-helpers';
 import { currentDatabaseMode, type RunningServer } from '../../support/server-process';

@@ -1,7 +1,7 @@
-import { expect, test } from '@playwright/test';
+import { expect, forThisFile, test } from '../../support/test';
 import { io } from 'socket.io-client';
 import { SERVICE_TOKEN, createUser, uniqueEmail, userClient } from '../../support/auth-helpers';
-import { entityOf, startEntitiesServer } from '../../support/entities-helpers';
+import { entityOf } from '../../support/entities-helpers';
 import { subscribeAll, subscriptionReady, type RealtimeEvent } from '../../support/realtime-client';
 import type { RunningServer } from '../../support/server-process';
 
@@ -35,8 +35,8 @@ const settle = () => new Promise((wait) => setTimeout(wait, 400));
 const ofRecord = (events: RealtimeEvent[] | undefined, id: string) =>
   (events ?? []).filter((event) => event.id === id);
 
-test.beforeAll(async () => {
-  server = await startEntitiesServer();
+test.beforeAll(async ({ sharedEntitiesServer }) => {
+  server = forThisFile(sharedEntitiesServer);
   const make = async (label: string, role: 'user' | 'admin' = 'user') =>
     (await createUser(server, { email: uniqueEmail(label), role })).token;
   tokens = {
@@ -49,7 +49,6 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   for (const made of clients) made.cleanup();
-  expect(await server.stop()).toBe(0);
 });
 
 test('create, update, delete, bulk create and delete-many reach a subscriber as SDK events', async () => {

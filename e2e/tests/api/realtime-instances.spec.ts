@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { SERVICE_TOKEN, createUser, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { entityOf, startEntitiesServer } from '../../support/entities-helpers';
 import { subscribeAll, subscriptionReady, type RealtimeEvent } from '../../support/realtime-client';

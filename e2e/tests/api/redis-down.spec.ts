@@ -1,5 +1,5 @@
 import { FIXTURE_PROJECT } from '../../support/entities-helpers';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { AUTH_ENV, SERVICE_TOKEN, api, signUp, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { connectSocket, eventually, received } from '../../support/realtime-client';
 import { freePort, startServer, type RunningServer } from '../../support/server-process';

@@ -1,5 +1,5 @@
 import { FIXTURE_PROJECT } from '../../support/entities-helpers';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import type { Socket } from 'socket.io-client';
 import { AUTH_ENV, SERVICE_TOKEN, api, signUp, uniqueEmail } from '../../support/auth-helpers';
 import { connectSocket, eventually, received } from '../../support/realtime-client';

@@ -1,6 +1,6 @@
 import { FIXTURE_PROJECT } from '../../support/entities-helpers';
 import { createConnection, createServer, type Server, type Socket as NetSocket } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import type { Socket } from 'socket.io-client';
 import { AUTH_ENV, SERVICE_TOKEN, api, userClient } from '../../support/auth-helpers';
 import { connectSocket, eventually, received } from '../../support/realtime-client';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { api, AUTH_ENV, SERVICE_TOKEN } from '../../support/auth-helpers';
 import { runCli } from '../../support/cli-process';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { api, AUTH_ENV, SERVICE_TOKEN, userClient } from '../../support/auth-helpers';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import { currentDatabaseMode, startServer, type RunningServer } from '../../support/server-process';

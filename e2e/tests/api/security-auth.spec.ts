@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { SignJWT } from 'jose';
 import { PASSWORD, api, failure, signUp, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { linkFrom, mailsTo, otpFrom, waitForMail } from '../../support/outbox';

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Base44Error } from '@base44/sdk';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import {
   AUTH_ENV,
   api,

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { rm } from 'node:fs/promises';
 import { brotliDecompressSync } from 'node:zlib';
 import { createClient } from '@base44/sdk';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import {
   createFakeSiteDist,
   FAKE_ASSET_SOURCE,

@@ -2,7 +2,7 @@
 // any port; no appBaseUrl): a private app whose NavigationTracker logs each page with appLogs.logUserInApp,
 // whose documents are UploadPrivateFile uploads shown through CreateFileSignedUrl, whose pages list trips, gear
 // and documents, and whose photo scan recognizes gear with InvokeLLM's file_urls.
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { TINY_PNG } from '../../support/openai-images-double';
 import { PASSWORD, uniqueEmail } from '../../support/auth-helpers';
 import {

@@ -4,7 +4,8 @@
 // custom User fields and photo (a public upload), the new-plan form (InvokeLLM finds the agency; the Deno
 // function submitTripPlan files the plan as the service role), and the family portal, whose anonymous call
 // of the backend function getTripPublic reads the trip as the service role (Deno).
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { PASSWORD, uniqueEmail } from '../../support/auth-helpers';
 import { linkFrom, otpFrom, waitForMail } from '../../support/outbox';
 import {

@@ -3,7 +3,7 @@
 // response_json_schema (answered by the provider double, see startRealAppServer) and store it, the
 // journal creates and updates JournalEntry records, the plugin logs page views to /app-logs without /api.
 // The same app also runs in Vite's dev server, whose vite-plugin proxy forwards `/api` to us.
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { PASSWORD, uniqueEmail } from '../../support/auth-helpers';
 import {
   createAppUser,

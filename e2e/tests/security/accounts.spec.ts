@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { SignJWT, decodeJwt } from 'jose';
 import {
   AUTH_ENV,

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { seedLongTodos, startEntitiesServer } from '../../support/entities-helpers';
 import type { RunningServer } from '../../support/server-process';
 import { onThisMachine } from '../../support/responsiveness';

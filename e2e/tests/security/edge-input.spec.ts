@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import fc from 'fast-check';
 import { SERVICE_TOKEN, createUser, serviceClient, uniqueEmail } from '../../support/auth-helpers';
 import { entityOf, startEntitiesServer } from '../../support/entities-helpers';

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { api, AUTH_ENV, createUser, uniqueEmail } from '../../support/auth-helpers';
 import { createFakeAppDist, createFakeSiteDist } from '../../support/fake-site-dist';
 import { onThisMachine, slowestAnswerDuring } from '../../support/responsiveness';

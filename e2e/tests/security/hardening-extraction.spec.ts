@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { AUTH_ENV, createUser, failure, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { flatePdfOf, zipOf } from '../../support/documents';
 import { startOpenAiDouble, type OpenAiDouble } from '../../support/openai-double';

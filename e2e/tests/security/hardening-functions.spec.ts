@@ -9,7 +9,7 @@
 import { chmod, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { api, SERVICE_TOKEN } from '../../support/auth-helpers';
 import { FUNCTIONS_ENV, FUNCTIONS_PROJECT } from '../../support/functions-project';
 import { onThisMachine, slowestAnswerDuring } from '../../support/responsiveness';

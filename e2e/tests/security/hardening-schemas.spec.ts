@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { AUTH_ENV, api } from '../../support/auth-helpers';
 import { startOpenAiDouble, type OpenAiDouble } from '../../support/openai-double';
 import { onThisMachine, slowestAnswerDuring } from '../../support/responsiveness';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import type { Socket } from 'socket.io-client';
 import { SERVICE_TOKEN, api, createUser, signUp, uniqueEmail } from '../../support/auth-helpers';
 import {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import type { Socket } from 'socket.io-client';
 import { PASSWORD, SERVICE_TOKEN, createUser, uniqueEmail } from '../../support/auth-helpers';
 import { startEntitiesServer } from '../../support/entities-helpers';

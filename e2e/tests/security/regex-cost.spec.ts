@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { apiScenarios, bearer, type ApiScenario } from '../../support/api-scenario';
 import { onThisMachine, slowestAnswerDuring } from '../../support/responsiveness';
 import { SERVICE_TOKEN, api, createUser, uniqueEmail } from '../../support/auth-helpers';

@@ -1,17 +1,14 @@
-import { expect, test } from '@playwright/test';
-import { AUTH_ENV, createUser, PASSWORD, uniqueEmail } from '../../support/auth-helpers';
+import { expect, forThisFile, test } from '../../support/test';
+import { createUser, PASSWORD, uniqueEmail } from '../../support/auth-helpers';
 import { axeViolations } from '../../support/axe';
 import { expectBackSignedIn, loginUrl, openLogin, signInOnPage } from '../../support/login-page';
-import { startServer, type RunningServer } from '../../support/server-process';
+import type { RunningServer } from '../../support/server-process';
 
 // The sign-in page itself: served prerendered, its errors, where it returns to, and its accessibility.
 
 let server: RunningServer;
-test.beforeAll(async () => {
-  server = await startServer({ env: AUTH_ENV });
-});
-test.afterAll(async () => {
-  await server.stop();
+test.beforeAll(async ({ sharedAuthServer }) => {
+  server = forThisFile(sharedAuthServer);
 });
 
 test('GET /login is the prerendered sign-in page with the boot data, never cached', async ({ request }) => {

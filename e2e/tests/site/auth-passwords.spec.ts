@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { api, AUTH_ENV, PASSWORD, uniqueEmail, userClient } from '../../support/auth-helpers';
+import { expect, forThisFile, test } from '../../support/test';
+import { api, PASSWORD, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import {
   createUserWithCli,
@@ -9,16 +9,13 @@ import {
   signInOnPage,
 } from '../../support/login-page';
 import { linkFrom, mailsTo, waitForMail } from '../../support/outbox';
-import { startServer, type RunningServer } from '../../support/server-process';
+import type { RunningServer } from '../../support/server-process';
 
 // The two mailed links the sign-in page opens: a password reset and an invitation.
 
 let server: RunningServer;
-test.beforeAll(async () => {
-  server = await startServer({ env: AUTH_ENV });
-});
-test.afterAll(async () => {
-  await server.stop();
+test.beforeAll(async ({ sharedAuthServer }) => {
+  server = forThisFile(sharedAuthServer);
 });
 
 test('forgot password: request a link, open it, choose a new password, sign in with it', async ({ page }) => {

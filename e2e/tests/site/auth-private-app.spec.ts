@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { AUTH_ENV, PASSWORD, uniqueEmail } from '../../support/auth-helpers';
 import { createUserWithCli, expectBackSignedIn, openLogin, signInOnPage } from '../../support/login-page';
 import { otpFrom, waitForMail } from '../../support/outbox';

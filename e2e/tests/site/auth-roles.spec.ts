@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { AUTH_ENV, PASSWORD, uniqueEmail } from '../../support/auth-helpers';
+import { expect, forThisFile, test } from '../../support/test';
+import { PASSWORD, uniqueEmail } from '../../support/auth-helpers';
 import {
   createUserWithCli,
   expectBackSignedIn,
@@ -7,16 +7,13 @@ import {
   openLogin,
   signInOnPage,
 } from '../../support/login-page';
-import { startServer, type RunningServer } from '../../support/server-process';
+import type { RunningServer } from '../../support/server-process';
 
 // The 404 page's Admin Note, for a real admin (made with the operator CLI) and a plain user.
 
 let server: RunningServer;
-test.beforeAll(async () => {
-  server = await startServer({ env: AUTH_ENV });
-});
-test.afterAll(async () => {
-  await server.stop();
+test.beforeAll(async ({ sharedAuthServer }) => {
+  server = forThisFile(sharedAuthServer);
 });
 
 for (const role of ['admin', 'user'] as const) {

@@ -1,17 +1,14 @@
-import { expect, test } from '@playwright/test';
-import { AUTH_ENV, PASSWORD, uniqueEmail, userClient } from '../../support/auth-helpers';
+import { expect, forThisFile, test } from '../../support/test';
+import { PASSWORD, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { expectBackSignedIn, loginUrl, openLogin } from '../../support/login-page';
 import { mailsTo, otpFrom, waitForMail } from '../../support/outbox';
-import { startServer, type RunningServer } from '../../support/server-process';
+import type { RunningServer } from '../../support/server-process';
 
 // Creating an account on the sign-in page: the mailed 6-digit code, resending it, and landing back on the site.
 
 let server: RunningServer;
-test.beforeAll(async () => {
-  server = await startServer({ env: AUTH_ENV });
-});
-test.afterAll(async () => {
-  await server.stop();
+test.beforeAll(async ({ sharedAuthServer }) => {
+  server = forThisFile(sharedAuthServer);
 });
 
 test('sign up, enter the mailed code, and come back signed in', async ({ page }) => {

@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, forThisFile, test } from '../../support/test';
 import { openSite } from '../../support/open-site';
-import { startServer, type RunningServer } from '../../support/server-process';
+import type { RunningServer } from '../../support/server-process';
 
 // Every HTML page carries a Content-Security-Policy; the real built site runs under it without a single
 // violation (inline scripts hashed, images from /media, the SDK's calls, the realtime socket), and the
@@ -10,12 +11,8 @@ import { startServer, type RunningServer } from '../../support/server-process';
 
 let server: RunningServer;
 
-test.beforeAll(async () => {
-  server = await startServer();
-});
-
-test.afterAll(async () => {
-  expect(await server.stop()).toBe(0);
+test.beforeAll(async ({ sharedServer }) => {
+  server = forThisFile(sharedServer);
 });
 
 /** watchViolations collects CSP violations: the DOM event and Chromium's console report. */

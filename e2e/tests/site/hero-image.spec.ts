@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { startFailingImageProvider } from '../../support/image-provider-double';
 import { startServer } from '../../support/server-process';
 import { openSite } from '../../support/open-site';

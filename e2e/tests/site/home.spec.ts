@@ -1,16 +1,13 @@
-import { expect, test } from '@playwright/test';
-import { startServer, type RunningServer } from '../../support/server-process';
+import { expect, forThisFile, test } from '../../support/test';
+import type { RunningServer } from '../../support/server-process';
 import { openSite } from '../../support/open-site';
 import { shippedConfig } from '../../support/site-config';
 
 // The built site, served by the real server, as a visitor sees it.
 
 let server: RunningServer;
-test.beforeAll(async () => {
-  server = await startServer();
-});
-test.afterAll(async () => {
-  await server.stop();
+test.beforeAll(async ({ sharedServer }) => {
+  server = forThisFile(sharedServer);
 });
 
 const coin = shippedConfig.coinName;

@@ -1,14 +1,12 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, forThisFile, test } from '../../support/test';
 import { axeViolations } from '../../support/axe';
-import { startServer, type RunningServer } from '../../support/server-process';
+import type { RunningServer } from '../../support/server-process';
 import { openSite, waitForHydration } from '../../support/open-site';
 
 let server: RunningServer;
-test.beforeAll(async () => {
-  server = await startServer();
-});
-test.afterAll(async () => {
-  await server.stop();
+test.beforeAll(async ({ sharedServer }) => {
+  server = forThisFile(sharedServer);
 });
 
 const playStates = (page: Page) =>

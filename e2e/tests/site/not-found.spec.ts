@@ -1,14 +1,11 @@
-import { expect, test } from '@playwright/test';
-import { startServer, type RunningServer } from '../../support/server-process';
+import { expect, forThisFile, test } from '../../support/test';
+import type { RunningServer } from '../../support/server-process';
 import { openSite } from '../../support/open-site';
 import { axeViolations } from '../../support/axe';
 
 let server: RunningServer;
-test.beforeAll(async () => {
-  server = await startServer();
-});
-test.afterAll(async () => {
-  await server.stop();
+test.beforeAll(async ({ sharedServer }) => {
+  server = forThisFile(sharedServer);
 });
 
 test('an unknown path answers 404 and echoes the path; Go Home returns to /', async ({ page }) => {

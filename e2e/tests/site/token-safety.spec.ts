@@ -1,15 +1,12 @@
-import { expect, test } from '@playwright/test';
-import { startServer, type RunningServer } from '../../support/server-process';
+import { expect, forThisFile, test } from '../../support/test';
+import type { RunningServer } from '../../support/server-process';
 import { openSite } from '../../support/open-site';
 
 // A crafted link must not make the page send the visitor's token anywhere but its own origin.
 
 let server: RunningServer;
-test.beforeAll(async () => {
-  server = await startServer();
-});
-test.afterAll(async () => {
-  await server.stop();
+test.beforeAll(async ({ sharedServer }) => {
+  server = forThisFile(sharedServer);
 });
 
 test('server_url to a foreign origin is ignored and no request leaves the origin', async ({

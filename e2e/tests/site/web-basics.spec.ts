@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../support/test';
 import { openSite } from '../../support/open-site';
 import { startServer, type RunningServer } from '../../support/server-process';
 import { shippedConfig } from '../../support/site-config';

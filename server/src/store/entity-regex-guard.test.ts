@@ -1,4 +1,3 @@
-import { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,7 +9,7 @@ import {
   regexProblem,
   regexReadsOnlyPrefix,
 } from './entity-regex-guard';
-import { migratedPgliteFolder } from '../test-support/migrated-pglite';
+import { openTestDatabase, type TestDatabase } from '../test-support/open-test-database';
 
 // CI pins the property-test seed (FC_SEED in .ci/run) so a landing is reproducible; local runs explore.
 if (process.env.FC_SEED) fc.configureGlobal({ seed: Number(process.env.FC_SEED) });
@@ -115,13 +114,15 @@ describe('regexReadsOnlyPrefix', () => {
 });
 
 describe('regexProblem against PostgreSQL', () => {
-  let pglite: PGlite;
+  let opened: TestDatabase;
+  let pglite: TestDatabase['db'];
   beforeAll(async () => {
-    pglite = new PGlite(await migratedPgliteFolder());
+    opened = await openTestDatabase({ engine: 'pglite' });
+    pglite = opened.db;
     await pglite.query('SELECT 1');
   }, 60_000);
   afterAll(async () => {
-    await pglite.close();
+    await opened?.close();
   });
 
   const pieces = fc.constantFrom(

@@ -1,13 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
-import { openScratchPostgres } from '../test-support/scratch-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, TEST_ENGINES, type TestDatabase } from '../test-support/open-test-database';
 import type { Database, Queryable } from './database';
 import { createEntityRecordsStore } from './entity-records-store';
-import { runMigrations } from './migrations';
 import { createStatisticsKeeper, MIN_NEW_ROWS } from './statistics-keeper';
 import { createUsersStore } from './users-store';
-import { migratedPgliteFolder } from '../test-support/migrated-pglite';
 
 // The plans of the everyday requests, read with EXPLAIN from the statements the stores really send, on
 // PGlite and (with DATABASE_URL, as CI sets it) PostgreSQL: right after a bulk load that no ANALYZE has
@@ -15,29 +12,6 @@ import { migratedPgliteFolder } from '../test-support/migrated-pglite';
 // query must reach its rows through its index: no sequential scan, no sort of a whole entity.
 
 const ROWS = 20_000;
-
-interface Engine {
-  db: Database;
-  close(): Promise<void>;
-}
-
-function pgliteDatabase(pglite: PGlite): Database {
-  const queryable = (target: Pick<PGlite, 'query'>): Queryable => ({
-    query: async (sql, params) => ({ rows: (await target.query(sql, params)).rows as never[] }),
-  });
-  return {
-    ...queryable(pglite),
-    transaction: (fn) => pglite.transaction((tx) => fn(queryable(tx))),
-    close: () => pglite.close(),
-  };
-}
-
-async function openPglite(): Promise<Engine> {
-  const pglite = new PGlite(await migratedPgliteFolder());
-  return { db: pgliteDatabase(pglite), close: () => pglite.close() };
-}
-
-const openPostgres = (adminUrl: string): Promise<Engine> => openScratchPostgres(adminUrl, 'perf_plans');
 
 /** recording returns db with every statement it runs kept in `sent`, to EXPLAIN them afterwards. */
 function recording(db: Database) {
@@ -106,18 +80,13 @@ function expectIndexed(plans: Awaited<ReturnType<typeof hotPlans>>) {
   expect(plans.list).toContain('entity_records_created_idx');
 }
 
-const engines: [string, () => Promise<Engine>][] = [['PGlite', openPglite]];
-const adminUrl = process.env.DATABASE_URL;
-if (adminUrl) engines.push(['PostgreSQL', () => openPostgres(adminUrl)]);
-
-describe.each(engines)('hot query plans on %s', (_name, open) => {
-  let engine: Engine;
+describe.each(TEST_ENGINES)('hot query plans on %s', (name) => {
+  let engine: TestDatabase;
   let ids: { record: string; user: string };
 
   beforeAll(async () => {
-    engine = await open();
+    engine = await openTestDatabase({ engine: name, name: 'perf_plans' });
     const { db } = engine;
-    await runMigrations(db);
     await db.query(`ALTER TABLE entity_records SET (autovacuum_enabled = false)`);
     await db.query(`ALTER TABLE users SET (autovacuum_enabled = false)`);
     await db.query(`INSERT INTO apps (id) VALUES ('app'), ('other')`);

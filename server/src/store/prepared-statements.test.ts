@@ -1,39 +1,21 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openScratchPostgres } from '../test-support/scratch-postgres';
 import { describe, expect, it } from 'vitest';
-import type { Database } from './database';
-import { openPgliteWorkerDatabase } from './pglite-worker-database';
+import { openTestDatabase, TEST_ENGINES } from '../test-support/open-test-database';
 import { createStatementNames } from './statement-names';
 
 // Statements run with `reuse` are prepared once per connection and then only bound: same answers as
 // unnamed statements, inside and outside transactions, and a failed run leaves nothing half-prepared.
+// PGlite runs in its worker thread, as the server runs it (the in-process one ignores `reuse`).
 
 const quiet = { warn: () => undefined, error: () => undefined };
 
-async function openWorker(): Promise<{ db: Database; close(): Promise<void> }> {
-  const folder = await mkdtemp(join(tmpdir(), 'queen-prepared-'));
-  const db = await openPgliteWorkerDatabase(folder, { queryTimeoutMs: 10_000, log: quiet });
-  return {
-    db,
-    close: async () => {
-      await db.close();
-      await rm(folder, { recursive: true, force: true });
-    },
-  };
-}
+describe.each(TEST_ENGINES)('reused statements on %s', (engine) => {
+  const open = () =>
+    openTestDatabase({
+      engine,
+      name: 'prepared',
+      pgliteWorker: { queryTimeoutMs: 10_000, log: quiet },
+    });
 
-const openPostgres = (adminUrl: string): Promise<{ db: Database; close(): Promise<void> }> =>
-  openScratchPostgres(adminUrl, 'prepared');
-
-const engines: [string, () => Promise<{ db: Database; close(): Promise<void> }>][] = [
-  ['PGlite (worker)', openWorker],
-];
-const adminUrl = process.env.DATABASE_URL;
-if (adminUrl) engines.push(['PostgreSQL', () => openPostgres(adminUrl)]);
-
-describe.each(engines)('reused statements on %s', (_label, open) => {
   it('answer like unnamed ones, survive a failed bind, and work inside transactions', async () => {
     const { db, close } = await open();
     try {

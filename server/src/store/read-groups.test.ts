@@ -1,35 +1,32 @@
-import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, type TestDatabase } from '../test-support/open-test-database';
 import type { Database, Queryable } from './database';
 import { createEntityRecordsStore, type EntityRecordsStore } from './entity-records-store';
-import { runMigrations } from './migrations';
-import { migratedPgliteFolder } from '../test-support/migrated-pglite';
 
 // Reads by id of one selection that arrive while one is running are answered by one statement; each
 // caller still gets its own row (or null), and reads under different rules never share a statement.
 
-let pglite: PGlite;
+let opened: TestDatabase;
 let store: EntityRecordsStore;
 const sent: string[] = [];
 
-function recorded(target: Pick<PGlite, 'query'>): Queryable {
+function recorded(target: Queryable): Queryable {
   return {
-    query: async (sql, params) => {
+    query: async (sql, params, options) => {
       sent.push(sql);
-      return { rows: (await target.query(sql, params)).rows as never[] };
+      return target.query<never>(sql, params, options);
     },
   };
 }
 
 beforeAll(async () => {
-  pglite = new PGlite(await migratedPgliteFolder());
+  opened = await openTestDatabase({ engine: 'pglite' });
   const db: Database = {
-    ...recorded(pglite),
-    transaction: (fn) => pglite.transaction((tx) => fn(recorded(tx))),
-    close: () => pglite.close(),
+    ...recorded(opened.db),
+    transaction: (fn) => opened.db.transaction((tx) => fn(recorded(tx))),
+    close: () => opened.db.close(),
   };
-  await runMigrations(db);
-  await pglite.query(`INSERT INTO apps (id) VALUES ('app') ON CONFLICT DO NOTHING`);
+  await opened.db.query(`INSERT INTO apps (id) VALUES ('app') ON CONFLICT DO NOTHING`);
   store = createEntityRecordsStore(db);
   await store.insertMany(
     'app',
@@ -43,7 +40,7 @@ beforeAll(async () => {
   );
 }, 60_000);
 
-afterAll(() => pglite.close());
+afterAll(() => opened?.close());
 
 const byIdStatements = () => sent.filter((sql) => sql.includes('id = ANY('));
 

@@ -3,14 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseErrorAnswer } from '../lib/database-errors';
-import { openScratchPostgres } from '../test-support/scratch-postgres';
+import { copyMigratedPglite } from '../test-support/migrated-pglite';
+import { openTestDatabase } from '../test-support/open-test-database';
 import type { Database } from './database';
 import { createEntityRecordsStore } from './entity-records-store';
-import { runMigrations } from './migrations';
-import { openDatabase, REGEX_DEADLINE_MS } from './open-database';
+import { openDatabase, REGEX_DEADLINE_MS, type DatabaseSettings } from './open-database';
+import type { DatabaseLog } from './pglite-worker-database';
 
 // A `$regex` scan stops at queen.regex_deadline_ms with its own error, on PGlite without restarting the
-// engine (PGlite cannot honour statement_timeout) and on PostgreSQL before statement_timeout.
+// engine (PGlite cannot honour statement_timeout) and on PostgreSQL before statement_timeout. The PGlite
+// cases open the database as the server does (`openDatabase`, the subject here), on a copy of the run's
+// migrated folder; the PostgreSQL one through openTestDatabase with the same session settings.
 const DEADLINE_MS = 50;
 const QUERY_TIMEOUT_MS = 20_000;
 const APP = 'regex-deadline';
@@ -22,8 +25,22 @@ afterAll(async () => {
   for (const close of closers.reverse()) await close();
 });
 
+/** openAsServer opens a migrated PGlite in a fresh DATA_DIR with openDatabase, closed after the file. */
+async function openAsServer(
+  settings: Omit<DatabaseSettings, 'DATA_DIR'>,
+  log?: DatabaseLog,
+): Promise<Database> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'queen-regex-deadline-'));
+  await copyMigratedPglite(join(dataDir, 'pglite'));
+  const { db } = await openDatabase({ ...settings, DATA_DIR: dataDir }, undefined, log);
+  closers.push(async () => {
+    await db.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  return db;
+}
+
 async function seeded(db: Database): Promise<void> {
-  await runMigrations(db);
   await db.query('INSERT INTO apps (id) VALUES ($1)', [APP]);
   await db.query(
     `INSERT INTO entity_records (app_id, entity, id, data, created_date, updated_date)
@@ -58,37 +75,22 @@ async function expectStoppedAtDeadline(db: Database): Promise<void> {
 
 describe('a $regex scan past its deadline', () => {
   it('stops on PGlite with QR001, and the engine keeps answering without a restart', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'queen-regex-deadline-'));
     const logged: string[] = [];
     const log = {
       warn: (_: object, message: string) => logged.push(message),
       error: (_: object, message: string) => logged.push(message),
     };
-    const { db } = await openDatabase(
-      {
-        DATA_DIR: dataDir,
-        DATABASE_QUERY_TIMEOUT_MS: QUERY_TIMEOUT_MS,
-        ENTITY_REGEX_DEADLINE_MS: DEADLINE_MS,
-      },
-      undefined,
+    const db = await openAsServer(
+      { DATABASE_QUERY_TIMEOUT_MS: QUERY_TIMEOUT_MS, ENTITY_REGEX_DEADLINE_MS: DEADLINE_MS },
       log,
     );
-    closers.push(async () => {
-      await db.close();
-      await rm(dataDir, { recursive: true, force: true });
-    });
     await seeded(db);
     await expectStoppedAtDeadline(db);
     expect(logged).toEqual([]);
   }, 60_000);
 
   it('is 300 ms on PGlite unless ENTITY_REGEX_DEADLINE_MS says otherwise', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'queen-regex-deadline-'));
-    const { db } = await openDatabase({ DATA_DIR: dataDir, DATABASE_QUERY_TIMEOUT_MS: QUERY_TIMEOUT_MS });
-    closers.push(async () => {
-      await db.close();
-      await rm(dataDir, { recursive: true, force: true });
-    });
+    const db = await openAsServer({ DATABASE_QUERY_TIMEOUT_MS: QUERY_TIMEOUT_MS });
     const { rows } = await db.query<{ ms: string }>(
       "SELECT current_setting('queen.regex_deadline_ms') AS ms",
     );
@@ -99,9 +101,13 @@ describe('a $regex scan past its deadline', () => {
   it.runIf(process.env.DATABASE_URL)(
     'stops on PostgreSQL with QR001, before statement_timeout',
     async () => {
-      const scratch = await openScratchPostgres(process.env.DATABASE_URL ?? '', 'regex_deadline', {
-        queryTimeoutMs: QUERY_TIMEOUT_MS,
-        sessionSettings: { 'queen.regex_deadline_ms': String(DEADLINE_MS) },
+      const scratch = await openTestDatabase({
+        engine: 'postgres',
+        name: 'regex_deadline',
+        postgres: {
+          queryTimeoutMs: QUERY_TIMEOUT_MS,
+          sessionSettings: { 'queen.regex_deadline_ms': String(DEADLINE_MS) },
+        },
       });
       closers.push(() => scratch.close());
       await seeded(scratch.db);

@@ -2,31 +2,19 @@
 // declared role name (the service decides which the app has), still bounds its spelling, and an existing
 // database under migration 4's `admin|user` check is upgraded with its rows kept.
 import { randomUUID } from 'node:crypto';
-import { openScratchPglite } from '../test-support/scratch-pglite';
-import { openScratchPostgres, type ScratchPostgres } from '../test-support/scratch-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, TEST_ENGINES, type TestDatabase } from '../test-support/open-test-database';
 import { runMigrations } from './migrations';
 import { createUsersStore, type UsersStore } from './users-store';
 
-type Engine = ScratchPostgres;
-
-const openPglite = () => openScratchPglite('roles');
-
-const openPostgres = (adminUrl: string): Promise<Engine> => openScratchPostgres(adminUrl, 'roles');
-
-const engines: [string, () => Promise<Engine>][] = [['PGlite', openPglite]];
-const adminUrl = process.env.DATABASE_URL;
-if (adminUrl) engines.push(['PostgreSQL', () => openPostgres(adminUrl)]);
-
 const APP = 'roles-app';
 
-describe.each(engines)('users.role after migration 11 on %s', (_name, open) => {
-  let engine: Engine;
+describe.each(TEST_ENGINES)('users.role after migration 11 on %s', (name) => {
+  let engine: TestDatabase;
   let users: UsersStore;
 
   beforeAll(async () => {
-    engine = await open();
-    await runMigrations(engine.db);
+    engine = await openTestDatabase({ engine: name, name: 'roles' });
     await engine.db.query('INSERT INTO apps (id) VALUES ($1)', [APP]);
     users = createUsersStore(engine.db);
   });

@@ -9,9 +9,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { parseServerEnv } from '../config/server-env';
 import { buildPlatform, type Platform } from '../platform/platform';
 import { loadProject } from '../project/project-loader';
-import { runMigrations } from '../store/migrations';
-import { openPgliteDatabase } from '../store/pglite-database';
-import { copyMigratedPglite } from './migrated-pglite';
+import { openTestDatabase } from './open-test-database';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -65,14 +63,12 @@ export async function buildTestPlatform(
     );
     await mkdir(config.DATA_DIR, { recursive: true });
     // The run's migrated folder (pglite-template.global.ts), so only this platform's own start work is left.
-    await copyMigratedPglite(join(folder, 'pglite'));
-    const db = await openPgliteDatabase(join(folder, 'pglite'));
-    const applied = await runMigrations(db);
+    const { db } = await openTestDatabase({ engine: 'pglite', folder: join(folder, 'pglite') });
     const platform = await buildPlatform({
       config,
       project: await loadProject(projectDir),
       logger: pino({ level: 'silent' }),
-      database: { db, label: 'PGlite (test)', folder, applied },
+      database: { db, label: 'PGlite (test)', folder, applied: [] },
       isShuttingDown: () => false,
     });
     await platform.app.ready();

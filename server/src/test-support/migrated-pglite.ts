@@ -1,11 +1,10 @@
 import { cp, mkdtemp } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { inject } from 'vitest';
-import type { Database } from '../store/database';
-import { openPgliteDatabase } from '../store/pglite-database';
 
 // Copies of the run's migrated PGlite folder (pglite-template.global.ts): a test database that skips initdb
-// and the migrations, seconds per test file here. The copies sit beside the template and go with it.
+// and the migrations, seconds per test file here. openTestDatabase opens them; the copies sit beside the
+// template and go with it.
 
 /** migratedPgliteFolder returns a new folder holding a migrated, empty PGlite database. */
 export async function migratedPgliteFolder(): Promise<string> {
@@ -18,9 +17,4 @@ export async function migratedPgliteFolder(): Promise<string> {
 /** copyMigratedPglite fills folder (new or empty) with a migrated, empty PGlite database. */
 export async function copyMigratedPglite(folder: string): Promise<void> {
   await cp(inject('pgliteTemplate'), folder, { recursive: true });
-}
-
-/** openMigratedPglite opens a new migrated, empty PGlite database (its folder goes with the template). */
-export async function openMigratedPglite(): Promise<Database> {
-  return openPgliteDatabase(await migratedPgliteFolder());
 }

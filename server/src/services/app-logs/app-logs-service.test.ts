@@ -7,10 +7,11 @@ import { createAppsStore } from '../../store/apps-store';
 import type { Database } from '../../store/database';
 import { createRateLimiter } from '../limits/rate-limiter';
 import { createAppLogsService, type AppLogsDeps } from './app-logs-service';
-import { openMigratedPglite } from '../../test-support/migrated-pglite';
+import { openTestDatabase, type TestDatabase } from '../../test-support/open-test-database';
 
 const APP = 'logs-app';
 const IP = '203.0.113.77';
+let opened: TestDatabase | undefined;
 let db: Database;
 let clock = new Date('2026-11-20T10:00:00.000Z');
 const logged: string[] = [];
@@ -44,12 +45,13 @@ async function rowCount(): Promise<number> {
 }
 
 beforeAll(async () => {
-  db = await openMigratedPglite();
+  opened = await openTestDatabase({ engine: 'pglite' });
+  db = opened.db;
   await createAppsStore(db).ensure(APP);
 });
 
 afterAll(async () => {
-  await db?.close();
+  await opened?.close();
 });
 
 describe('app logs service', () => {

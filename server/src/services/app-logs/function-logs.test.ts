@@ -9,9 +9,10 @@ import { createFunctionLogsStore } from '../../store/function-logs-store';
 import { createRateLimiter } from '../limits/rate-limiter';
 import type { FunctionCallRecord } from '../functions/functions-service';
 import { createAppLogsService } from './app-logs-service';
-import { openMigratedPglite } from '../../test-support/migrated-pglite';
+import { openTestDatabase, type TestDatabase } from '../../test-support/open-test-database';
 
 const APP = 'fn-logs-app';
+let opened: TestDatabase | undefined;
 let db: Database;
 const clock = new Date('2026-11-20T10:00:00.000Z');
 
@@ -43,12 +44,13 @@ const call = (name: string, at: string, extra: Partial<FunctionCallRecord> = {})
 });
 
 beforeAll(async () => {
-  db = await openMigratedPglite();
+  opened = await openTestDatabase({ engine: 'pglite' });
+  db = opened.db;
   await createAppsStore(db).ensure(APP);
 });
 
 afterAll(async () => {
-  await db?.close();
+  await opened?.close();
 });
 
 describe('function logs', () => {

@@ -1,19 +1,13 @@
 // Automations on a real database (PGlite, and PostgreSQL when reachable): entity events queued by the
 // database with the write (so a write committed before a crash is still delivered, a rolled-back one never),
 // retried until they succeed, and a due scheduled run taken by exactly one of two runners.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAutomationsStore } from '../../store/automations-store';
 import type { Database } from '../../store/database';
 import { createEntityRecordsStore } from '../../store/entity-records-store';
-import { runMigrations } from '../../store/migrations';
-import { openPgliteDatabase } from '../../store/pglite-database';
 import { openTestDatabase, TEST_ENGINES, type TestDatabase } from '../../test-support/open-test-database';
 import { AutomationsSchema, type FunctionAutomations } from './automation-config';
 import { createAutomationRunner, type AutomationInvoker, type InvokeResult } from './automation-runner';
-import { copyMigratedPglite } from '../../test-support/migrated-pglite';
 
 const APP = 'automations-app';
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -54,7 +48,6 @@ function behaves(open: () => Promise<Database | undefined>, why: () => string) {
   beforeAll(async () => {
     db = await open();
     if (!db) return;
-    await runMigrations(db);
     await db.query('INSERT INTO apps (id) VALUES ($1) ON CONFLICT DO NOTHING', [APP]);
   }, 60_000);
 
@@ -366,18 +359,12 @@ function behaves(open: () => Promise<Database | undefined>, why: () => string) {
 }
 
 describe('automations on PGlite', () => {
-  let folder = '';
-  let db: Database | undefined;
-  afterAll(async () => {
-    await db?.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  let opened: TestDatabase | undefined;
+  afterAll(() => opened?.close());
   behaves(
     async () => {
-      folder = await mkdtemp(join(tmpdir(), 'queen-automations-'));
-      await copyMigratedPglite(folder);
-      db = await openPgliteDatabase(folder);
-      return db;
+      opened = await openTestDatabase({ engine: 'pglite' });
+      return opened.db;
     },
     () => 'never skipped',
   );

@@ -8,20 +8,22 @@ import {
 } from '../../store/entity-records-store';
 import { cacheAcrossInstances, withReadCache } from './cached-records-store';
 import { createReadCache, type ReadCache } from './read-cache';
-import { openMigratedPglite } from '../../test-support/migrated-pglite';
+import { openTestDatabase, type TestDatabase } from '../../test-support/open-test-database';
 
 // The cached store runs over the real store (PGlite): each test checks what a caller reads after writes.
+let opened: TestDatabase | undefined;
 let db: Database;
 let base: EntityRecordsStore;
 
 beforeAll(async () => {
-  db = await openMigratedPglite();
+  opened = await openTestDatabase({ engine: 'pglite' });
+  db = opened.db;
   await createAppsStore(db).ensure('app');
   base = createEntityRecordsStore(db);
 });
 
 afterAll(async () => {
-  await db.close();
+  await opened?.close();
 });
 
 let next = 0;

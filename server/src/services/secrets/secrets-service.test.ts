@@ -8,22 +8,24 @@ import type { Database } from '../../store/database';
 import { createSecretsStore } from '../../store/secrets-store';
 import { secretNameProblem } from './secret-names';
 import { createSecretsService, MAX_SECRET_BYTES, type SecretsChange } from './secrets-service';
-import { openMigratedPglite } from '../../test-support/migrated-pglite';
+import { openTestDatabase, type TestDatabase } from '../../test-support/open-test-database';
 
 const APP = 'secrets-app';
 const key = randomBytes(32);
+let opened: TestDatabase | undefined;
 let db: Database;
 
 const service = (withKey = key) =>
   createSecretsService({ store: createSecretsStore(db), key: withKey, keySource: 'SECRETS_KEY' });
 
 beforeAll(async () => {
-  db = await openMigratedPglite();
+  opened = await openTestDatabase({ engine: 'pglite' });
+  db = opened.db;
   await createAppsStore(db).ensure(APP);
 });
 
 afterAll(async () => {
-  await db.close();
+  await opened?.close();
 });
 
 describe('secrets service', () => {
