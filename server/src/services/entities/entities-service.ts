@@ -1,3 +1,10 @@
+import type {
+  BulkCreateBody,
+  BulkUpdateBody,
+  DeleteManyBody,
+  UpdateManyBody,
+  UpsertBody,
+} from '../../schemas/entities';
 import type { Caller } from '../../rules/caller';
 import { aggregateRecords } from './aggregate-records';
 import { createEntitiesContext, type EntitiesServiceDeps } from './entities-context';
@@ -66,25 +73,25 @@ export interface EntitiesService {
   /** remove deletes a record the caller may delete (else not found) and announces it. */
   remove(appId: string, name: string, caller: Caller, id: string): Promise<{ success: true }>;
   /** bulkCreate checks every record first, then stores them all in one statement. */
-  bulkCreate(appId: string, name: string, caller: Caller, bodies: unknown): Promise<EntityRecord[]>;
+  bulkCreate(appId: string, name: string, caller: Caller, bodies: BulkCreateBody): Promise<EntityRecord[]>;
   /** removeMany deletes every record matching query that the delete rule lets the caller delete. */
   removeMany(
     appId: string,
     name: string,
     caller: Caller,
-    query: unknown,
+    query: DeleteManyBody,
   ): Promise<{ success: true; deleted: number }>;
   /** updateMany applies Mongo update operators to up to MAX_BATCH_WRITE matching records the rule admits. */
   updateMany(
     appId: string,
     name: string,
     caller: Caller,
-    body: unknown,
+    body: UpdateManyBody,
   ): Promise<{ success: true; updated: number; has_more: boolean }>;
   /** bulkUpdate merges each `{id, ...fields}` into its record, all or nothing. */
-  bulkUpdate(appId: string, name: string, caller: Caller, body: unknown): Promise<EntityRecord[]>;
+  bulkUpdate(appId: string, name: string, caller: Caller, body: BulkUpdateBody): Promise<EntityRecord[]>;
   /** upsert creates or updates records by the value of their top-level key field(s), all or nothing. */
-  upsert(appId: string, name: string, caller: Caller, body: unknown): Promise<UpsertAnswer>;
+  upsert(appId: string, name: string, caller: Caller, body: UpsertBody): Promise<UpsertAnswer>;
   /** checkImport resolves the entity and the caller's create right (404/403 before a file is read). */
   checkImport(name: string, caller: Caller): void;
   /** importRecords creates one record per row of a CSV or JSON file, all or nothing. */
