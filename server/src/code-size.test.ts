@@ -127,7 +127,7 @@ describe('the function size check', () => {
   });
 });
 
-describe(`server/src (${EXEMPT.join(', ')} exempt for now)`, () => {
+describe(EXEMPT.length > 0 ? `server/src (${EXEMPT.join(', ')} exempt)` : 'server/src', () => {
   const files = serverFiles();
 
   it(`has no function over ${MAX_FUNCTION_LINES} lines`, () => {
@@ -135,7 +135,8 @@ describe(`server/src (${EXEMPT.join(', ')} exempt for now)`, () => {
       .flatMap(({ path, text }) => longFunctions(path, text, MAX_FUNCTION_LINES))
       .map(({ path, line, name, lines }) => `${path}:${line} ${name} (${lines} lines)`);
     expect(offenders).toEqual([]);
-  });
+    // Parsing every file takes seconds on a busy machine.
+  }, 60_000);
 
   it(`says why in the opening comment of every file over ${MAX_FILE_LINES} lines`, () => {
     const unexplained = files
