@@ -7,48 +7,68 @@ import globals from 'globals';
 // Layering, enforced (not advised): each entry forbids a folder to import what sits above it.
 const layers = [
   // Data flows one way on the server: routes → services → store; lib is a leaf. platform/ (the composition
-  // root) may import anything and nothing imports it; test-support/ is for tests only (see serverLayerRules).
+  // root) may import anything but cli/; cli/ (the operator CLI, entered by cli.ts) builds on platform/ and
+  // services, and nothing imports it; test-support/ is for tests only (see serverLayerRules).
   {
     files: 'server/src/store/**',
-    forbid: ['services', 'routes', 'realtime', 'platform'],
+    forbid: ['services', 'routes', 'realtime', 'platform', 'cli'],
     message: 'The store holds SQL only.',
   },
   {
     files: 'server/src/services/**',
-    forbid: ['routes', 'platform'],
+    forbid: ['routes', 'platform', 'cli'],
     // Sockets reach services as realtime/'s RoomMembers (id and handshake state), never socket.io objects.
     packages: ['socket.io', 'socket.io/*'],
     message: 'Services never see HTTP or socket.io objects.',
   },
   {
     files: 'server/src/routes/**',
-    forbid: ['store', 'platform'],
+    forbid: ['store', 'platform', 'cli'],
     message: 'Routes reach the store only through services.',
   },
   {
     files: 'server/src/project/**',
-    forbid: ['services', 'routes', 'store', 'realtime', 'platform'],
+    forbid: ['services', 'routes', 'store', 'realtime', 'platform', 'cli'],
     message: 'project/ reads the app project (entities, integrations, inference): a leaf services build on.',
   },
   {
     files: 'server/src/realtime/**',
-    forbid: ['services', 'routes', 'store', 'rules', 'platform'],
+    forbid: ['services', 'routes', 'store', 'rules', 'platform', 'cli'],
     message: 'realtime/ is the socket transport: it knows nothing of entities, rules or HTTP routes.',
   },
   {
     files: 'server/src/rules/**',
-    forbid: ['services', 'routes', 'store', 'realtime', 'platform'],
+    forbid: ['services', 'routes', 'store', 'realtime', 'platform', 'cli'],
     message: 'The rule language imports only lib/: store and services both build on it.',
   },
   {
     files: 'server/src/config/**',
-    forbid: ['services', 'routes', 'store', 'realtime', 'platform'],
+    forbid: ['services', 'routes', 'store', 'realtime', 'platform', 'cli'],
     message: 'config/ parses the environment; it builds nothing.',
   },
   {
     files: 'server/src/lib/**',
-    forbid: ['routes', 'services', 'store', 'realtime', 'rules', 'config', 'platform'],
+    forbid: ['routes', 'services', 'store', 'realtime', 'rules', 'config', 'platform', 'cli'],
     message: 'lib imports nothing above it.',
+  },
+  {
+    files: 'server/src/platform/**',
+    forbid: ['cli'],
+    message: 'platform/ composes the server; the CLI builds on it, not the other way.',
+  },
+  // The operator CLI talks to a running server over HTTP (cli/admin-client.ts), else builds the services the
+  // API routes call (cli/offline-services.ts); its commands reach the database only through those services.
+  {
+    files: 'server/src/cli/**',
+    forbid: ['routes', 'realtime'],
+    message: 'The CLI reaches a running server over HTTP, never through its routes or sockets.',
+  },
+  // After cli/** on purpose: for a command file this entry's list (a superset) is the one that applies.
+  {
+    files: 'server/src/cli/commands/**',
+    forbid: ['store', 'routes', 'realtime'],
+    message:
+      'Commands reach the database through cli/offline-services.ts, as the API routes do through services.',
   },
   // The site composes features in app/; features never import each other or app/.
   {

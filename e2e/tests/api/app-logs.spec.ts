@@ -10,7 +10,7 @@ import {
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import { removeServerData, startServer, type RunningServer } from '../../support/server-process';
 
-// Page logs (`appLogs`, shared/spec/platform-protocol.md §2.6) through the official SDK, and the
+// Page logs (`appLogs`, docs/protocol-notes.md, "Page logs") through the official SDK, and the
 // `@base44/vite-plugin` 1.0.10 beacon (`/app-logs/…` without `/api`, no token) through fetch.
 // Runs on PGlite in `api` and on PostgreSQL in `api-postgres`.
 const appId = DEFAULT_APP_ID;

@@ -36,7 +36,11 @@ function defaultOf(name: string): string {
   const parsed = field.safeParse(undefined);
   if (!parsed.success || parsed.data === undefined) return '';
   const value: unknown = parsed.data;
-  return Array.isArray(value) ? value.join(',') : String(value);
+  if (Array.isArray(value)) return value.join(',');
+  // A map setting (LLM_MODEL_MAP) is JSON when set; its empty default is written as nothing.
+  if (typeof value === 'object' && value !== null)
+    return Object.keys(value).length > 0 ? JSON.stringify(value) : '';
+  return String(value);
 }
 
 const line = (name: string) => `# ${name}=${defaultOf(name)}`;
@@ -48,7 +52,7 @@ export function envExample(): string {
   const blocks = [
     [
       '# Every setting the server reads, at its default (written by `npm run env:example -w server` from the',
-      '# schema: do not edit by hand). What each does: server/README.md, "Environment". Unset is the default;',
+      '# schema: do not edit by hand). What each does: docs/environment.md. Unset is the default;',
       '# secrets have none. Copy to .env and uncomment what you change (`node --env-file=.env …`, systemd',
       '# EnvironmentFile or `docker run --env-file`).',
     ].join('\n'),

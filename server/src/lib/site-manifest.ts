@@ -1,5 +1,5 @@
 // The web app manifest a hosted app gets when its build has none: every Base44 template's index.html
-// links `/manifest.json`, and most builds do not contain one (shared/reference/real-apps.md).
+// links `/manifest.json`, and most builds do not contain one (docs/hosting-apps.md).
 
 /** WebAppManifest is the part of the W3C manifest generated here. */
 export interface WebAppManifest {

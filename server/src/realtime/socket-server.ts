@@ -35,8 +35,18 @@ export interface SocketData {
 export interface RoomFamily {
   /** prefix starts every room of the family (`entities:`). */
   prefix: string;
-  /** mayJoin says whether a socket of appId may join room (which starts with prefix). */
-  mayJoin(appId: string, room: string): boolean;
+  /**
+   * mayJoin says whether a socket may join room (which starts with prefix): joiner is its app and the
+   * identity its handshake resolved (a family whose rooms belong to someone, as a conversation does, checks it;
+   * it may look it up, hence the promise).
+   */
+  mayJoin(joiner: Joiner, room: string): boolean | Promise<boolean>;
+}
+
+/** Joiner is a socket as a room family sees it when the socket asks to join. */
+export interface Joiner {
+  appId: string;
+  identity: unknown;
 }
 
 /** SocketServerOptions configures how events fan out; without an adapter, within this process only. */
@@ -101,9 +111,14 @@ function queryValue(value: unknown): string | null {
  * mayJoin says whether a socket of appId may join room: only a room of a registered family, as that family
  * decides, so a socket cannot make the server hold rooms nobody publishes to.
  */
-export function mayJoin(appId: string, room: string, rooms: readonly RoomFamily[] = []): boolean {
+export async function mayJoin(
+  joiner: Joiner,
+  room: string,
+  rooms: readonly RoomFamily[] = [],
+): Promise<boolean> {
   const family = rooms.find((candidate) => room.startsWith(candidate.prefix));
-  return family !== undefined && family.mayJoin(appId, room);
+  // A family that fails to decide admits nothing.
+  return family !== undefined && (await Promise.resolve(family.mayJoin(joiner, room)).catch(() => false));
 }
 
 /**
@@ -143,17 +158,18 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
   const maxRooms = options.maxRooms ?? MAX_ROOMS_PER_SOCKET;
   io.on('connection', (socket) => {
     const data = socket.data as SocketData;
-    const { appId } = data;
     // NB: the SDK sends `join` twice for one subscription; socket.io's join and leave are idempotent
     // (a room is a set), also with the Redis adapter, whose rooms are local to the instance.
-    socket.on('join', (room: unknown) => {
+    socket.on('join', async (room: unknown) => {
       const parsed = RoomSchema.safeParse(room);
       // Another app's room, a room this server never publishes to, a socket the app's visibility does not
       // admit, or one over its room cap: ignored (the SDK expects no answer to a join).
-      if (!parsed.success || !data.admitted || !mayJoin(appId, parsed.data, options.rooms)) return;
-      // socket.rooms also holds the socket's own id.
+      if (!parsed.success || !data.admitted) return;
+      if (!(await mayJoin({ appId: data.appId, identity: data.identity }, parsed.data, options.rooms)))
+        return;
+      // socket.rooms also holds the socket's own id (checked after the family decided: joins may interleave).
       if (!socket.rooms.has(parsed.data) && socket.rooms.size - 1 >= maxRooms) return;
-      void socket.join(parsed.data);
+      if (socket.connected) void socket.join(parsed.data);
     });
     socket.on('leave', (room: unknown) => {
       const parsed = RoomSchema.safeParse(room);

@@ -12,7 +12,7 @@ import type { AppLogsService } from '../services/app-logs/app-logs-service';
 import type { CallerGuard } from './caller-guard';
 
 /**
- * registerAppLogsRoutes adds the page logs of the SDK's `appLogs` (shared/spec/platform-protocol.md §2.6):
+ * registerAppLogsRoutes adds the page logs of the SDK's `appLogs` (docs/protocol-notes.md, "Page logs"):
  * `POST /api/app-logs/:appId/log-user-in-app/:page`, the same without `/api` (`@base44/vite-plugin`
  * 1.0.10), and the admins' reads `GET /api/app-logs/:appId` and `…/stats`.
  */

@@ -1,5 +1,5 @@
-// The one map from errors to HTTP answers, in the protocol's error shape (shared/spec/platform-protocol.md
-// §3): the SDK reads a string `message` (then `detail`), and `extra_data`/`code` ride along in `data`.
+// The one map from errors to HTTP answers, in the protocol's error shape (docs/protocol-notes.md,
+// "Errors"): the SDK reads a string `message` (then `detail`), and `extra_data`/`code` ride along in `data`.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { databaseErrorAnswer } from '../lib/database-errors';
 import {

@@ -67,7 +67,7 @@ export async function registerFunctionsRoutes(app: FastifyInstance, deps: Functi
     if (!found) throw new NotFoundError(`Function ${path.split('/')[0]?.slice(0, 80) ?? ''} not found`);
     const length = Number(request.headers['content-length'] ?? 0);
     if (length > deps.maxBodyBytes) {
-      return reply.code(413).send({ message: `The request body is larger than ${deps.maxBodyBytes} bytes` });
+      throw new PayloadTooLargeError(`The request body is larger than ${deps.maxBodyBytes} bytes`);
     }
     const raw = request.body as NodeJS.ReadableStream | undefined;
     const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';

@@ -1,5 +1,5 @@
 // The HTTP edge of the whole platform, in-process (app.inject): unknown routes, validation answers and the
-// error shape (shared/spec/platform-protocol.md §3). The e2e suite checks the same through a real process.
+// error shape (docs/protocol-notes.md, "Errors"). The e2e suite checks the same through a real process.
 import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { TEST_APP_ID, TEST_SERVICE_TOKEN, useTestPlatform } from '../test-support/build-test-platform';

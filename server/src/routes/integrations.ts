@@ -1,27 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { InvalidInputError, NotFoundError, NotImplementedError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
-import {
-  GenerateImageSchema,
-  InstallableParamsSchema,
-  IntegrationParamsSchema,
-} from '../schemas/integrations';
+import { InstallableParamsSchema, IntegrationParamsSchema } from '../schemas/integrations';
 import { requireSignInUnlessOpen } from '../services/identity/app-access';
 import type { AppsService } from '../services/apps/apps-service';
-import type { ImageService } from '../services/images/image-service';
 import type { CallerGuard } from './caller-guard';
 import type { CoreHandler } from './core-handlers';
 import type { IntegrationBudget } from '../services/integrations/integration-budget';
-import { ownOriginOf } from './request-origin';
 
 /** IntegrationsDeps is what the Core integration routes need. */
 export interface IntegrationsDeps {
   guard: CallerGuard;
   apps: Pick<AppsService, 'findAccessSettings'>;
   budget: IntegrationBudget;
-  images: ImageService;
-  publicUrl: string | undefined;
-  /** handlers answer the Core names other than GenerateImage (`core-handlers.ts`). */
+  /** handlers answer the Core names, each contributed by its capability's part (`core-handlers.ts`). */
   handlers: Record<string, CoreHandler>;
 }
 
@@ -78,16 +70,8 @@ export function registerIntegrationsRoutes(app: FastifyInstance, deps: Integrati
     if (handler) {
       return handler({ request, reply, appId, caller, body: requireNamedParameters(name, request.body) });
     }
-    if (name !== 'GenerateImage') {
-      // SendSMS and other names this server lacks: said as such (never a bare 404).
-      throw new NotImplementedError(`Integration Core.${name} is not available on this server yet`);
-    }
-    const body = requireNamedParameters(name, request.body);
-    const { prompt } = parseInput(GenerateImageSchema, body);
-    // A provider failure is an UpstreamError naming the provider (502, logged by the error map).
-    const file = await deps.images.generate(prompt);
-    // Absolute when this server knows its own origin; else relative (never from the Host header alone).
-    return { url: `${ownOriginOf(request, deps.publicUrl) ?? ''}/media/${file}` };
+    // SendSMS and other names this server lacks: said as such (never a bare 404).
+    throw new NotImplementedError(`Integration Core.${name} is not available on this server yet`);
   });
 
   // Installable packages (`integrations.<Package>.<Endpoint>`) are a hosted marketplace: none exists here.

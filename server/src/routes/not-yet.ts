@@ -1,5 +1,6 @@
 // Paths of capabilities later issues bring (agents): a Base44 app calling them gets a 501 that names what is
-// missing, never the generic 404 of an unknown API path (shared/spec/platform-protocol.md §2.5).
+// missing, never the generic 404 of an unknown API path (docs/protocol-notes.md, "Capabilities not here
+// yet").
 import type { FastifyInstance } from 'fastify';
 import { NotImplementedError } from '../lib/errors';
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
-// The rule language as written in an entity file (base44-dev-server.md §3.1): its types and its parser.
-// resolve-rule.ts decides a rule for one caller; rule-operators.ts and read-scope.ts evaluate the result.
+// The rule language as written in an entity file (docs/entities-and-rules.md, "The rule language"): its
+// types and its parser. resolve-rule.ts decides a rule for one caller; evaluate-rule.ts and read-scope.ts
+// evaluate the result.
 
 const primitive = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const ruleOperand = z.union([
@@ -18,7 +19,7 @@ const ruleOperand = z.union([
     .refine((value) => Object.keys(value).length > 0, 'an operator object needs an operator'),
 ]);
 
-/** RuleCondition is one condition object of the rule language (base44-dev-server.md §3.1). */
+/** RuleCondition is one condition object of the rule language (docs/entities-and-rules.md). */
 export type RuleCondition = {
   user_condition?: Record<string, z.infer<typeof ruleOperand>>;
   $or?: RuleCondition[];

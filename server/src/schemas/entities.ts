@@ -38,7 +38,8 @@ export const PageQuerySchema = ListQuerySchema.omit({ skip: true }).extend({
 });
 
 // Entity bodies: the route checks each body's envelope (object or array, and the parts that must be
-// objects); each record's fields are the entity's to check (the service's record validator). Values pass
+// objects); each record's fields are the entity's to check (the service's record validator), and the
+// service takes each body as its schema's type (z.infer), so it never checks the envelope again. Values pass
 // through by reference (z.custom), so a record is never copied and keys such as "__proto__" stay data.
 // The messages are whole sentences: parseEnvelope answers with the first.
 
@@ -55,9 +56,11 @@ export const RecordBodySchema = jsonObject('The record must be a JSON object');
 
 /** BulkCreateBodySchema is `POST …/bulk`: an array of records. */
 export const BulkCreateBodySchema = jsonArray('Request body must be an array');
+export type BulkCreateBody = z.infer<typeof BulkCreateBodySchema>;
 
 /** BulkUpdateBodySchema is `PUT …/bulk`: an array of `{id, ...fields}`. */
 export const BulkUpdateBodySchema = jsonArray('Request body must be an array of {id, ...fields}');
+export type BulkUpdateBody = z.infer<typeof BulkUpdateBodySchema>;
 
 /** UpdateManyBodySchema is `PATCH …/update-many`: `{query, data}` (data's operators are the service's). */
 export const UpdateManyBodySchema = z.object(
@@ -67,11 +70,12 @@ export const UpdateManyBodySchema = z.object(
   },
   { error: 'updateMany needs a body {"query": {...}, "data": {...}}' },
 );
+export type UpdateManyBody = z.infer<typeof UpdateManyBodySchema>;
 
 /** UpsertBodySchema is `POST …/upsert`: `{key, records}`; key fields are checked against the entity. */
 export const UpsertBodySchema = z.object(
   {
-    // key first: a bad key is named before bad records, as the service names them.
+    // key first: a bad key is named before bad records (the service then checks its fields).
     key: z.union([z.string(), z.array(z.string())], {
       error: 'upsert needs "key": a field of the entity, or an array of up to 4 fields',
     }),
@@ -79,9 +83,11 @@ export const UpsertBodySchema = z.object(
   },
   { error: 'upsert needs a body {"records": [...], "key": "field"}' },
 );
+export type UpsertBody = z.infer<typeof UpsertBodySchema>;
 
 /** DeleteManyBodySchema is `DELETE …/:entity`: the query selecting what to delete. */
 export const DeleteManyBodySchema = jsonObject('deleteMany needs a query object as the request body');
+export type DeleteManyBody = z.infer<typeof DeleteManyBodySchema>;
 
 /** AggregateBodySchema is `POST …/aggregate`: the spec object (its keys are checked by the service). */
 export const AggregateBodySchema = jsonObject(

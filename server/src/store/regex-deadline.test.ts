@@ -95,7 +95,8 @@ describe('a $regex scan past its deadline', () => {
       "SELECT current_setting('queen.regex_deadline_ms') AS ms",
     );
     expect(rows).toEqual([{ ms: String(REGEX_DEADLINE_MS.pglite) }]);
-  });
+    // Opening a fresh PGlite takes seconds on a busy machine.
+  }, 30_000);
 
   it.runIf(process.env.DATABASE_URL)(
     'stops on PostgreSQL with QR001, before statement_timeout',

@@ -92,7 +92,7 @@ export interface RoadmapPhase {
   items: string[];
 }
 
-/** roadmapPhases is "The Royal Path", verbatim from the spec; coin fills the Phase 4 ecosystem item. */
+/** roadmapPhases is "The Royal Path", fixed copy kept word for word; coin fills Phase 4's ecosystem item. */
 export function roadmapPhases(coin: string): RoadmapPhase[] {
   return [
     {

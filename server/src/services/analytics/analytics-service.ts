@@ -11,8 +11,16 @@ export interface TrackedEvent {
   session_id?: string | null | undefined;
 }
 
+/** AnalyticsService is the rules for recording analytics events. */
+export interface AnalyticsService {
+  /** trackBatch stores a batch of events for an existing app, all or nothing. */
+  trackBatch(appId: string, events: TrackedEvent[]): Promise<void>;
+  /** countEvents returns how many events an app has stored. */
+  countEvents(appId: string): Promise<number>;
+}
+
 /** createAnalyticsService returns the rules for recording analytics events. */
-export function createAnalyticsService(apps: AppsService, store: AnalyticsStore) {
+export function createAnalyticsService(apps: AppsService, store: AnalyticsStore): AnalyticsService {
   return {
     /** trackBatch stores a batch of events for an existing app, all or nothing. */
     async trackBatch(appId: string, events: TrackedEvent[]): Promise<void> {
@@ -33,5 +41,3 @@ export function createAnalyticsService(apps: AppsService, store: AnalyticsStore)
     countEvents: (appId: string) => store.countByApp(appId),
   };
 }
-
-export type AnalyticsService = ReturnType<typeof createAnalyticsService>;

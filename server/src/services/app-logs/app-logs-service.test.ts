@@ -6,7 +6,7 @@ import { createAppLogsStore } from '../../store/app-logs-store';
 import { createAppsStore } from '../../store/apps-store';
 import type { Database } from '../../store/database';
 import { createRateLimiter } from '../limits/rate-limiter';
-import { createAppLogsService, storedReferrer, type AppLogsDeps } from './app-logs-service';
+import { createAppLogsService, type AppLogsDeps } from './app-logs-service';
 import { openTestDatabase, type TestDatabase } from '../../test-support/open-test-database';
 
 const APP = 'logs-app';
@@ -163,18 +163,5 @@ describe('app logs service', () => {
     await expect(logs.admit('192.0.2.9')).rejects.toBeInstanceOf(TooManyRequestsError);
     await logs.admit('192.0.2.10');
     await logs.close();
-  });
-});
-
-describe('storedReferrer', () => {
-  it.each([
-    ['https://a.example/p/q?access_token=t#f', 'https://a.example/p/q'],
-    ['http://127.0.0.1:8080#top', 'http://127.0.0.1:8080'],
-    ['https://a.example/' + 'p'.repeat(5000), 'https://a.example/' + 'p'.repeat(494)],
-    ['javascript:alert(1)', null],
-    ['not a url', null],
-    [undefined, null],
-  ])('%s → %s', (header, stored) => {
-    expect(storedReferrer(header)).toBe(stored);
   });
 });

@@ -5,9 +5,43 @@ import type { FetchLogsQuery } from '../../schemas/app-logs';
 import type { FunctionLogRow, FunctionLogsStore, StoredFunctionLog } from '../../store/function-logs-store';
 import type { FunctionCallRecord } from '../functions/functions-service';
 import { createBatchWriter } from './batch-writer';
+import { timeRangeOf } from './log-range';
+
+/** FunctionCallView is one call as the admin API lists it. */
+export interface FunctionCallView {
+  id: string;
+  function: string;
+  request_id: string | null;
+  trigger: string;
+  status: number;
+  duration_ms: number;
+  output: { stream: string; line: string }[];
+  output_dropped: number;
+  created_date: string;
+}
+
+/** FunctionCallPage is one page of calls, newest first, with has_more for the next skip. */
+export interface FunctionCallPage {
+  items: (FunctionCallView & { type: 'function' })[];
+  has_more: boolean;
+  limit: number;
+  skip: number;
+}
+
+/** FunctionCallLogs are the backend function calls of every app this instance serves. */
+export interface FunctionCallLogs {
+  /** record buffers one call of appId; false when it was dropped (no store, buffer full or closing). */
+  record(appId: string, call: FunctionCallRecord): boolean;
+  /** fetch lists appId's calls newest first (this instance's buffered ones written first). */
+  fetch(appId: string, query: FetchLogsQuery): Promise<FunctionCallPage>;
+  /** prune deletes calls logged before cutoff, batch rows per statement, and says how many. */
+  prune(cutoff: string, batch: number): Promise<number>;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
 
 /** functionCallView is a stored call as the admin API lists it. */
-export function functionCallView(row: StoredFunctionLog) {
+export function functionCallView(row: StoredFunctionLog): FunctionCallView {
   return {
     id: row.id,
     function: row.function_name,
@@ -28,12 +62,10 @@ export interface FunctionCallLogsDeps {
   maxBatch: number;
   bufferMax: number;
   log: { warn(details: object, message: string): void; error(details: object, message: string): void };
-  /** timeRangeOf turns a query's from/to into the store's bounds (shared with page views). */
-  timeRangeOf: (query: FetchLogsQuery) => { from: string; to: string };
 }
 
 /** createFunctionCallLogs buffers, lists and prunes backend function calls. */
-export function createFunctionCallLogs(deps: FunctionCallLogsDeps) {
+export function createFunctionCallLogs(deps: FunctionCallLogsDeps): FunctionCallLogs {
   const { store } = deps;
   const calls = createBatchWriter<FunctionLogRow>({
     write: (rows) => (store ? store.insertBatch(rows) : Promise.resolve()),
@@ -45,8 +77,7 @@ export function createFunctionCallLogs(deps: FunctionCallLogsDeps) {
     onWriteError: (error, lost) => deps.log.error({ err: error, lost }, 'function log batch write failed'),
   });
   return {
-    /** record buffers one call of appId; false when it was dropped (no store, buffer full or closing). */
-    record(appId: string, call: FunctionCallRecord): boolean {
+    record(appId, call) {
       if (!store) return false;
       return calls.add({
         app_id: appId,
@@ -60,12 +91,11 @@ export function createFunctionCallLogs(deps: FunctionCallLogsDeps) {
         logged_at: call.at,
       });
     },
-    /** fetch lists appId's calls newest first (this instance's buffered ones written first). */
-    async fetch(appId: string, query: FetchLogsQuery) {
+    async fetch(appId, query) {
       await calls.flush();
       const rows = store
         ? await store.list(
-            { appId, functionName: query.function, requestId: query.request_id, ...deps.timeRangeOf(query) },
+            { appId, functionName: query.function, requestId: query.request_id, ...timeRangeOf(query) },
             query.limit + 1,
             query.skip,
           )
@@ -75,8 +105,7 @@ export function createFunctionCallLogs(deps: FunctionCallLogsDeps) {
         .map((row) => ({ ...functionCallView(row), type: 'function' as const }));
       return { items, has_more: rows.length > query.limit, limit: query.limit, skip: query.skip };
     },
-    /** prune deletes calls logged before cutoff, batch rows per statement, and says how many. */
-    async prune(cutoff: string, batch: number): Promise<number> {
+    async prune(cutoff, batch) {
       let total = 0;
       for (;;) {
         const deleted = store ? await store.pruneBefore(cutoff, batch) : 0;

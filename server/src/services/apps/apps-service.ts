@@ -13,11 +13,46 @@ export type Visibility = 'public_without_login' | 'public_with_login' | 'private
 /** Standing is what an app's visibility asks of a principal (services/identity/app-access.ts derives it). */
 export type Standing = 'anonymous' | 'unapproved' | 'approved' | 'service';
 
+/** AccessSettings are an app's visibility and whether visitors may sign themselves up. */
+export interface AccessSettings {
+  visibility: string;
+  selfSignup: boolean;
+}
+
+/** SettingsChange is an operator's change of an app's visibility and/or self-sign-up flag. */
+export interface SettingsChange {
+  visibility?: Visibility | undefined;
+  selfSignup?: boolean | undefined;
+}
+
+/** AppSettings are an app's settings after a change. */
+export interface AppSettings {
+  id: string;
+  public_settings: string;
+  self_signup: boolean;
+}
+
+/** AppsService is the rules for apps: which exist and who may open them. */
+export interface AppsService {
+  /** ensureApp creates the app with default settings if it does not exist yet. */
+  ensureApp(appId: string): Promise<void>;
+  /** requireApp throws NotFoundError unless the app exists. */
+  requireApp(appId: string): Promise<void>;
+  /** findPublicSettings returns the app's public settings; it throws NotFoundError for an unknown app. */
+  findPublicSettings(appId: string): Promise<PublicSettings>;
+  /** findAccessSettings returns the visibility and whether visitors may sign themselves up. */
+  findAccessSettings(appId: string): Promise<AccessSettings>;
+  /** publicSettingsFor answers public settings for a visitor, as far as the app's visibility admits them. */
+  publicSettingsFor(appId: string, standing: Standing): Promise<PublicSettings>;
+  /** updateSettings changes the app's visibility and/or self-sign-up flag. */
+  updateSettings(appId: string, settings: SettingsChange): Promise<AppSettings>;
+}
+
 /** APP_CACHE_MS bounds how long a settings change made by another instance can go unseen. */
 const APP_CACHE_MS = 2000;
 
 /** createAppsService returns the rules for apps: which exist and who may open them. */
-export function createAppsService(store: AppsStore, now: () => number = Date.now) {
+export function createAppsService(store: AppsStore, now: () => number = Date.now): AppsService {
   // Every API request checks its app; apps change rarely, so known rows are kept briefly in memory
   // (unknown ids are not cached: they are caller-chosen).
   type AppRow = NonNullable<Awaited<ReturnType<AppsStore['findById']>>>;
@@ -87,5 +122,3 @@ export function createAppsService(store: AppsStore, now: () => number = Date.now
     },
   };
 }
-
-export type AppsService = ReturnType<typeof createAppsService>;

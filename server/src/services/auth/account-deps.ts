@@ -1,5 +1,6 @@
 import type { AuthCodesStore } from '../../store/auth-codes-store';
 import type { UsersStore, UserRow } from '../../store/users-store';
+import type { PublicUser } from '../users/public-user';
 import type { AppsService } from '../apps/apps-service';
 import type { AppRoles } from '../users/app-roles';
 import type { Mailer } from '../mail/mailer';
@@ -52,6 +53,18 @@ export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** defaultFullName is the name given to an account created from an email alone. */
 export function defaultFullName(email: string): string {
   return email.split('@')[0] ?? email;
+}
+
+/** AuthNotice is an answer that only says the request was taken, and what happens next. */
+export interface AuthNotice {
+  success: boolean;
+  message: string;
+}
+
+/** SignedIn is a signed-in user's access token and public record. */
+export interface SignedIn {
+  access_token: string;
+  user: PublicUser;
 }
 
 /** AnnounceUser tells realtime subscribers of the User entity that a user was created or changed. */

@@ -1,23 +1,19 @@
-import { createTokenSigner } from '../../lib/access-token';
 import { createRateLimiter, type RateLimiter } from '../limits/rate-limiter';
-import type { ServerSecrets } from '../../lib/secrets-file';
-import type { RealtimeHub } from '../../realtime/realtime-hub';
 import type { AuthCodesStore } from '../../store/auth-codes-store';
-import type { UsersStore } from '../../store/users-store';
 import type { AppsService } from '../apps/apps-service';
 import type { EntityEvents } from '../entities/entity-events';
 import type { EntityDef } from '../../project/project-loader';
 import type { Mailer } from '../mail/mailer';
+import type { Identity } from '../identity/identity';
 import { appRolesOf } from '../users/app-roles';
-import { createUserWrites } from '../users/user-writes';
-import { createUsersService } from './users-service';
+import { createUserWrites, type UserWrites } from '../users/user-writes';
+import { createUsersService, type UsersService } from './users-service';
 import type { AccountLog } from './account-deps';
+import type { AccessTokens } from '../identity/access-tokens';
 import { createPasswordHasher } from './password-hasher';
 import { createAuthThrottle } from './auth-throttle';
-import { createAccessTokens } from '../identity/access-tokens';
-import { createIdentityCache, forgettingWrites } from '../identity/identity-cache';
-import { createSignInService } from './sign-in-service';
-import { createSignUpService } from './sign-up-service';
+import { createSignInService, type SignInService } from './sign-in-service';
+import { createSignUpService, type SignUpService } from './sign-up-service';
 import { createTurnstileVerifier } from './turnstile';
 
 /** AccountsConfig is the part of the server configuration accounts read. */
@@ -31,11 +27,12 @@ export interface AccountsConfig {
   TURNSTILE_VERIFY_URL: string;
 }
 
-/** createAccounts wires access tokens, sign-up, sign-in and users from stores, secrets and configuration. */
+/** createAccounts wires sign-up, sign-in and users from the identity, stores and configuration. */
 export async function createAccounts(input: {
   config: AccountsConfig;
-  secrets: ServerSecrets;
-  stores: { users: UsersStore; codes: AuthCodesStore };
+  /** identity is the token signer, the cached users store and the access tokens (services/identity). */
+  identity: Identity;
+  codes: AuthCodesStore;
   apps: AppsService;
   mailer: Mailer;
   log: AccountLog;
@@ -49,24 +46,13 @@ export async function createAccounts(input: {
   events?: EntityEvents | undefined;
   /** limiter counts sign-in attempts (the platform passes the one shared through Redis); default in process. */
   limiter?: RateLimiter | undefined;
-  /** hub tells other instances which users changed, so none trusts a stale row (the platform passes the realtime hub). */
-  hub?: Pick<RealtimeHub, 'dispatch' | 'handle'> | undefined;
-}) {
+}): Promise<Accounts> {
   const { config } = input;
-  const signer = createTokenSigner(input.secrets.jwtSecret, config.JWT_EXPIRES_IN);
-  const identities = createIdentityCache({ hub: input.hub });
-  // Every write to a user goes through here, so each one retires the cached row on every instance.
-  const users = forgettingWrites(input.stores.users, identities);
-  const accessTokens = createAccessTokens({
-    users,
-    signer,
-    serviceToken: input.secrets.serviceToken,
-    identities,
-  });
+  const { signer, users, tokens: accessTokens } = input.identity;
   const limiter = input.limiter ?? createRateLimiter();
   const roles = appRolesOf(input.userEntity);
   const deps = {
-    ...input.stores,
+    codes: input.codes,
     users,
     apps: input.apps,
     roles,
@@ -99,4 +85,16 @@ export async function createAccounts(input: {
   };
 }
 
-export type Accounts = Awaited<ReturnType<typeof createAccounts>>;
+/** Accounts is what the auth part hands its routes: the account services built on one set of deps. */
+export interface Accounts {
+  /** userWrites is the profile update shared by updateMe and the User entity's update/delete. */
+  userWrites: UserWrites;
+  /** accessTokens says who a bearer token is and mints tokens. */
+  accessTokens: AccessTokens;
+  /** signIn is password sign-in, reset by mailed link and password change. */
+  signIn: SignInService;
+  /** signUp is registration and email verification by one-time code. */
+  signUp: SignUpService;
+  /** users is the signed-in user's profile, invitations, SSO tokens and operator actions. */
+  users: UsersService;
+}

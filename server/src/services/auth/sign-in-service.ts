@@ -1,5 +1,7 @@
+import type { z } from 'zod';
 import { ForbiddenError, InvalidInputError, UnauthorizedError } from '../../lib/errors';
 import { randomSecret, sha256Hex } from '../../lib/secure-random';
+import type { ChangePasswordSchema, LoginSchema, ResetPasswordSchema } from '../../schemas/auth';
 import type { PasswordTokenPurpose } from '../../store/auth-codes-store';
 import type { UserRow } from '../../store/users-store';
 import { toPublicUser, type PublicUser } from '../users/public-user';
@@ -8,14 +10,45 @@ import {
   RESET_TTL_MS,
   type AccountDeps,
   type AnnounceUser,
+  type AuthNotice,
   type RequestOrigin,
+  type SignedIn,
 } from './account-deps';
 
 const BAD_LOGIN = 'Invalid email or password';
 const BAD_RESET = 'The link is invalid, already used or expired: request a new one';
 
+/** LoginInput is a validated `auth/login` body. */
+export type LoginInput = z.infer<typeof LoginSchema>;
+/** ResetPasswordInput is a validated `auth/reset-password` body. */
+export type ResetPasswordInput = z.infer<typeof ResetPasswordSchema>;
+/** ChangePasswordInput is a validated `auth/change-password` body. */
+export type ChangePasswordInput = z.infer<typeof ChangePasswordSchema>;
+
+/** PasswordChange is how a password change ended: a reset link mailed to another user, or a fresh token. */
+export type PasswordChange =
+  | { success: boolean; reset_link_sent: boolean; message: string; access_token?: undefined }
+  | { success: boolean; message: string; access_token: string; reset_link_sent?: undefined };
+
+/** SignInService is password sign-in, reset by mailed link and password change. */
+export interface SignInService {
+  /** issueSetPasswordLink stores a single-use token by its hash and returns the link to mail. */
+  issueSetPasswordLink(user: UserRow, purpose: PasswordTokenPurpose, origin: string): Promise<string>;
+  /** login checks the password; wrong passwords and unknown emails get the same 401. */
+  login(appId: string, input: LoginInput, from: RequestOrigin): Promise<SignedIn>;
+  /** requestReset mails a reset link if the account exists; answer and timing never say whether it does. */
+  requestReset(appId: string, email: string, from: RequestOrigin): Promise<AuthNotice>;
+  /** resetPassword consumes a reset or invite token and sets the password; the token works once. */
+  resetPassword(appId: string, input: ResetPasswordInput, from: RequestOrigin): Promise<AuthNotice>;
+  /** changePassword sets the caller's own password, or mails another user (an admin's call) a reset link. */
+  changePassword(caller: UserRow, input: ChangePasswordInput, from: RequestOrigin): Promise<PasswordChange>;
+}
+
 /** createSignInService returns password sign-in, reset by mailed link and password change. */
-export function createSignInService(deps: AccountDeps, announce: AnnounceUser = () => undefined) {
+export function createSignInService(
+  deps: AccountDeps,
+  announce: AnnounceUser = () => undefined,
+): SignInService {
   /** issueSetPasswordLink stores a single-use token by its hash and returns the link to mail. */
   async function issueSetPasswordLink(user: UserRow, purpose: PasswordTokenPurpose, origin: string) {
     const token = randomSecret();
@@ -155,5 +188,3 @@ export function createSignInService(deps: AccountDeps, announce: AnnounceUser = 
     },
   };
 }
-
-export type SignInService = ReturnType<typeof createSignInService>;

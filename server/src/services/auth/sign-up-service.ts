@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import { InvalidInputError } from '../../lib/errors';
+import type { VerifyOtpSchema } from '../../schemas/auth';
 import type { UserRow } from '../../store/users-store';
 import { toPublicUser, type PublicUser } from '../users/public-user';
-import { defaultFullName, type AccountDeps, type AnnounceUser, type RequestOrigin } from './account-deps';
+import {
+  defaultFullName,
+  type AccountDeps,
+  type AnnounceUser,
+  type AuthNotice,
+  type RequestOrigin,
+  type SignedIn,
+} from './account-deps';
 import { checkOtp, newOtp, OTP_MAX_FAILED_ATTEMPTS } from './otp-rules';
 
 /** RegisterInput is a validated sign-up request. */
@@ -10,6 +19,24 @@ export interface RegisterInput {
   email: string;
   password: string;
   turnstile_token?: string | undefined;
+}
+
+/** VerifyOtpInput is a validated `auth/verify-otp` body. */
+export type VerifyOtpInput = z.infer<typeof VerifyOtpSchema>;
+
+/** OtpSent is register's answer: a code is on its way (whether or not the email had an account). */
+export interface OtpSent extends AuthNotice {
+  otp_expires_in_minutes: number;
+}
+
+/** SignUpService is registration and email verification by one-time code. */
+export interface SignUpService {
+  /** register creates an unverified account and mails a code bound to the password. */
+  register(appId: string, input: RegisterInput, from: RequestOrigin): Promise<OtpSent>;
+  /** verifyOtp checks the code; on success the user is verified with the password the code was mailed for. */
+  verifyOtp(appId: string, input: VerifyOtpInput, from: RequestOrigin): Promise<SignedIn & { success: true }>;
+  /** resendOtp mails a new code to an unverified account; the answer never says whether one exists. */
+  resendOtp(appId: string, email: string, from: RequestOrigin): Promise<AuthNotice>;
 }
 
 const CONFLICTING_SIGN_UP_NOTICE =
@@ -23,7 +50,10 @@ const BAD_CODE = 'The verification code is invalid or has expired: request a new
  * createSignUpService returns registration and email verification by one-time code; announce hears of
  * each new account and each verification.
  */
-export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = () => undefined) {
+export function createSignUpService(
+  deps: AccountDeps,
+  announce: AnnounceUser = () => undefined,
+): SignUpService {
   /** storeCode saves a fresh code for userId bound to passwordHash (null: the earlier code's) and returns it. */
   async function storeCode(userId: string, passwordHash: string | null): Promise<string> {
     const otp = newOtp(userId, deps.otpTtlSeconds);
@@ -188,5 +218,3 @@ export function createSignUpService(deps: AccountDeps, announce: AnnounceUser = 
     },
   };
 }
-
-export type SignUpService = ReturnType<typeof createSignUpService>;

@@ -1,10 +1,51 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import { InvalidInputError, NotFoundError } from '../../lib/errors';
+import type { AdminCreateUserSchema, AdminUpdateUserSchema, InviteUserSchema } from '../../schemas/auth';
 import type { UserRow } from '../../store/users-store';
 import { defaultFullName, type AccountDeps } from './account-deps';
 import type { SignInService } from './sign-in-service';
 import type { PublicUser } from '../users/public-user';
 import type { UserWrites } from '../users/user-writes';
+
+/** OwnProfileChanges is an updateMe body: full_name, custom fields and a role (refused unless unchanged). */
+export interface OwnProfileChanges {
+  full_name?: string | undefined;
+  role?: string | undefined;
+  custom: Record<string, unknown>;
+}
+
+/** InviteInput is a validated invite-user body. */
+export type InviteInput = z.infer<typeof InviteUserSchema>;
+
+/** Invited is invite's answer: who was invited, as what. */
+export interface Invited {
+  success: boolean;
+  user_email: string;
+  role: string;
+}
+
+/** NewUserInput is a validated operator user creation body. */
+export type NewUserInput = z.infer<typeof AdminCreateUserSchema>;
+
+/** UserAccessChanges is an operator user change without its email: role and/or disabled. */
+export type UserAccessChanges = Omit<z.infer<typeof AdminUpdateUserSchema>, 'email'>;
+
+/** UsersService is the signed-in user's profile, invitations, SSO tokens and operator actions. */
+export interface UsersService {
+  /** updateMe merges full_name and custom fields into the user; it never changes a role. */
+  updateMe(user: UserRow, changes: OwnProfileChanges): Promise<PublicUser>;
+  /** invite creates (or re-approves) the user with role and mails a link to set a password. */
+  invite(appId: string, input: InviteInput, origin: string): Promise<Invited>;
+  /** ssoAccessToken mints an access token for a user of the app (the route checks for the service role). */
+  ssoAccessToken(appId: string, userId: string): Promise<{ access_token: string }>;
+  /** ssoIdToken returns a signed id token (sub, email, aud = app id) for a user of the app. */
+  ssoIdToken(appId: string, userId: string): Promise<string>;
+  /** createUser adds a verified, approved user with a password (the operator CLI and admin API). */
+  createUser(appId: string, input: NewUserInput): Promise<PublicUser>;
+  /** updateByEmail sets a user's role and/or disabled flag; a role change also approves the user. */
+  updateByEmail(appId: string, email: string, changes: UserAccessChanges): Promise<PublicUser>;
+}
 
 /** createUsersService returns the signed-in user's profile, invitations, SSO tokens and operator actions. */
 export function createUsersService(
@@ -12,7 +53,7 @@ export function createUsersService(
   signIn: SignInService,
   signer: SsoSigner,
   writes: UserWrites,
-) {
+): UsersService {
   async function requireByEmail(appId: string, email: string): Promise<UserRow> {
     const user = await deps.users.findByEmail(appId, email);
     if (!user) throw new NotFoundError(`No user with email ${email}`);
@@ -140,5 +181,3 @@ export function createUsersService(
 export interface SsoSigner {
   mintIdToken(claims: { userId: string; appId: string; email: string }): Promise<string>;
 }
-
-export type UsersService = ReturnType<typeof createUsersService>;

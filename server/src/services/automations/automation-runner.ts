@@ -86,7 +86,18 @@ export function bodyOf(job: AutomationJob): unknown {
   };
 }
 
-export function createAutomationRunner(options: AutomationRunnerOptions) {
+/** AutomationRunner runs the automations functions declare (entity events and schedules) for one app. */
+export interface AutomationRunner {
+  /** start registers subscriptions and schedules in the database and starts polling. */
+  start(): Promise<void>;
+  /** nudge looks for due jobs now (after a write on this instance). */
+  nudge(): void;
+  /** close stops polling and waits for the job in hand. */
+  close(): Promise<void>;
+}
+
+/** createAutomationRunner returns the runner of options.functions' automations for options.appId. */
+export function createAutomationRunner(options: AutomationRunnerOptions): AutomationRunner {
   const { appId, store, log } = options;
   const pollMs = options.pollMs ?? 1000;
   const lockMs = options.lockMs ?? 5 * 60_000;
@@ -273,5 +284,3 @@ export function createAutomationRunner(options: AutomationRunnerOptions) {
     },
   };
 }
-
-export type AutomationRunner = ReturnType<typeof createAutomationRunner>;

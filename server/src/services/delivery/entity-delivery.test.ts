@@ -64,15 +64,16 @@ describe('slim', () => {
 });
 
 describe('entityRooms', () => {
+  const joiner = { appId: 'app', identity: null };
   it('admits the rooms of its own app’s known entities only', () => {
     const rooms = entityRooms((entity) => entity === 'Todo' || entity === 'User');
     expect(rooms.prefix).toBe('entities:');
-    expect(rooms.mayJoin('app', 'entities:app:Todo')).toBe(true);
-    expect(rooms.mayJoin('app', 'entities:app:User')).toBe(true);
-    expect(rooms.mayJoin('app', 'entities:app:Nope')).toBe(false);
-    expect(rooms.mayJoin('app', 'entities:other:Todo')).toBe(false);
-    expect(rooms.mayJoin('app', 'entities:app:Todo:extra')).toBe(false);
-    expect(rooms.mayJoin('app', 'entities:app:')).toBe(false);
+    expect(rooms.mayJoin(joiner, 'entities:app:Todo')).toBe(true);
+    expect(rooms.mayJoin(joiner, 'entities:app:User')).toBe(true);
+    expect(rooms.mayJoin(joiner, 'entities:app:Nope')).toBe(false);
+    expect(rooms.mayJoin(joiner, 'entities:other:Todo')).toBe(false);
+    expect(rooms.mayJoin(joiner, 'entities:app:Todo:extra')).toBe(false);
+    expect(rooms.mayJoin(joiner, 'entities:app:')).toBe(false);
   });
 });
 

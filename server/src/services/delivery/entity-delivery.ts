@@ -55,7 +55,7 @@ export function slim(record: Record<string, unknown>): Record<string, unknown> {
 export function entityRooms(isEntity: (entity: string) => boolean): RoomFamily {
   return {
     prefix: 'entities:',
-    mayJoin(appId, room) {
+    mayJoin({ appId }, room) {
       const [, roomApp, entity, ...rest] = room.split(':');
       return rest.length === 0 && roomApp === appId && Boolean(entity) && isEntity(entity ?? '');
     },

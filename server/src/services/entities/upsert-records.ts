@@ -1,5 +1,6 @@
 // Upsert: create or update records by the value of their key field(s), all or nothing. Apart from the other
 // batch writes (write-many-records.ts) as the largest of them.
+import type { UpsertBody } from '../../schemas/entities';
 import { ForbiddenError, InvalidInputError } from '../../lib/errors';
 import type { Caller } from '../../rules/caller';
 import { readScope } from '../../rules/read-scope';
@@ -9,7 +10,7 @@ import { RecordValidationError } from './entity-errors';
 import type { EntityRecord } from './record-presenter';
 import { prepareRecord } from '../../project/record-validator';
 import { checkedUpdate, createRuleOf, mergeWrite, prepareCreate } from './write-checks';
-import { MAX_BATCH_WRITE } from './write-many-records';
+import { MAX_BATCH_WRITE } from './update-many-records';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -26,24 +27,20 @@ export function upsertRecords(ctx: EntitiesContext) {
      * only they hold creates a new record (entity data has no unique keys). A key field hidden from the
      * caller by a field read rule is refused (403). Duplicates within one call: the last wins. All or nothing.
      */
-    async upsert(appId: string, name: string, caller: Caller, body: unknown) {
+    async upsert(appId: string, name: string, caller: Caller, { records, key }: UpsertBody) {
       const entity = requireEntity(name);
       refuseUserCreate(entity, caller);
-      if (!isObject(body))
-        throw new InvalidInputError('upsert needs a body {"records": [...], "key": "field"}');
-      const { records, key } = body;
       const keys = typeof key === 'string' ? [key] : key;
       if (
-        !Array.isArray(keys) ||
         keys.length === 0 ||
         keys.length > 4 ||
-        !keys.every((field) => typeof field === 'string' && Object.hasOwn(entity.properties, field))
+        !keys.every((field) => Object.hasOwn(entity.properties, field))
       ) {
         throw new InvalidInputError(
           'upsert needs "key": a field of the entity, or an array of up to 4 fields',
         );
       }
-      const keyFields = [...new Set(keys as string[])];
+      const keyFields = [...new Set(keys)];
       const scope = readScope(entity.properties, caller);
       const hidden = keyFields.filter((field) => scope.has(field));
       if (hidden.length) {
@@ -56,7 +53,6 @@ export function upsertRecords(ctx: EntitiesContext) {
       if (createRuleOf(entity, caller) === false && (readRule === false || updateRule === false)) {
         throw new ForbiddenError('Permission denied');
       }
-      if (!Array.isArray(records)) throw new InvalidInputError('upsert needs "records" to be an array');
       if (records.length > MAX_BATCH_WRITE) {
         throw new InvalidInputError(
           `An upsert takes at most ${MAX_BATCH_WRITE} records (got ${records.length})`,

@@ -47,6 +47,18 @@ export interface ExtractionDeps {
   structured?: StructuredExtractor | undefined;
 }
 
+/** ExtractInput is what to extract: the file's URL and the JSON schema to fill from it. */
+export interface ExtractInput {
+  file_url: string;
+  json_schema: object;
+}
+
+/** ExtractionService is ExtractDataFromUploadedFile: a file read, then mapped onto a JSON schema. */
+export interface ExtractionService {
+  /** extract reads file_url in appId and fills json_schema from it. */
+  extract(appId: string, input: ExtractInput, caller?: Caller, ip?: string): Promise<ExtractionResult>;
+}
+
 const failure = (details: string, rowErrors?: RowError[]): ExtractionResult => ({
   status: 'error',
   details,
@@ -63,7 +75,7 @@ function summary(rejected: number, errors: RowError[]): string {
 }
 
 /** createExtractionService builds the extraction on the file reader, its caps and the optional LLM. */
-export function createExtractionService(deps: ExtractionDeps) {
+export function createExtractionService(deps: ExtractionDeps): ExtractionService {
   const { limits } = deps;
   const zipLimits = { maxEntries: 10_000, maxUncompressedBytes: UNPACK_RATIO * limits.maxBytes };
 
@@ -108,7 +120,7 @@ export function createExtractionService(deps: ExtractionDeps) {
     /** extract reads file_url in appId and fills json_schema from it. */
     async extract(
       appId: string,
-      input: { file_url: string; json_schema: object },
+      input: ExtractInput,
       caller: Caller = { kind: 'anonymous' },
       ip?: string,
     ): Promise<ExtractionResult> {
@@ -158,5 +170,3 @@ export function createExtractionService(deps: ExtractionDeps) {
     },
   };
 }
-
-export type ExtractionService = ReturnType<typeof createExtractionService>;

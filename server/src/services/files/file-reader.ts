@@ -15,16 +15,23 @@ export interface FileBytes {
   source: 'stored' | 'remote';
 }
 
+/** FileReadLimits are the most bytes a read takes and how long a remote fetch may wait. */
 export interface FileReadLimits {
   maxBytes: number;
   timeoutMs: number;
+}
+
+/** FileReader reads the file behind a URL appId passes to an integration, within limits. */
+export interface FileReader {
+  /** Reads url: appId's own stored file from storage (a private one only if signed), else a public fetch. */
+  (appId: string, url: string, limits: FileReadLimits): Promise<FileBytes>;
 }
 
 // The paths routes/files.ts serves: /api/apps/{app}/files/{public|private}/{key}/{name}.
 const STORED_PATH = /^\/api\/apps\/([^/]+)\/files\/(public|private)\/([0-9a-f]{32})\/([^/]*)$/;
 
 /** createFileReader reads files by URL for appId's integrations. */
-export function createFileReader(deps: { files: FileService; fetchPublic: PublicFetch }) {
+export function createFileReader(deps: { files: FileService; fetchPublic: PublicFetch }): FileReader {
   return async function readFileUrl(appId: string, url: string, limits: FileReadLimits): Promise<FileBytes> {
     let parsed: URL;
     try {
@@ -81,5 +88,3 @@ function tooLarge(filename: string, maxBytes: number): InvalidInputError {
     `The file ${filename.slice(0, 100)} is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB this integration reads`,
   );
 }
-
-export type FileReader = ReturnType<typeof createFileReader>;

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
+import type { z } from 'zod';
 import {
   ForbiddenError,
   GoneError,
@@ -9,6 +10,7 @@ import {
   UnauthorizedError,
 } from '../../lib/errors';
 import type { Caller } from '../../rules/caller';
+import type { SignedFileQuerySchema } from '../../schemas/files';
 import type { FileRow, FilesStore } from '../../store/files-store';
 
 export type { FileRow };
@@ -54,6 +56,35 @@ export interface UploadInput {
   allowance: UploadAllowance;
 }
 
+/** SignedFileQuery is the signature part of a private file's URL (its `expires` and `signature`). */
+export type SignedFileQuery = z.infer<typeof SignedFileQuerySchema>;
+
+/** SignedPath is the path and query of a signed URL, and how many seconds it is valid. */
+export interface SignedPath {
+  path: string;
+  seconds: number;
+}
+
+/** FileService is uploads, signed URLs and reads, with who may do each. */
+export interface FileService {
+  /** maxBytes is the largest file an upload may store (FILE_MAX_MB). */
+  maxBytes: number;
+  /** admitUpload says what caller (from ip) may upload to appId, or refuses (sign-in, quotas). */
+  admitUpload(appId: string, caller: Caller, ip: string): Promise<UploadAllowance>;
+  /** releaseUpload gives back an admitted upload's reservation when it stored nothing (idempotent). */
+  releaseUpload(appId: string, allowance: UploadAllowance): Promise<void>;
+  /** upload streams a file into storage and records it, within what admitUpload allowed. */
+  upload(input: UploadInput): Promise<FileRow>;
+  /** privateUri is the `file_uri` of a private file. */
+  privateUri(row: FileRow): string;
+  /** signPrivate gives the path and query of a signed URL for appId's file_uri, valid expiresIn seconds. */
+  signPrivate(appId: string, fileUri: string, expiresIn: number | undefined): Promise<SignedPath>;
+  /** findReadable returns a file a request may read: public by key, private only with a valid signature. */
+  findReadable(appId: string, key: string, signed?: SignedFileQuery): Promise<FileRow>;
+  /** open streams a file's bytes (a range of them when given). */
+  open(file: FileRow, range?: ByteRange): Promise<Readable>;
+}
+
 /** cleanFilename keeps a display name short and free of path separators and control characters. */
 export function cleanFilename(name: string): string {
   const cleaned = name
@@ -67,7 +98,7 @@ export function cleanFilename(name: string): string {
 const PRIVATE_URI = /^private\/([0-9a-f]{32})(?:\/[^?#]*)?$/;
 
 /** createFileService is uploads, signed URLs and reads, with who may do each. */
-export function createFileService(options: FileServiceOptions) {
+export function createFileService(options: FileServiceOptions): FileService {
   const now = options.now ?? (() => Date.now());
   // A key of its own, so a file signature can never pass for an access token or the reverse.
   const signingKey = createHmac('sha256', options.signingSecret).update('queen files signed-url v1').digest();
@@ -188,5 +219,3 @@ export function createFileService(options: FileServiceOptions) {
     },
   };
 }
-
-export type FileService = ReturnType<typeof createFileService>;

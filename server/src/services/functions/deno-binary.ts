@@ -1,7 +1,7 @@
 // Where the Deno binary that runs backend functions comes from: the `deno` npm package's platform package
 // (installed by `npm ci` as an optional dependency), not a separate install step. The server resolves the
 // binary itself rather than through `deno`'s `bin.cjs`, which adds a Node process per call and relays
-// signals poorly (shared/reference/functions-files-llm.md §1.1).
+// signals poorly (docs/functions.md, "Processes").
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

@@ -1,5 +1,5 @@
 // The app's backend functions on disk, in the three layouts the Base44 CLI knows
-// (shared/reference/base44-dev-server.md §0): a folder holding `function.jsonc` (`name`, `entry`,
+// (docs/functions.md, "Writing one"): a folder holding `function.jsonc` (`name`, `entry`,
 // `automations`), a zero-config folder holding `entry.ts`/`entry.js` (its name is the folder path), and
 // the older `functions/<name>.ts`. Found at start; a broken `function.jsonc` stops the start naming it,
 // like every other project file. Whether the code compiles is only known when Deno loads it.

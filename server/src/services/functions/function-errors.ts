@@ -1,4 +1,5 @@
 // What can go wrong calling a function, as kinds the functions route maps to HTTP (never a request here).
+import { InvalidInputError } from '../../lib/errors';
 
 /** FunctionsUnavailableError: no usable Deno binary on this server (503). */
 export class FunctionsUnavailableError extends Error {
@@ -29,4 +30,12 @@ export class FunctionTimeoutError extends Error {
 /** FunctionsBusyError: every process slot is serving a call (503, retry). */
 export class FunctionsBusyError extends Error {
   override name = 'FunctionsBusyError';
+}
+
+/** callStatusOf is the status a failed call is logged with (routes/error-map.ts answers the same). */
+export function callStatusOf(error: unknown): number {
+  if (error instanceof InvalidInputError) return 400;
+  if (error instanceof FunctionTimeoutError) return 504;
+  if (error instanceof FunctionsUnavailableError || error instanceof FunctionsBusyError) return 503;
+  return 502;
 }

@@ -2,7 +2,7 @@
 // (it puts `Deno.serve` on the Unix socket the server chose and prints a ready marker), one wrapper per
 // function (the patch, then the app's module: static imports evaluate in order, and a literal import needs
 // no read permission; then the module's default export is served when it called no `Deno.serve`), and the import map that pins every `npm:@base44/sdk@<version>` to the SDK this
-// server ships (apps pin 0.7.1 … 0.8.43; shared/reference/functions-files-llm.md §1.3).
+// server ships (apps pin 0.7.1 … 0.8.43; docs/functions.md, "Writing one").
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

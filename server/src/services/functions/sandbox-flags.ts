@@ -1,6 +1,7 @@
-// The Deno permissions a function runs with (each measured in shared/reference/functions-files-llm.md §1.4
-// and in e2e/tests/api/functions-sandbox.spec.ts): no read, write, run, ffi or sys; every environment
-// variable (the child's environment holds only the app's secrets; the SDK needs `Object.keys(process.env)`);
+// The Deno permissions a function runs with (each tried from inside a function in
+// e2e/tests/api/functions-sandbox.spec.ts; what they leave open: docs/functions.md, "The sandbox"): no
+// read, write, run, ffi or sys; every environment variable (the child's environment holds only the app's
+// secrets; the SDK needs `Object.keys(process.env)`);
 // the public internet, but neither loopback, private ranges nor the database's ports, except the one
 // loopback address where this server's API listens for functions. Deny wins over allow in Deno, so the
 // loopback range is denied as the CIDR blocks around that address.

@@ -19,6 +19,16 @@ export interface CallToken {
   end(): void;
 }
 
+/** AccessTokens are the server's stateless access tokens: who a bearer token is, and tokens minted. */
+export interface AccessTokens {
+  /** check says what an Authorization header is: none, invalid, the service role, or a user. */
+  check(appId: string, header: string | undefined): Promise<BearerCheck>;
+  /** mintCallToken mints a function call's service-role token, valid for seconds at most and until end(). */
+  mintCallToken(appId: string, seconds: number): Promise<CallToken>;
+  /** issueToken mints an access token for the user at its current token version. */
+  issueToken(user: UserRow): Promise<string>;
+}
+
 /** SIGN_IN_REQUIRED is the message of a 401 when no token was sent. */
 export const SIGN_IN_REQUIRED = 'Authentication required: sign in to continue';
 /** INVALID_TOKEN is the message of a 401 for a token that is malformed, expired or voided. */
@@ -62,7 +72,7 @@ export function createAccessTokens(deps: {
   serviceToken: string;
   identities?: IdentityCache | undefined;
   now?: () => number;
-}) {
+}): AccessTokens {
   const isServiceToken = secretMatcher(deps.serviceToken);
   const identities = deps.identities ?? createIdentityCache();
   const now = deps.now ?? Date.now;
@@ -131,5 +141,3 @@ export function createAccessTokens(deps: {
       deps.signer.mint({ userId: user.id, appId: user.app_id, tokenVersion: user.token_version }),
   };
 }
-
-export type AccessTokens = ReturnType<typeof createAccessTokens>;

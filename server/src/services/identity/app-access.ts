@@ -111,11 +111,43 @@ export interface SocketAccess {
   admitted: boolean;
 }
 
+/** DataCallerOptions: badTokenAsAnonymous is for fire-and-forget traffic a stale token must not fail. */
+export interface DataCallerOptions {
+  badTokenAsAnonymous?: boolean;
+}
+
+/** AppAccess resolves callers and applies app visibility, for every route and the socket handshake. */
+export interface AppAccess {
+  /** identify resolves who a request is from its token (and, for the service role, `on-behalf-of`). */
+  identify(
+    appId: string,
+    authorization: string | undefined,
+    onBehalfOf?: string | undefined,
+  ): Promise<Principal>;
+  /** visibilityOf returns appId's visibility. */
+  visibilityOf(appId: string): Promise<string>;
+  /** dataCaller is the entity Caller for principal on appId's data, or throws (401/403). */
+  dataCaller(appId: string, resolved: Principal, options?: DataCallerOptions): Promise<Caller>;
+  /** requireUser returns the signed-in user, or the service role's on-behalf-of user, else throws. */
+  requireUser(principal: Principal): UserRow;
+  /** requireAdmin returns the admin user, or null for the service role; anyone else is refused. */
+  requireAdmin(principal: Principal): UserRow | null;
+  /** requireService throws unless principal is the service role by SERVICE_TOKEN, not a function call's. */
+  requireService(principal: Principal): void;
+  /** admitsAnonymous says whether appId's visibility lets anonymous callers reach its data now. */
+  admitsAnonymous(appId: string): Promise<boolean>;
+  /** socketAccess resolves a realtime handshake token and whether the app's visibility admits it. */
+  socketAccess(appId: string, token: string | null): Promise<SocketAccess>;
+}
+
 /**
  * createAppAccess resolves callers and applies app visibility, the one place every route and the socket
  * handshake ask "who is this, and may they reach this app's data".
  */
-export function createAppAccess(deps: { apps: AppsService; accessTokens: Pick<AccessTokens, 'check'> }) {
+export function createAppAccess(deps: {
+  apps: AppsService;
+  accessTokens: Pick<AccessTokens, 'check'>;
+}): AppAccess {
   async function identify(
     appId: string,
     authorization: string | undefined,
@@ -153,11 +185,7 @@ export function createAppAccess(deps: { apps: AppsService; accessTokens: Pick<Ac
      * `on-behalf-of`. badTokenAsAnonymous is for fire-and-forget traffic (analytics) that a stale token
      * must not fail on an open app.
      */
-    async dataCaller(
-      appId: string,
-      resolved: Principal,
-      options: { badTokenAsAnonymous?: boolean } = {},
-    ): Promise<Caller> {
+    async dataCaller(appId: string, resolved: Principal, options: DataCallerOptions = {}): Promise<Caller> {
       const bad = resolved.kind === 'invalid' || resolved.kind === 'disabled';
       const principal: Principal = bad && options.badTokenAsAnonymous ? { kind: 'anonymous' } : resolved;
       if (principal.kind === 'invalid') throw new UnauthorizedError(INVALID_TOKEN);
@@ -205,5 +233,3 @@ export function createAppAccess(deps: { apps: AppsService; accessTokens: Pick<Ac
     },
   };
 }
-
-export type AppAccess = ReturnType<typeof createAppAccess>;

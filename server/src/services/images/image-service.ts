@@ -9,8 +9,20 @@ export interface MediaFile {
   bytes: Buffer;
 }
 
+/** ImageService is the rules for generated images: look up first, generate once, store. */
+export interface ImageService {
+  /** providerId names the active provider (part of every key). */
+  providerId: string;
+  /** findStored returns the media file name of the stored image for prompt, or null without generating. */
+  findStored(prompt: string): Promise<string | null>;
+  /** generate returns the media file name for prompt, drawing and storing the image if not stored yet. */
+  generate(prompt: string): Promise<string>;
+  /** read returns a stored image by its media file name, or null for an unknown or malformed name. */
+  read(file: string): Promise<MediaFile | null>;
+}
+
 /** createImageService returns the rules for generated images: look up first, generate once, store. */
-export function createImageService(store: ImagesStore, provider: ImageProvider) {
+export function createImageService(store: ImagesStore, provider: ImageProvider): ImageService {
   const inFlight = new Map<string, Promise<string>>();
   // Stored images never change, so a found file name can be remembered for good.
   const known = new Map<string, string>();
@@ -79,5 +91,3 @@ export function createImageService(store: ImagesStore, provider: ImageProvider) 
     },
   };
 }
-
-export type ImageService = ReturnType<typeof createImageService>;

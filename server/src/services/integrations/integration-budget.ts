@@ -8,6 +8,14 @@ export interface IntegrationBudgetLimits {
   perUserPerMinute: number;
 }
 
+/** IntegrationBudget throttles integration calls: every caller per IP, signed-in users also per user. */
+export interface IntegrationBudget {
+  /** perIp spends one call of ip's budget, or throws TooManyRequestsError. */
+  perIp(ip: string): Promise<void>;
+  /** perCaller spends one call of a signed-in user's budget in appId, or throws TooManyRequestsError. */
+  perCaller(appId: string, caller: Caller): Promise<void>;
+}
+
 const MINUTE_MS = 60_000;
 
 /**
@@ -15,7 +23,10 @@ const MINUTE_MS = 60_000;
  * file): every caller per IP, signed-in users also per user across IPs. The service role is a trusted
  * backend and is only limited per IP. Counters are shared between instances when the limiter is.
  */
-export function createIntegrationBudget(limiter: RateLimiter, limits: IntegrationBudgetLimits) {
+export function createIntegrationBudget(
+  limiter: RateLimiter,
+  limits: IntegrationBudgetLimits,
+): IntegrationBudget {
   const refuse = (retryAfter: number) =>
     new TooManyRequestsError(`Too many integration calls: try again in ${retryAfter} s`, retryAfter);
   return {
@@ -33,5 +44,3 @@ export function createIntegrationBudget(limiter: RateLimiter, limits: Integratio
     },
   };
 }
-
-export type IntegrationBudget = ReturnType<typeof createIntegrationBudget>;

@@ -72,6 +72,14 @@ function createTurns(capacity: number, maxWaiting: number, refusal: () => TooMan
   };
 }
 
+/** RegexBudget admits regex queries while the caller has scan time left, one at a time per caller. */
+export interface RegexBudget {
+  /** admit waits for its turns and returns the scan to charge (null for the service role), or throws 429. */
+  admit(appId: string, caller: Caller, ip: string): Promise<RegexScan | null>;
+  /** finish ends an admitted request's turns and counts its duration against its budget. */
+  finish(scan: RegexScan): Promise<void>;
+}
+
 /** MAX_WAITING_SERVER_WIDE is how many regex requests may wait for a server-wide turn. */
 const MAX_WAITING_SERVER_WIDE = 256;
 const SERVER_WIDE = 'all';
@@ -86,7 +94,7 @@ export function createRegexBudget(
   msPerMinute: number,
   now = () => performance.now(),
   atOnce = 1,
-) {
+): RegexBudget {
   const perCaller = createTurns(
     1,
     MAX_WAITING,
@@ -144,5 +152,3 @@ export function createRegexBudget(
     },
   };
 }
-
-export type RegexBudget = ReturnType<typeof createRegexBudget>;

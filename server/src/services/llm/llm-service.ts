@@ -1,27 +1,25 @@
 // Core.InvokeLLM and Core.TranscribeAudio: who may call (signed in unless the app is public without
-// login), the daily token budget, the call itself (files and web context added, structured output checked
-// against the caller's schema with one repair), and the usage recorded for the operator.
-import { InvalidInputError, NotConfiguredError, OutboundLimitError, UpstreamError } from '../../lib/errors';
+// login), the daily token budget, the call itself (a chat completion with files, web context and the
+// caller's schema is llm-completion.ts; a transcription is here), and the usage recorded for the operator.
+import { InvalidInputError, NotConfiguredError, OutboundLimitError } from '../../lib/errors';
 import type { Caller } from '../../rules/caller';
 import type { LlmUsageRow, LlmUsageStore } from '../../store/llm-usage-store';
 import { requireSignInUnlessOpen } from '../identity/app-access';
 import type { FileReader } from '../files/file-reader';
-import { MAX_DOCUMENT_CHARS, type LlmFiles } from './llm-files';
-import type { ChatMessage, ContentPart, LlmProvider, TokenUsage } from './llm-provider';
-import { prepareResponseSchema } from './response-schema';
-import type { TokenBudget } from './token-budget';
-import { contextFrom, type SearchResult } from './web-search';
+import {
+  callerFields,
+  createCompletion,
+  type CompletionDeps,
+  type CompletionIntegration,
+  type InvokeInput,
+} from './llm-completion';
+import { MAX_DOCUMENT_CHARS } from './llm-files';
+import type { LlmProvider } from './llm-provider';
+
+export type { InvokeInput } from './llm-completion';
 
 export const NOT_CONFIGURED =
   'No LLM provider configured: set LLM_PROVIDER_URL to an OpenAI-compatible base URL (e.g. http://localhost:11434/v1 for Ollama) and optionally LLM_API_KEY and LLM_MODEL';
-
-export interface InvokeInput {
-  prompt: string;
-  model?: string | undefined;
-  response_json_schema?: object | undefined;
-  file_urls?: string[] | undefined;
-  add_context_from_internet?: boolean | undefined;
-}
 
 export interface TranscribeInput {
   url: string;
@@ -29,31 +27,38 @@ export interface TranscribeInput {
   prompt?: string | undefined;
 }
 
-export interface LlmServiceDeps {
+/** LlmServiceDeps: the completion's (budget, files, model, search, log) and the rest below. */
+export interface LlmServiceDeps extends CompletionDeps {
   /** provider is absent when LLM_PROVIDER_URL is not set: every call is then a 503 naming it. */
   provider: LlmProvider | null;
-  budget: TokenBudget;
   usage: Pick<LlmUsageStore, 'recent'>;
-  files: LlmFiles;
   readFileUrl: FileReader;
   audioLimits: { maxBytes: number; timeoutMs: number };
-  /** model maps an app's model name to the provider's (model-names.ts). */
-  model: (name: string | undefined) => string;
   transcribeModel: string;
-  /** search is the web search (WEB_SEARCH_URL), absent when none is configured. */
-  search?: ((query: string) => Promise<SearchResult[]>) | undefined;
   visibilityOf: (appId: string) => Promise<string>;
-  log: { info(message: string): void; warn(fields: object, message: string): void };
 }
 
-const callerFields = (caller: Caller) => ({
-  caller_kind: caller.kind,
-  user_id: caller.kind === 'user' ? caller.user.id : null,
-});
+/** LlmService is the LLM integrations (InvokeLLM, TranscribeAudio, extraction's fill) and their guards. */
+export interface LlmService {
+  /** configured says whether a provider is set (the start-up report and health name it). */
+  configured: boolean;
+  /** requireProvider throws the 503 naming LLM_PROVIDER_URL when no provider is set (before input checks). */
+  requireProvider(): void;
+  /** recentUsage lists appId's newest recorded calls, for the operator. */
+  recentUsage(appId: string, limit: number): Promise<LlmUsageRow[]>;
+  /** close writes the usage still queued (call before the database closes). */
+  close(): Promise<void>;
+  /** invoke answers InvokeLLM: a string, or with response_json_schema a value that satisfies it. */
+  invoke(appId: string, caller: Caller, input: InvokeInput, ip?: string): Promise<unknown>;
+  /** structured fills schema from a document's text for ExtractDataFromUploadedFile, as InvokeLLM would. */
+  structured(appId: string, caller: Caller, text: string, schema: object, ip?: string): Promise<unknown>;
+  /** transcribe answers TranscribeAudio: the audio file's text. */
+  transcribe(appId: string, caller: Caller, input: TranscribeInput, ip?: string): Promise<string>;
+}
 
 /** createLlmService builds the LLM integrations on the provider (or none) and the guards. */
-export function createLlmService(deps: LlmServiceDeps) {
-  let searchIgnoredLogged = false;
+export function createLlmService(deps: LlmServiceDeps): LlmService {
+  const completeAdmitted = createCompletion(deps);
 
   function requireProvider(): LlmProvider {
     if (!deps.provider) throw new NotConfiguredError(NOT_CONFIGURED);
@@ -79,45 +84,12 @@ export function createLlmService(deps: LlmServiceDeps) {
     return { provider, release: deps.budget.enter(appId, caller, ip) };
   }
 
-  async function webContext(input: InvokeInput): Promise<string> {
-    if (!input.add_context_from_internet) return '';
-    if (!deps.search) {
-      if (!searchIgnoredLogged) {
-        searchIgnoredLogged = true;
-        deps.log.info(
-          'InvokeLLM add_context_from_internet is ignored: set WEB_SEARCH_URL to a SearXNG instance to add web results',
-        );
-      }
-      return '';
-    }
-    try {
-      return contextFrom(await deps.search(input.prompt));
-    } catch (error) {
-      // The answer is still useful without the results: the call goes on, the operator hears why.
-      deps.log.warn({ reason: (error as Error).message }, 'web search failed: answering without it');
-      return '';
-    }
-  }
-
-  async function userMessage(appId: string, input: InvokeInput): Promise<ChatMessage> {
-    const [files, web] = await Promise.all([
-      input.file_urls && input.file_urls.length > 0
-        ? deps.files.read(appId, input.file_urls)
-        : { images: [], text: '' },
-      webContext(input),
-    ]);
-    const text = [web, files.text, input.prompt].filter(Boolean).join('\n\n');
-    if (files.images.length === 0) return { role: 'user', content: text };
-    const parts: ContentPart[] = [{ type: 'text', text }, ...files.images];
-    return { role: 'user', content: parts };
-  }
-
   /** complete is one chat call for integration: guards, files, web context, schema check and usage. */
   async function complete(
     appId: string,
     caller: Caller,
     input: InvokeInput,
-    integration: 'InvokeLLM' | 'ExtractDataFromUploadedFile',
+    integration: CompletionIntegration,
     ip: string | undefined,
   ): Promise<unknown> {
     const { provider, release } = await admit(appId, caller, integration, ip);
@@ -125,62 +97,6 @@ export function createLlmService(deps: LlmServiceDeps) {
       return await completeAdmitted(provider, appId, caller, input, integration, ip);
     } finally {
       release();
-    }
-  }
-
-  async function completeAdmitted(
-    provider: LlmProvider,
-    appId: string,
-    caller: Caller,
-    input: InvokeInput,
-    integration: 'InvokeLLM' | 'ExtractDataFromUploadedFile',
-    ip: string | undefined,
-  ): Promise<unknown> {
-    // The schema is checked and compiled before anything is spent on the call.
-    const schema = input.response_json_schema;
-    const field = integration === 'InvokeLLM' ? 'response_json_schema' : 'json_schema';
-    const checker = schema ? await prepareResponseSchema(schema, field) : null;
-    const model = deps.model(input.model);
-    const messages: ChatMessage[] = [];
-    if (schema) {
-      // For providers without structured output, the instruction alone asks for the same.
-      messages.push({
-        role: 'system',
-        content: `Answer with one JSON value only, no prose and no code fences, that matches this JSON schema:\n${JSON.stringify(schema)}`,
-      });
-    }
-    messages.push(await userMessage(appId, input));
-    const spent: TokenUsage = { prompt_tokens: 0, completion_tokens: 0 };
-    const ask = async (conversation: ChatMessage[]) => {
-      const answer = await provider.chat({ model, messages: conversation, jsonSchema: schema });
-      spent.prompt_tokens += answer.usage.prompt_tokens;
-      spent.completion_tokens += answer.usage.completion_tokens;
-      return answer.content;
-    };
-    const recordUsage = () =>
-      deps.budget.record(appId, { integration, model, ...callerFields(caller), ...spent }, ip);
-    try {
-      const first = await ask(messages);
-      if (!checker) return first;
-      const firstCheck = await checker.check(first);
-      if (firstCheck.ok) return firstCheck.value;
-      // One repair: the model sees its answer and what was wrong with it.
-      const second = await ask([
-        ...messages,
-        { role: 'assistant', content: first },
-        {
-          role: 'user',
-          content: `That answer does not match the JSON schema: ${firstCheck.problem}. Answer again with only the corrected JSON.`,
-        },
-      ]);
-      const secondCheck = await checker.check(second);
-      if (secondCheck.ok) return secondCheck.value;
-      throw new UpstreamError(
-        `The model's answer did not match ${field} after one retry: ${secondCheck.problem}`,
-      );
-    } finally {
-      // Whatever was spent is recorded, the failed attempts too (they cost the same).
-      if (spent.prompt_tokens + spent.completion_tokens > 0) recordUsage();
     }
   }
 
@@ -272,5 +188,3 @@ export function createLlmService(deps: LlmServiceDeps) {
     },
   };
 }
-
-export type LlmService = ReturnType<typeof createLlmService>;

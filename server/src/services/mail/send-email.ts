@@ -31,6 +31,12 @@ export interface EmailSenderDeps {
   limits: MailLimits;
 }
 
+/** EmailSender is SendEmail: mail to a user of the app, within the callers' and the app's budgets. */
+export interface EmailSender {
+  /** send mails input for caller in appId; returns what the integration answers. */
+  send(appId: string, caller: Caller, input: EmailInput, ip: string): Promise<{ status: 'sent' }>;
+}
+
 /** RECIPIENT_RULE is the rule a refused recipient is told. */
 export const RECIPIENT_RULE =
   'SendEmail can only send to users of this app (an enabled user who verified their address or was invited)';
@@ -48,7 +54,7 @@ export function isMailableUser(user: Pick<UserRow, 'disabled' | 'is_verified' | 
 }
 
 /** createEmailSender builds SendEmail on the mailer, the users store and the shared limiter. */
-export function createEmailSender(deps: EmailSenderDeps) {
+export function createEmailSender(deps: EmailSenderDeps): EmailSender {
   const windowMs = deps.limits.windowSeconds * 1000;
   async function spend(key: string, limit: number, what: string): Promise<void> {
     const decision = await deps.limiter.hit(key, limit, windowMs);
@@ -98,5 +104,3 @@ export function createEmailSender(deps: EmailSenderDeps) {
     },
   };
 }
-
-export type EmailSender = ReturnType<typeof createEmailSender>;

@@ -28,8 +28,20 @@ const notFound = (id: string) => new NotFoundError(`Entity ${USER_ENTITY} with I
 const isPrivileged = (caller: Caller) =>
   caller.kind === 'service' || (caller.kind === 'user' && caller.user.role === ADMIN_ROLE);
 
+/** UserWrites is the profile update shared by updateMe and the User entity's update/delete. */
+export interface UserWrites {
+  /** announce tells realtime subscribers of a user written elsewhere (invitations, operator actions). */
+  announce(row: UserRow, type: 'create' | 'update' | 'delete'): PublicUser;
+  /** updateMe is saveProfile on the signed-in user, as that user (role is never part of changes). */
+  updateMe(user: UserRow, changes: ProfileChanges): Promise<PublicUser>;
+  /** update merges a profile body into a user: oneself, or anyone for admins and the service role. */
+  update(appId: string, caller: Caller, id: string, body: unknown): Promise<PublicUser>;
+  /** remove deletes a user (admins and the service role only; the only admin by the service role alone). */
+  remove(appId: string, caller: Caller, id: string): Promise<{ success: true }>;
+}
+
 /** createUserWrites returns the profile update shared with updateMe and the User entity's update/delete. */
-export function createUserWrites(deps: UserWritesDeps) {
+export function createUserWrites(deps: UserWritesDeps): UserWrites {
   /**
    * checkedCustom validates the custom fields user.jsonc declares and checks their field-level write
    * rules against the stored user; undeclared custom keys stay free-form (as updateMe always allowed).
@@ -147,5 +159,3 @@ export function createUserWrites(deps: UserWritesDeps) {
     },
   };
 }
-
-export type UserWrites = ReturnType<typeof createUserWrites>;

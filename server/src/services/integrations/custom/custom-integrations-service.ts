@@ -40,6 +40,16 @@ export interface CustomIntegrationsDeps {
   fallbackSecret?: (name: string) => string | undefined;
 }
 
+/** CustomIntegrations are the project's custom integrations: find an operation, call it upstream. */
+export interface CustomIntegrations {
+  /** count is how many integrations the project declares (for the start-up report). */
+  count: number;
+  /** find returns the integration and operation a call names, or throws NotFoundError. */
+  find(slug: string, operationId: string): FoundOperation;
+  /** call checks input against the operation and proxies it; see the file comment for the answers. */
+  call(appId: string, found: FoundOperation, input: CustomCallInput): Promise<CustomCallResult>;
+}
+
 function dataOf(body: Buffer, contentType: string | undefined): unknown {
   if (body.length === 0) return null;
   const text = body.toString('utf8');
@@ -54,7 +64,7 @@ function dataOf(body: Buffer, contentType: string | undefined): unknown {
 }
 
 /** createCustomIntegrations returns find (404s) and call (the proxied request). */
-export function createCustomIntegrations(deps: CustomIntegrationsDeps) {
+export function createCustomIntegrations(deps: CustomIntegrationsDeps): CustomIntegrations {
   async function authHeader(appId: string, integration: CustomIntegration): Promise<Record<string, string>> {
     const auth = integration.auth;
     if (!auth) return {};
@@ -129,5 +139,3 @@ export function createCustomIntegrations(deps: CustomIntegrationsDeps) {
     },
   };
 }
-
-export type CustomIntegrations = ReturnType<typeof createCustomIntegrations>;

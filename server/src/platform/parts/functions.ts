@@ -5,20 +5,17 @@ import { createServer, type Server } from 'node:net';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
-import type { ServerConfig } from '../config/server-env';
-import type { Project } from '../project/project-loader';
-import { probeDeno, type DenoProbe } from '../services/functions/deno-binary';
-import { loadFunctions } from '../services/functions/function-discovery';
-import {
-  createFunctionsService,
-  type FunctionCallRecord,
-  type FunctionsService,
-} from '../services/functions/functions-service';
-import type { SecretsService } from '../services/secrets/secrets-service';
+import type { ServerConfig } from '../../config/server-env';
+import { registerFunctionsRoutes } from '../../routes/functions';
+import type { AppLogsService } from '../../services/app-logs/app-logs-service';
+import { probeDeno, type DenoProbe } from '../../services/functions/deno-binary';
+import { loadFunctions } from '../../services/functions/function-discovery';
+import { createFunctionsService, type FunctionsService } from '../../services/functions/functions-service';
+import type { SecretsService } from '../../services/secrets/secrets-service';
+import type { Part, Shared } from './part';
 
 /** FunctionsPart is the functions service and where functions reach the API (set once listening). */
-export interface FunctionsPart {
+export interface FunctionsPart extends Part {
   service: FunctionsService;
   apiUrl: { value: string };
   /** watching says FUNCTIONS_WATCH is on; stopWatching ends it (a no-op when off). */
@@ -43,17 +40,16 @@ function loopbackPort(url: string | undefined, fallback: number): number | null 
   }
 }
 
-/** buildFunctions loads `functions/` and builds the service (calls answer 503 when Deno is unusable). */
-export async function buildFunctions(input: {
-  config: ServerConfig;
-  project: Project;
-  secrets: SecretsService;
-  mintCallToken: (appId: string, seconds: number) => Promise<{ token: string; end(): void }>;
-  log: Logger;
-  /** recordCall keeps each call in the app logs (function logs). */
-  recordCall?: (call: FunctionCallRecord) => void;
-}): Promise<FunctionsPart> {
-  const { config, project, log } = input;
+/**
+ * buildFunctionsPart loads `functions/` and builds the service (calls answer 503 when Deno is unusable);
+ * each call is recorded in the app logs, and every function restarts when an app secret changes.
+ */
+export async function buildFunctionsPart(
+  shared: Shared,
+  secrets: { secrets: SecretsService },
+  appLogs: { appLogs: AppLogsService },
+): Promise<FunctionsPart> {
+  const { config, project, logger: log } = shared;
   const shown = (file: string) => relative(process.cwd(), file) || file;
   const functionsDir = join(project.dir, 'functions');
   const functions = await loadFunctions(functionsDir, shown);
@@ -88,24 +84,45 @@ export async function buildFunctions(input: {
       processMemoryMb: config.FUNCTION_PROCESS_MEMORY_MB,
       openFiles: config.FUNCTION_MAX_OPEN_FILES,
     },
-    secretsFor: (appId) => input.secrets.secretsFor(appId),
-    mintCallToken: input.mintCallToken,
+    secretsFor: (appId) => secrets.secrets.secretsFor(appId),
+    mintCallToken: shared.identity.tokens.mintCallToken,
     log: log.child({ component: 'functions' }),
-    ...(input.recordCall ? { recordCall: input.recordCall } : {}),
+    recordCall: (call) => appLogs.appLogs.recordFunctionCall(config.APP_ID, call),
     watch: watchOn(config),
   });
   // Every function's environment holds all the app's secrets: a change restarts them (on their next call).
-  input.secrets.subscribe(() => service.restartAll());
+  secrets.secrets.subscribe(() => service.restartAll());
   if (functions.size > 0 && !deno.ok) {
     log.warn({ problem: deno.problem }, 'functions runtime unavailable: function calls answer 503');
   } else if (functions.size > 0 && deno.ok) {
     log.info({ functions: functions.size, deno: deno.runtime.version, path: deno.runtime.path }, 'functions');
   }
+  let stopListening = async (): Promise<void> => undefined;
   const part: FunctionsPart = {
+    name: 'functions',
     service,
     apiUrl,
     watching: watchOn(config) && deno.ok,
     stopWatching: () => undefined,
+    async routes(app, { guard }) {
+      await registerFunctionsRoutes(app, {
+        guard,
+        appId: config.APP_ID,
+        functions: service,
+        maxBodyBytes: config.FUNCTION_MAX_BODY_MB * 1024 * 1024,
+      });
+      stopListening = listenForFunctions(
+        app,
+        part,
+        config.FUNCTIONS_API_HOST,
+        config.FUNCTIONS_MAX_CONNECTIONS,
+      );
+    },
+    // Calls that just ended are recorded (their output's grace period) before the app logs close.
+    async close() {
+      await service.settled();
+      await stopListening();
+    },
   };
   if (part.watching) {
     part.stopWatching = watchFunctions([functionsDir, join(project.dir, 'shared')], async () => {
@@ -153,14 +170,15 @@ function watchFunctions(dirs: string[], onChange: () => Promise<void>): () => vo
 
 /**
  * listenForFunctions makes the server also accept connections on FUNCTIONS_API_HOST (an ephemeral port),
- * the one loopback address the sandbox may reach, once the server listens; its processes stop on close.
+ * the one loopback address the sandbox may reach, once the server listens; the processes are killed before
+ * the server waits for its connections, and the returned stop closes the service and that listener.
  */
-export function listenForFunctions(
+function listenForFunctions(
   app: FastifyInstance,
   part: FunctionsPart,
   host: string,
   maxConnections: number,
-): void {
+): () => Promise<void> {
   let extra: Server | null = null;
   app.addHook('onListen', async () => {
     if (part.service.names().length === 0 && !part.watching) return;
@@ -195,9 +213,9 @@ export function listenForFunctions(
     part.stopWatching();
     killAll();
   });
-  app.addHook('onClose', async () => {
+  return async () => {
     process.off('exit', killAll);
     await part.service.close();
     await new Promise<void>((resolve) => (extra ? extra.close(() => resolve()) : resolve()));
-  });
+  };
 }

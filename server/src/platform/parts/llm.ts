@@ -1,30 +1,30 @@
 // Wiring of the LLM integrations: the provider (or none), the model names, the daily budget on the usage
 // table, the file reader for file_urls and audio, and the web search.
-import type { Logger } from 'pino';
-import type { ServerConfig } from '../config/server-env';
-import type { FileReader } from '../services/files/file-reader';
-import { createLlmFiles } from '../services/llm/llm-files';
-import { createLlmProvider } from '../services/llm/llm-provider';
-import { createLlmService, type LlmService } from '../services/llm/llm-service';
-import { createModelNames } from '../services/llm/model-names';
-import type { UsageCounter } from '../services/limits/usage-counter';
-import { createTokenBudget } from '../services/llm/token-budget';
-import { createWebSearch } from '../services/llm/web-search';
-import type { Database } from '../store/database';
-import { createLlmUsageStore } from '../store/llm-usage-store';
+import type { FileReader } from '../../services/files/file-reader';
+import { createLlmFiles } from '../../services/llm/llm-files';
+import { createLlmProvider } from '../../services/llm/llm-provider';
+import { createLlmService, type LlmService } from '../../services/llm/llm-service';
+import { createModelNames } from '../../services/llm/model-names';
+import { createTokenBudget } from '../../services/llm/token-budget';
+import { createWebSearch } from '../../services/llm/web-search';
+import { createLlmUsageStore } from '../../store/llm-usage-store';
+import { llmHandlers } from '../../routes/core-handlers';
+import type { Part, Shared } from './part';
 
-/** buildLlmService builds InvokeLLM and TranscribeAudio from the configuration. */
-export function buildLlmService(input: {
-  config: ServerConfig;
-  db: Database;
-  /** usage counts the per-user and per-IP token shares (in Redis when configured). */
-  usage: UsageCounter;
-  readFileUrl: FileReader;
-  visibilityOf: (appId: string) => Promise<string>;
-  logger: Logger;
-}): LlmService {
-  const { config, logger } = input;
-  const usage = createLlmUsageStore(input.db);
+/** LlmPart is the LLM service (extraction and the admin usage report use it). */
+export interface LlmPart extends Part {
+  llm: LlmService;
+}
+
+/** buildLlmPart builds InvokeLLM and TranscribeAudio from the configuration; queued usage rows are written on close. */
+export function buildLlmPart(shared: Shared, files: { readFileUrl: FileReader }): LlmPart {
+  const llm = buildLlmService(shared, files.readFileUrl);
+  return { name: 'LLM', llm, coreHandlers: llmHandlers(llm), close: () => llm.close() };
+}
+
+function buildLlmService(shared: Shared, readFileUrl: FileReader): LlmService {
+  const { config, logger } = shared;
+  const usage = createLlmUsageStore(shared.db);
   const provider = config.LLM_PROVIDER_URL
     ? createLlmProvider({
         baseUrl: config.LLM_PROVIDER_URL,
@@ -42,16 +42,16 @@ export function buildLlmService(input: {
         reservePercent: config.LLM_SERVICE_RESERVE_PERCENT,
         userDailyTokens: config.LLM_USER_DAILY_TOKENS ?? Math.ceil(config.LLM_DAILY_TOKEN_BUDGET / 10),
         ipDailyTokens: config.LLM_IP_DAILY_TOKENS ?? Math.ceil(config.LLM_DAILY_TOKEN_BUDGET / 5),
-        usage: input.usage,
+        usage: shared.usage,
       },
       log: logger,
     }),
     usage,
     files: createLlmFiles({
-      readFileUrl: input.readFileUrl,
+      readFileUrl,
       limits: { maxBytes: config.EXTRACT_MAX_MB * 1024 * 1024, timeoutMs: config.EXTRACT_FETCH_TIMEOUT_MS },
     }),
-    readFileUrl: input.readFileUrl,
+    readFileUrl,
     audioLimits: {
       maxBytes: config.LLM_AUDIO_MAX_MB * 1024 * 1024,
       timeoutMs: config.EXTRACT_FETCH_TIMEOUT_MS,
@@ -69,7 +69,7 @@ export function buildLlmService(input: {
           timeoutMs: Math.min(config.LLM_TIMEOUT_MS, 15_000),
         })
       : undefined,
-    visibilityOf: input.visibilityOf,
+    visibilityOf: async (appId) => (await shared.apps.findAccessSettings(appId)).visibility,
     log: { info: (message) => logger.info(message), warn: (fields, message) => logger.warn(fields, message) },
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callHeaders } from './functions-service';
+import { callHeaders } from './call-headers';
 
 describe('callHeaders', () => {
   it('drops every visitor Base44-* and X-Data-Env header and hop-by-hop ones, and sets the platform’s', () => {

@@ -3,13 +3,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import type { ServerConfig } from '../config/server-env';
-import type { Project } from '../project/project-loader';
-import { probeDeno } from '../services/functions/deno-binary';
-import { loadFunctions } from '../services/functions/function-discovery';
-import { cachePackages } from '../services/functions/package-cache';
-import { writeRuntimeFiles } from '../services/functions/runtime-files';
-import { shippedSdkVersion } from './functions-part';
+import { probeDeno } from '../../services/functions/deno-binary';
+import { loadFunctions } from '../../services/functions/function-discovery';
+import { cachePackages } from '../../services/functions/package-cache';
+import { writeRuntimeFiles } from '../../services/functions/runtime-files';
+import { shippedSdkVersion } from '../../platform/parts/functions';
+import type { CliContext } from '../cli-context';
 
 /** InstallReport is what `functions install` did: where, which functions were cached, which failed and why. */
 export interface InstallReport {
@@ -18,13 +17,11 @@ export interface InstallReport {
   failed: Record<string, string>;
 }
 
-/** functionsInstallCommand runs `functions <action>` (only `install`). */
+/** functionsInstallCommand caches every function's packages; each one that fails is named in the report. */
 export async function functionsInstallCommand(
-  config: ServerConfig,
-  project: Project,
-  action: string | undefined,
+  context: Pick<CliContext, 'config' | 'project'>,
 ): Promise<InstallReport> {
-  if (action !== 'install') throw new Error('Usage: npm run cli -- functions install');
+  const { config, project } = context;
   const deno = await probeDeno(config.DENO_PATH);
   if (!deno.ok) throw new Error(`functions runtime unavailable: ${deno.problem}`);
   const functionsDir = join(project.dir, 'functions');

@@ -1,12 +1,11 @@
 // `npm run cli -- entities infer [--app PATH] [--dry-run]`: writes a schema for each entity an app's code uses
 // but its repository does not declare (Base44's GitHub sync writes only some), and prints what it found.
 import { join, relative, resolve } from 'node:path';
-import { ProjectConfigSchema } from '../schemas/entity-project';
-import { inferEntities, type InferredEntity } from '../project/entity-inference';
-import { writeInferredSchemas } from '../project/inferred-schema';
-import { check, MISSING, readJsonc } from '../project/project-files';
+import { ProjectConfigSchema } from '../../schemas/entity-project';
+import { inferEntities, type InferredEntity } from '../../project/entity-inference';
+import { writeInferredSchemas } from '../../project/inferred-schema';
+import { check, MISSING, readJsonc } from '../../project/project-files';
 
-const USAGE = 'Usage: npm run cli -- entities infer [--app <path>] [--dry-run]';
 const PLACES_SHOWN = 3;
 
 /** EntitiesInferResult is what the command did: the entities found, the files written and kept, what was skipped. */
@@ -50,14 +49,12 @@ async function entitiesDirOf(appDir: string): Promise<string> {
   return join(appDir, 'base44', config.entitiesDir);
 }
 
-/** entitiesInferCommand runs `entities <action>` on the app at appDir and prints its report with print. */
+/** entitiesInferCommand infers the entities of the app at appDir and prints its report with print. */
 export async function entitiesInferCommand(input: {
-  action: string | undefined;
   appDir: string;
   dryRun: boolean;
   print: (text: string) => void;
 }): Promise<EntitiesInferResult> {
-  if (input.action !== 'infer') throw new Error(USAGE);
   const appDir = resolve(input.appDir);
   const { entities, skipped } = await inferEntities(appDir);
   const entitiesDir = await entitiesDirOf(appDir);

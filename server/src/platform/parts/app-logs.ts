@@ -1,0 +1,43 @@
+// What visitors and functions did: page views (`appLogs.logUserInApp`), function call logs, their
+// retention, and the analytics events the SDK batches.
+import { registerAnalyticsRoutes } from '../../routes/analytics';
+import { registerAppLogsRoutes } from '../../routes/app-logs';
+import { createAnalyticsService } from '../../services/analytics/analytics-service';
+import { createAppLogsService, type AppLogsService } from '../../services/app-logs/app-logs-service';
+import { createAnalyticsStore } from '../../store/analytics-store';
+import { createAppLogsStore } from '../../store/app-logs-store';
+import { createFunctionLogsStore } from '../../store/function-logs-store';
+import type { Part, Shared } from './part';
+
+/** AppLogsPart is the app logs service (the functions part records each call in it). */
+export interface AppLogsPart extends Part {
+  appLogs: AppLogsService;
+}
+
+/** buildAppLogsPart builds the app logs, starts their pruning, and writes the buffered views on close. */
+export function buildAppLogsPart(shared: Shared): AppLogsPart {
+  const { config, db } = shared;
+  const appLogs = createAppLogsService({
+    store: createAppLogsStore(db),
+    functionStore: createFunctionLogsStore(db),
+    limiter: shared.limiter,
+    visitorSecret: shared.secrets.jwtSecret,
+    retentionDays: config.APP_LOG_RETENTION_DAYS,
+    ratePerMinute: config.APP_LOG_RATE_LIMIT_PER_MINUTE,
+    flushMs: config.APP_LOG_FLUSH_MS,
+    bufferMax: config.APP_LOG_BUFFER_MAX,
+    log: shared.logger,
+  });
+  const analytics = createAnalyticsService(shared.apps, createAnalyticsStore(db));
+  appLogs.startPruning();
+  return {
+    name: 'app logs',
+    appLogs,
+    routes(app, { guard }) {
+      registerAppLogsRoutes(app, { guard, appLogs });
+      registerAnalyticsRoutes(app, { guard, analytics });
+    },
+    // After the functions part has settled its calls (parts close in reverse order).
+    close: () => appLogs.close(),
+  };
+}

@@ -1,0 +1,38 @@
+// The site: SITE_DIST's pages (our own prerendered site, or another Base44 app's build, hosted), the
+// sign-in page, and what a stale or foreign build lacks (said once at start).
+import type { SiteConfig } from '../../../../site/src/config/site-config-schema';
+import { DEFAULT_FRAME_ANCESTORS } from '../../lib/content-security-policy';
+import { loadSiteBundle, type SiteBundle } from '../../lib/site-bundle';
+import { registerSiteRoutes } from '../../routes/site';
+import type { ImageService } from '../../services/images/image-service';
+import { reportSiteBundle } from '../startup-report';
+import type { Part, Shared } from './part';
+
+/** buildSitePart reports the bundle's problems and serves it; `/login` stays ours when hosting an app. */
+export async function buildSitePart(
+  shared: Shared,
+  images: { images: ImageService },
+  /** site is the site config the page was prerendered from, to tell a stale build (absent: not checked). */
+  site: SiteConfig | undefined,
+): Promise<Part> {
+  const { config, bundle } = shared;
+  reportSiteBundle(bundle, config, site, shared.logger);
+  const ownSite: SiteBundle | null =
+    bundle.kind === 'app' && config.OWN_SITE_DIST !== config.SITE_DIST
+      ? await loadSiteBundle(config.OWN_SITE_DIST)
+      : null;
+  return {
+    name: 'site',
+    routes: (app, { returnOrigins }) =>
+      registerSiteRoutes(app, {
+        bundle,
+        ownSite,
+        returnOrigins,
+        appName: shared.project.name,
+        appId: config.APP_ID,
+        frameAncestors: config.FRAME_ANCESTORS ?? DEFAULT_FRAME_ANCESTORS,
+        apps: shared.apps,
+        images: images.images,
+      }),
+  };
+}
