@@ -10,6 +10,11 @@ export class InvalidInputError extends Error {
   override name = 'InvalidInputError';
 }
 
+/** ConflictError says the request clashes with work in progress (an agent still answering): try again later. */
+export class ConflictError extends Error {
+  override name = 'ConflictError';
+}
+
 /** UpstreamError says a service this server depends on failed; the message must hold no secret. */
 export class UpstreamError extends Error {
   override name = 'UpstreamError';

@@ -12,7 +12,6 @@ import { handleError } from '../routes/error-map';
 import { registerBodyDeadline } from '../routes/body-deadline';
 import { registerHealthRoutes } from '../routes/health';
 import { notHostedError, refuseOtherApps } from '../routes/hosted-app-only';
-import { registerNotYetRoutes } from '../routes/not-yet';
 import type { AppsService } from '../services/apps/apps-service';
 import type { AppAccess } from '../services/identity/app-access';
 import {
@@ -167,7 +166,6 @@ export async function buildApp(deps: EdgeOptions, parts: readonly Part[]): Promi
     await deps.afterParts?.();
   });
   registerHealthRoutes(app, deps.isShuttingDown);
-  registerNotYetRoutes(app);
   const edge: Edge = {
     guard,
     appId: deps.appId,

@@ -22,6 +22,7 @@ import { createAuthCodesStore } from '../store/auth-codes-store';
 import type { Database } from '../store/database';
 import { buildApp } from './app';
 import { buildAdminPart } from './parts/admin';
+import { buildAgentsPart } from './parts/agents';
 import { buildAppLogsPart } from './parts/app-logs';
 import { buildAuthPart } from './parts/auth';
 import { buildAutomationsPart } from './parts/automations';
@@ -162,6 +163,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     buildCoreIntegrationsPart(shared),
     entities,
     functions,
+    await buildAgentsPart(shared, entities, llm, functions),
     await buildAutomationsPart(shared, functions),
     buildAdminPart(shared, auth, secrets, llm),
     await buildSitePart(shared, images, input.site),

@@ -1,3 +1,4 @@
+import type { ProjectAgents } from './agent-def';
 import type { CustomIntegration } from './integration-loader';
 import type { EntityRls } from '../rules/rule-schema';
 import type { PropertySchema } from '../schemas/entity-project';
@@ -40,4 +41,6 @@ export interface Project {
   seeds: SeedSet[];
   /** customIntegrations are `integrations/<slug>.jsonc`, by slug (absent: none). */
   customIntegrations?: ReadonlyMap<string, CustomIntegration>;
+  /** agents are `agents/*.jsonc` and the skills of `agent-skills/` (absent: none). */
+  agents?: ProjectAgents;
 }

@@ -7,6 +7,7 @@ import {
   ProjectConfigSchema,
   SeedFileSchema,
 } from '../schemas/entity-project';
+import { loadAgents } from './agent-loader';
 import { loadCustomIntegrations } from './integration-loader';
 import type { EntityDef, Project, SeedSet } from './entity-def';
 import { check, jsoncFiles, MISSING, ProjectError, readJsonc } from './project-files';
@@ -137,6 +138,7 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
     seeds.push({ entity: entity.name, file: shown(file), records });
   }
   const customIntegrations = await loadCustomIntegrations(dir, shown);
+  const agents = await loadAgents(dir, config.agentsDir, entities, shown);
   return {
     name: identity.name,
     ...(identity.appId ? { appId: identity.appId } : {}),
@@ -144,5 +146,6 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
     entities,
     seeds,
     customIntegrations,
+    agents,
   };
 }

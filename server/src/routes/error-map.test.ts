@@ -14,6 +14,7 @@ const MB = 1024 * 1024;
 // One sample of every error class the domain exports, built with the arguments its constructor takes.
 const samples: Record<string, Error> = {
   NotFoundError: new domainErrors.NotFoundError('Entity Todo with ID x not found'),
+  ConflictError: new domainErrors.ConflictError('The agent is still answering the previous message'),
   InvalidInputError: new domainErrors.InvalidInputError('title: Required'),
   UpstreamError: new domainErrors.UpstreamError('the provider answered 500'),
   UnauthorizedError: new domainErrors.UnauthorizedError('Sign in first', 'auth_required'),
@@ -58,6 +59,7 @@ const NEVER_ANSWERED = {
 
 const expectedStatus: Record<string, number> = {
   NotFoundError: 404,
+  ConflictError: 409,
   InvalidInputError: 400,
   UpstreamError: 502,
   UnauthorizedError: 401,

@@ -10,6 +10,7 @@ import {
   FunctionTimeoutError,
 } from '../services/functions/function-errors';
 import {
+  ConflictError,
   DatabaseUnavailableError,
   GoneError,
   PayloadTooLargeError,
@@ -90,6 +91,7 @@ export function errorAnswer(error: unknown, bodyLimit: number, detailAllowed = f
     return answer;
   }
   if (error instanceof NotFoundError) return { status: 404, body: { message: error.message } };
+  if (error instanceof ConflictError) return { status: 409, body: { message: error.message } };
   // A URL the caller chose that the outbound guard refused, or whose answer broke a limit.
   if (error instanceof OutboundRefusedError) return withReason(400, error.message, 'outbound_refused');
   if (error instanceof OutboundLimitError) {

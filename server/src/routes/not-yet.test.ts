@@ -1,4 +1,4 @@
-// Calls that belong to later issues (LLM, agents) answer 501 JSON naming the missing
+// Calls this server does not offer (SMS, agents' messaging channels) answer 501 JSON naming the missing
 // capability, in-process; the real-apps e2e project checks the same from a browser.
 import { describe, expect, it } from 'vitest';
 import { TEST_APP_ID, TEST_SERVICE_TOKEN, useTestPlatform } from '../test-support/build-test-platform';
@@ -18,8 +18,8 @@ async function call(method: 'GET' | 'POST', url: string) {
 describe('capabilities of later issues', () => {
   it.each([
     ['POST', `/api/apps/${TEST_APP_ID}/integration-endpoints/Core/SendSMS`, 'Core.SendSMS'],
-    ['GET', `/api/apps/${TEST_APP_ID}/agents/conversations`, 'Agents'],
-    ['POST', `/api/apps/${TEST_APP_ID}/agents/conversations/v2/c1/messages`, 'Agents'],
+    ['GET', `/api/apps/${TEST_APP_ID}/agents/support_bot/whatsapp`, 'WhatsApp'],
+    ['GET', `/api/apps/${TEST_APP_ID}/agents/support_bot/telegram`, 'Telegram'],
   ] as const)('%s %s answers 501 naming %s', async (method, url, capability) => {
     const answer = await call(method, url);
     expect(answer.status).toBe(501);
@@ -28,7 +28,7 @@ describe('capabilities of later issues', () => {
       message: expect.stringContaining(capability),
       extra_data: { reason: 'not_implemented' },
     });
-    expect(answer.body.message).toContain('not available on this server yet');
+    expect(answer.body.message).toContain('not available on this server');
   });
 
   it.each(['InvokeLLM', 'TranscribeAudio'])(

@@ -104,6 +104,7 @@ export const ProjectConfigSchema = z.looseObject({
   description: z.string().optional(),
   entitiesDir: projectFolder.default('entities'),
   seedDir: projectFolder.default('seed'),
+  agentsDir: projectFolder.default('agents'),
 });
 
 /** AppIdFileSchema is `.app.jsonc`, where base44's CLI keeps the app's id (the server's APP_ID by default). */

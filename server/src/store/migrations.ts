@@ -368,6 +368,38 @@ const MIGRATIONS: Migration[] = [
       $body$`,
     ],
   },
+  {
+    version: 24,
+    name: 'create agent_conversations and agent_messages',
+    // A conversation's messages are JSON documents in the SDK's shape, in order (position). A running turn
+    // holds a lease that its instance renews: a turn whose lease ran out (its process died) is ended by
+    // whichever instance notices, so no conversation stays "running".
+    statements: [
+      `CREATE TABLE agent_conversations (
+        id text PRIMARY KEY,
+        app_id text NOT NULL,
+        agent_name text NOT NULL,
+        created_by_id text NULL,
+        created_by text NULL,
+        metadata jsonb NOT NULL,
+        turn_running boolean NOT NULL DEFAULT false,
+        turn_lease_until timestamptz NULL,
+        created_date timestamptz NOT NULL,
+        updated_date timestamptz NOT NULL
+      )`,
+      'CREATE INDEX agent_conversations_app_created_idx ON agent_conversations (app_id, created_date DESC, id)',
+      'CREATE INDEX agent_conversations_owner_idx ON agent_conversations (app_id, created_by_id, created_date DESC)',
+      'CREATE INDEX agent_conversations_running_idx ON agent_conversations (turn_lease_until) WHERE turn_running',
+      `CREATE TABLE agent_messages (
+        conversation_id text NOT NULL REFERENCES agent_conversations (id) ON DELETE CASCADE,
+        position int NOT NULL,
+        id text NOT NULL,
+        body jsonb NOT NULL,
+        PRIMARY KEY (conversation_id, position)
+      )`,
+      'CREATE UNIQUE INDEX agent_messages_id_idx ON agent_messages (conversation_id, id)',
+    ],
+  },
 ];
 
 /**

@@ -6,6 +6,7 @@ import { USER_ENTITY } from '../../project/user-entity';
 import { registerEntitiesRoutes } from '../../routes/entities';
 import type { Accounts } from '../../services/auth/accounts';
 import { entityRooms, startEntityDelivery } from '../../services/delivery/entity-delivery';
+import { createSocketIdentities, type SocketIdentities } from '../../services/delivery/socket-identities';
 import { cacheAcrossInstances } from '../../services/entities/cached-records-store';
 import { createEntitiesService, type EntitiesService } from '../../services/entities/entities-service';
 import { createReadCache } from '../../services/entities/read-cache';
@@ -22,6 +23,8 @@ export interface EntitiesPart extends Part {
   readCache: boolean;
   /** seeded is how many seed records this start stored, per entity. */
   seeded: Record<string, number>;
+  /** socketIdentities are the sockets' identities as deliveries check them (agent pushes share them). */
+  socketIdentities: SocketIdentities;
 }
 
 /** readCacheOn says whether entity reads are cached: READ_CACHE=on, or auto on a single instance. */
@@ -52,11 +55,12 @@ export async function buildEntitiesPart(shared: Shared, auth: { accounts: Accoun
   });
   const seeded = await entities.seed(config.APP_ID);
   // Committed writes go to subscribed sockets, each filtered by its reader's read rules, on every instance.
+  const socketIdentities = createSocketIdentities({ identify: shared.access.socketAccess });
   startEntityDelivery({
     project,
     events: shared.events,
     hub: realtime.hub,
-    identify: shared.access.socketAccess,
+    identities: socketIdentities,
     admitsAnonymous: shared.access.admitsAnonymous,
     log: shared.logger,
   });
@@ -72,6 +76,7 @@ export async function buildEntitiesPart(shared: Shared, auth: { accounts: Accoun
     entities,
     readCache,
     seeded,
+    socketIdentities,
     rooms: [entityRooms((entity) => entity === USER_ENTITY || project.entities.has(entity))],
     routes: (app, { guard }) =>
       registerEntitiesRoutes(app, { guard, entities, users: auth.accounts.users, regexBudget }),

@@ -1,3 +1,4 @@
+import { createSocketIdentities } from './socket-identities';
 import { describe, expect, it } from 'vitest';
 import type { Caller } from '../../rules/caller';
 import type { EntityDef, Project } from '../../project/project-loader';
@@ -108,7 +109,7 @@ describe('startEntityDelivery', () => {
       project,
       events,
       hub,
-      identify,
+      identities: createSocketIdentities({ identify }),
       ...(admitsAnonymous ? { admitsAnonymous } : {}),
       log: { info: () => undefined, warn: () => undefined },
     });

@@ -1,7 +1,7 @@
-import type { RealtimeHub, RoomMember } from '../../realtime/realtime-hub';
+import type { RealtimeHub } from '../../realtime/realtime-hub';
 import type { RealtimeLog } from '../../realtime/redis-adapter';
 import type { RoomFamily } from '../../realtime/socket-server';
-import type { SocketAccess } from '../identity/app-access';
+import type { SocketIdentities } from './socket-identities';
 import type { EntityEvent, EntityEvents } from '../entities/entity-events';
 import type { Caller } from '../../rules/caller';
 import { matchesRule } from '../../rules/evaluate-rule';
@@ -18,10 +18,6 @@ export const MAX_BATCH = 500;
 export const MAX_PAYLOAD_BYTES = 64 * 1024;
 /** MAX_FIELD_BYTES is the largest string field kept in a slimmed record (the SDK says "fields >10 KB are empty"). */
 export const MAX_FIELD_BYTES = 10 * 1024;
-/** REVALIDATE_MS is how long a socket's identity is trusted before it is checked again (disabled users, expiry). */
-export const REVALIDATE_MS = 30_000;
-/** MAX_TRACKED_USER_WRITES bounds the user-written stamps: past it, old ones go, then all (everyone re-checks). */
-const MAX_TRACKED_USER_WRITES = 10_000;
 
 /** RawEntityEvent is an EntityEvent with the time it was committed, as every instance receives it. */
 export interface RawEntityEvent extends EntityEvent {
@@ -98,8 +94,8 @@ export function startEntityDelivery(deps: {
   project: Project;
   events: EntityEvents;
   hub: RealtimeHub;
-  /** identify re-resolves a socket's token (disabled users, expiry, approval): the handshake's resolver. */
-  identify: (appId: string, token: string | null) => Promise<SocketAccess>;
+  /** identities are the sockets' identities, re-checked when stale or when their user was written. */
+  identities: SocketIdentities;
   /**
    * admitsAnonymous says whether the app admits anonymous callers now (its visibility may have changed
    * since a signed-out socket connected; such sockets have no token to revalidate).
@@ -109,39 +105,11 @@ export function startEntityDelivery(deps: {
   now?: () => number;
 }): () => void {
   const now = deps.now ?? Date.now;
-  const pending = new Map<string, Promise<Caller>>();
-  // When a user was last written (password, role, disabled…), so their sockets re-check their token at
-  // the next event instead of up to REVALIDATE_MS later. Entries older than that are useless: pruned.
-  const userWrittenAt = new Map<string, number>();
-  let everyUserWrittenAt = 0;
   // Sockets of one identity see the same thing: their payload is built and encoded once.
   const identityKeys = new WeakMap<Caller, string>();
   // Batches are delivered one after the other, so a subscriber sees a record's writes in commit order.
   let queue: Promise<void> = Promise.resolve();
   let outgoing: RawEntityEvent[] = [];
-
-  function identityOf(socket: RoomMember): Caller | Promise<Caller> {
-    const { data } = socket;
-    const cached = (data.identity as Caller | null) ?? { kind: 'anonymous' as const };
-    const written =
-      cached.kind === 'user' ? Math.max(userWrittenAt.get(cached.user.id) ?? 0, everyUserWrittenAt) : 0;
-    if (!data.token || (now() - data.checkedAt < REVALIDATE_MS && written < data.checkedAt)) return cached;
-    const inFlight = pending.get(socket.id);
-    if (inFlight) return inFlight;
-    const check = deps
-      .identify(data.appId, data.token)
-      .then(({ caller, admitted }) => {
-        data.identity = caller;
-        data.admitted = admitted;
-        data.checkedAt = now();
-        return caller;
-      })
-      // Fail closed: a token that cannot be checked now (database busy) is not trusted for this event.
-      .catch((): Caller => ({ kind: 'anonymous' }))
-      .finally(() => pending.delete(socket.id));
-    pending.set(socket.id, check);
-    return check;
-  }
 
   function keyOf(caller: Caller): string {
     let key = identityKeys.get(caller);
@@ -156,7 +124,7 @@ export function startEntityDelivery(deps: {
     const groups = new Map<string, { caller: Caller; ids: string[] }>();
     const anonymousAdmitted = deps.admitsAnonymous ? await deps.admitsAnonymous(event.appId) : true;
     for (const socket of sockets) {
-      const identity = identityOf(socket);
+      const identity = deps.identities.identityOf(socket);
       const caller = identity instanceof Promise ? await identity : identity;
       // A socket the app's visibility no longer admits (e.g. its user was unapproved) receives nothing.
       if (!socket.data.admitted) continue;
@@ -177,30 +145,17 @@ export function startEntityDelivery(deps: {
   deps.hub.handle(ENTITY_EVENTS, (payload) => {
     if (!Array.isArray(payload)) return;
     const batch = payload.filter(isRawEvent);
-    noteUserWrites(batch);
+    deps.identities.noteUserWrites(
+      batch
+        .filter((event) => event.entity === USER_ENTITY && event.type !== 'create')
+        .map((event) => event.id),
+    );
     queue = queue
       .then(async () => {
         for (const event of batch) await deliver(event);
       })
       .catch((error: unknown) => deps.log.warn({ err: error }, 'realtime entity delivery failed'));
   });
-
-  function noteUserWrites(batch: RawEntityEvent[]) {
-    const at = now();
-    for (const event of batch) {
-      if (event.entity === USER_ENTITY && event.type !== 'create') userWrittenAt.set(event.id, at);
-    }
-    if (userWrittenAt.size > MAX_TRACKED_USER_WRITES) {
-      for (const [id, writtenAt] of userWrittenAt) {
-        if (at - writtenAt >= REVALIDATE_MS) userWrittenAt.delete(id);
-      }
-      // Still too many users written at once: forget them all, and have every user's socket re-check instead.
-      if (userWrittenAt.size > MAX_TRACKED_USER_WRITES) {
-        userWrittenAt.clear();
-        everyUserWrittenAt = at;
-      }
-    }
-  }
 
   function flush() {
     const batch = outgoing;

@@ -5,6 +5,10 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { OutboundLimitError, UpstreamError } from '../../lib/errors';
+import { createChatTurn, type ChatTurn } from './chat-turn';
+import { estimateTokens, MAX_PROVIDER_ANSWER_BYTES, type TokenUsage } from './provider-limits';
+
+export { estimateTokens, MAX_PROVIDER_ANSWER_BYTES, type TokenUsage } from './provider-limits';
 
 /** ContentPart is one part of a user message: text, or an image as a data URL. */
 export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
@@ -19,12 +23,6 @@ export interface ChatRequest {
   messages: ChatMessage[];
   /** jsonSchema asks for structured output (`response_format: {type: 'json_schema'}`). */
   jsonSchema?: object | undefined;
-}
-
-/** TokenUsage is what one call spent, as the provider reports it (estimated when it reports none). */
-export interface TokenUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
 }
 
 export interface ChatAnswer {
@@ -46,6 +44,8 @@ export interface LlmProvider {
   host: string;
   chat(request: ChatRequest): Promise<ChatAnswer>;
   transcribe(request: TranscriptionRequest): Promise<{ text: string; usage: TokenUsage }>;
+  /** turn is one streamed chat call with tools (an agent's step: chat-turn.ts). */
+  turn: ChatTurn;
 }
 
 export interface LlmProviderOptions {
@@ -56,19 +56,8 @@ export interface LlmProviderOptions {
   onFailure?: (detail: { status?: number; message: string }) => void;
 }
 
-/**
- * MAX_PROVIDER_ANSWER_BYTES bounds a chat completion's body: a model's answer is bounded after it is read
- * (answer-bounds.ts), and this bounds what reading it may hold in memory.
- */
-export const MAX_PROVIDER_ANSWER_BYTES = 8 * 1024 * 1024;
-
 /** AnswerTooLarge is a provider body over MAX_PROVIDER_ANSWER_BYTES (told to the caller by post). */
 class AnswerTooLarge extends Error {}
-
-/** estimateTokens is the usual four characters per token, for providers that report no usage. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
 
 function record(value: unknown): Record<string, unknown> | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -185,6 +174,7 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
 
   return {
     host: base.host,
+    turn: createChatTurn(options),
     async chat(request) {
       const payload: Record<string, unknown> = { model: request.model, messages: request.messages };
       if (request.jsonSchema) {

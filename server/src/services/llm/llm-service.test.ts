@@ -20,6 +20,7 @@ function setup(answers: string[], overrides: Partial<LlmServiceDeps> = {}) {
       return { content: answers.shift() ?? '', usage: { prompt_tokens: 10, completion_tokens: 5 } };
     },
     transcribe: async () => ({ text: 'spoken', usage: { prompt_tokens: 0, completion_tokens: 2 } }),
+    turn: async () => ({ content: '', toolCalls: [], usage: { prompt_tokens: 0, completion_tokens: 0 } }),
   };
   const rows: object[] = [];
   const insertBatch = vi.fn(async (batch: object[]) => void rows.push(...batch));

@@ -1,7 +1,12 @@
 // Core.InvokeLLM and Core.TranscribeAudio: who may call (signed in unless the app is public without
 // login), the daily token budget, the call itself (a chat completion with files, web context and the
 // caller's schema is llm-completion.ts; a transcription is here), and the usage recorded for the operator.
-import { InvalidInputError, NotConfiguredError, OutboundLimitError } from '../../lib/errors';
+import {
+  InvalidInputError,
+  NotConfiguredError,
+  OutboundLimitError,
+  TooManyRequestsError,
+} from '../../lib/errors';
 import type { Caller } from '../../rules/caller';
 import type { LlmUsageRow, LlmUsageStore } from '../../store/llm-usage-store';
 import { requireSignInUnlessOpen } from '../identity/app-access';
@@ -14,12 +19,25 @@ import {
   type InvokeInput,
 } from './llm-completion';
 import { MAX_DOCUMENT_CHARS } from './llm-files';
+import type { TurnAnswer, TurnMessage, ToolSpec } from './chat-turn';
 import type { LlmProvider } from './llm-provider';
 
 export type { InvokeInput } from './llm-completion';
 
 export const NOT_CONFIGURED =
   'No LLM provider configured: set LLM_PROVIDER_URL to an OpenAI-compatible base URL (e.g. http://localhost:11434/v1 for Ollama) and optionally LLM_API_KEY and LLM_MODEL';
+
+/** ConverseInput is one step of an agent's turn: the conversation so far and the tools it may call. */
+export interface ConverseInput {
+  model?: string | undefined;
+  messages: TurnMessage[];
+  tools: ToolSpec[];
+  /** signal ends the call (and the wait for a free slot) early: the turn's deadline, the server's close. */
+  signal: AbortSignal;
+}
+
+/** SLOT_RETRY_MS is how often an agent step waiting for a free LLM slot tries again. */
+const SLOT_RETRY_MS = 200;
 
 export interface TranscribeInput {
   url: string;
@@ -54,6 +72,17 @@ export interface LlmService {
   structured(appId: string, caller: Caller, text: string, schema: object, ip?: string): Promise<unknown>;
   /** transcribe answers TranscribeAudio: the audio file's text. */
   transcribe(appId: string, caller: Caller, input: TranscribeInput, ip?: string): Promise<string>;
+  /**
+   * converse runs one streamed step of an agent's turn under the same guards and budgets as InvokeLLM,
+   * handing the answer's text over as it grows; a step waits for a free slot (calls in flight) instead of
+   * failing. Usage is recorded under `Agents`.
+   */
+  converse(
+    appId: string,
+    caller: Caller,
+    input: ConverseInput,
+    onText: (text: string) => void,
+  ): Promise<TurnAnswer & { model: string }>;
 }
 
 /** createLlmService builds the LLM integrations on the provider (or none) and the guards. */
@@ -82,6 +111,18 @@ export function createLlmService(deps: LlmServiceDeps): LlmService {
     await deps.budget.check(appId, caller, ip);
     const provider = requireProvider();
     return { provider, release: deps.budget.enter(appId, caller, ip) };
+  }
+
+  /** enterWhenFree takes a call slot for caller, waiting while its calls in flight are at the limit. */
+  async function enterWhenFree(appId: string, caller: Caller, signal: AbortSignal): Promise<() => void> {
+    for (;;) {
+      try {
+        return deps.budget.enter(appId, caller);
+      } catch (error) {
+        if (!(error instanceof TooManyRequestsError) || signal.aborted) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, SLOT_RETRY_MS));
+    }
   }
 
   /** complete is one chat call for integration: guards, files, web context, schema check and usage. */
@@ -175,6 +216,27 @@ export function createLlmService(deps: LlmServiceDeps): LlmService {
         'ExtractDataFromUploadedFile',
         ip,
       );
+    },
+
+    async converse(appId, caller, input, onText) {
+      const provider = requireProvider();
+      if (caller.kind === 'anonymous') {
+        requireSignInUnlessOpen(
+          await deps.visibilityOf(appId),
+          caller,
+          'Agents need a signed-in user on this app: sign in first',
+        );
+      }
+      await deps.budget.check(appId, caller);
+      const release = await enterWhenFree(appId, caller, input.signal);
+      const model = deps.model(input.model);
+      try {
+        const answer = await provider.turn({ ...input, model }, onText);
+        deps.budget.record(appId, { integration: 'Agents', model, ...callerFields(caller), ...answer.usage });
+        return { ...answer, model };
+      } finally {
+        release();
+      }
     },
 
     /** transcribe answers TranscribeAudio: the audio file's text. */
