@@ -10,6 +10,8 @@ import type { AddressInfo, Socket } from 'node:net';
 // - `[invalid]` → structured answers that never fit the schema; `[invalid-once]` → only the first does not;
 // - `[answer-deep:<n>]`, `[answer-items:<n>]`, `[answer-chars:<n>]` → structured answers of a hostile shape:
 //   arrays nested n deep, an array of n numbers, a string of n characters;
+// - `[call:<tool> <json arguments>]`, once or more, with tools offered (an agent's turn) → one tool call per
+//   round, in order, then the text `done: <each tool result, joined by " | ">`;
 // - anything else → `echo: <prompt>` as text, or a sampled instance for a schema.
 // Each call reports fixed usage (USAGE), so token budgets are easy to count.
 
@@ -129,22 +131,37 @@ function hostileAnswer(prompt: string): string | null {
   return null;
 }
 
+/**
+ * scriptedTurn answers an agent's step: the `[call:…]` directives of the turn's user message (the last one),
+ * one per round, then a text that repeats what the tools answered.
+ */
+function scriptedTurn(messages: Json[]): { message: Json; finish: string } {
+  const turnStart = messages.findLastIndex((message) => message.role === 'user');
+  const prompt = textOf(messages[turnStart]?.content);
+  const calls = [...prompt.matchAll(/\[call:([\w-]+) (\{.*?\})\]/g)];
+  const results = messages
+    .slice(turnStart + 1)
+    .filter((message) => message.role === 'tool')
+    .map((message) => textOf(message.content));
+  const next = calls[results.length];
+  if (next) {
+    const call = {
+      id: `call_${results.length + 1}`,
+      type: 'function',
+      function: { name: next[1], arguments: next[2] },
+    };
+    return { message: { content: null, tool_calls: [call] }, finish: 'tool_calls' };
+  }
+  if (results.length > 0) return { message: { content: `done: ${results.join(' | ')}` }, finish: 'stop' };
+  return { message: { content: `echo: ${prompt.slice(-200)}` }, finish: 'stop' };
+}
+
 /** answerOf decides the assistant message for a chat request. */
 function answerOf(body: Json): { message: Json; finish: string } {
   const messages = (Array.isArray(body.messages) ? body.messages : []) as Json[];
   const last = messages.at(-1);
   const tools = Array.isArray(body.tools) ? (body.tools as Json[]) : [];
-  if (tools.length > 0 && last?.role === 'user') {
-    const fn = (tools[0]?.function ?? {}) as Json;
-    const call = {
-      id: 'call_1',
-      type: 'function',
-      function: { name: fn.name, arguments: JSON.stringify(sampleOf(fn.parameters)) },
-    };
-    return { message: { content: null, tool_calls: [call] }, finish: 'tool_calls' };
-  }
-  if (last?.role === 'tool')
-    return { message: { content: `tool said: ${textOf(last.content)}` }, finish: 'stop' };
+  if (tools.length > 0) return scriptedTurn(messages);
   const prompt = textOf(messages.filter((message) => message.role === 'user').at(0)?.content);
   const format = body.response_format as Json | undefined;
   const schema =
@@ -162,7 +179,7 @@ function answerOf(body: Json): { message: Json; finish: string } {
   return { message: { content: `echo: ${prompt.slice(-200)}` }, finish: 'stop' };
 }
 
-function stream(response: ServerResponse, message: Json): void {
+function stream(response: ServerResponse, message: Json, withUsage: boolean): void {
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   const chunk = (delta: Json, finish: string | null) =>
     `data: ${JSON.stringify({ id: 'chatcmpl-double', object: 'chat.completion.chunk', created: 1, model: 'double', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
@@ -186,6 +203,12 @@ function stream(response: ServerResponse, message: Json): void {
     for (const word of String(message.content).split(/(?<= )/))
       response.write(chunk({ content: word }, null));
     response.write(chunk({}, 'stop'));
+  }
+  if (withUsage) {
+    const usage = { ...USAGE, total_tokens: USAGE.prompt_tokens + USAGE.completion_tokens };
+    response.write(
+      `data: ${JSON.stringify({ id: 'chatcmpl-double', object: 'chat.completion.chunk', created: 1, model: 'double', choices: [], usage })}\n\n`,
+    );
   }
   response.end('data: [DONE]\n\n');
 }
@@ -245,7 +268,8 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
         });
       }
       const { message, finish } = answerOf(body);
-      if (body.stream === true) return stream(response, message);
+      const withUsage = (body.stream_options as Json | undefined)?.include_usage === true;
+      if (body.stream === true) return stream(response, message, withUsage);
       json(200, completion(message, finish));
     })();
   });
