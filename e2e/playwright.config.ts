@@ -14,6 +14,7 @@ const POSTGRES_API_SPECS = [
   '**/postgres-instances.spec.ts',
   '**/read-cache-instances.spec.ts',
   '**/realtime-instances.spec.ts',
+  '**/agents-instances.spec.ts',
   '**/identity-cache.spec.ts',
   '**/secrets-instances.spec.ts',
   '**/secrets-cli.spec.ts',

@@ -167,10 +167,11 @@ export function createAgentTurns(deps: TurnsDeps): AgentTurns {
           id: call.id,
           name: call.name,
           arguments_string: call.arguments,
-          status: step >= limits.maxSteps ? ('stopped' as const) : ('running' as const),
+          status: step > limits.maxSteps ? ('stopped' as const) : ('running' as const),
           results: null,
         }));
-        if (step >= limits.maxSteps) {
+        // maxSteps rounds of tools have run: a model still asking for more is stopped here.
+        if (step > limits.maxSteps) {
           const said = typeof message.content === 'string' && message.content ? `${message.content}\n\n` : '';
           message.content = `${said}I stopped after ${limits.maxSteps} rounds of tool calls (AGENT_MAX_STEPS) without finishing.`;
           message.status = 'error';
