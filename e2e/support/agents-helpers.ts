@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { AUTH_ENV, userClient } from './auth-helpers';
+import { AUTH_ENV, type userClient } from './auth-helpers';
 import { DEFAULT_APP_ID } from './sdk-client';
 import { REPO_ROOT, type RunningServer } from './server-process';
 
@@ -45,6 +45,20 @@ export interface Conversation {
 }
 
 type Client = ReturnType<typeof userClient>;
+
+/** present is value, or a failed test when it is missing. */
+export function present<T>(value: T | null | undefined, what = 'value'): T {
+  if (value === null || value === undefined) throw new Error(`expected a ${what}`);
+  return value;
+}
+
+/** lastMessage is the conversation's newest message (a failed test when it has none). */
+export const lastMessage = (conversation: Conversation | undefined): AgentMessage =>
+  present(present(conversation, 'conversation').messages.at(-1), 'message');
+
+/** resultsOf is a tool call's parsed results (a failed test when it has none). */
+export const resultsOf = (call: ToolCall | undefined): unknown =>
+  JSON.parse(present(present(call, 'tool call').results, 'tool result'));
 
 /** finished says whether the conversation's turn ended: its last message is the agent's, no longer running. */
 export function finished(conversation: Conversation): boolean {

@@ -159,7 +159,6 @@ function scriptedTurn(messages: Json[]): { message: Json; finish: string } {
 /** answerOf decides the assistant message for a chat request. */
 function answerOf(body: Json): { message: Json; finish: string } {
   const messages = (Array.isArray(body.messages) ? body.messages : []) as Json[];
-  const last = messages.at(-1);
   const tools = Array.isArray(body.tools) ? (body.tools as Json[]) : [];
   if (tools.length > 0) return scriptedTurn(messages);
   const prompt = textOf(messages.filter((message) => message.role === 'user').at(0)?.content);

@@ -1,5 +1,11 @@
 import { expect, test } from '../../support/test';
-import { agentsEnv, startConversation, turnDone, type Conversation } from '../../support/agents-helpers';
+import {
+  agentsEnv,
+  lastMessage,
+  startConversation,
+  turnDone,
+  type Conversation,
+} from '../../support/agents-helpers';
 import { createUser, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { startOpenAiDouble, type OpenAiDouble } from '../../support/openai-double';
 import {
@@ -66,9 +72,9 @@ test("a turn on instance A reaches the subscriber on B in order; the conversatio
   });
   const done = await turnDone(onA, conversation.id);
   await expect.poll(() => seen.at(-1)?.messages.at(-1)?.status).toBe('success');
-  const last = seen.at(-1)!.messages.at(-1)!;
-  expect(last.id).toBe(done.messages.at(-1)!.id);
-  expect(last.content).toBe(done.messages.at(-1)!.content);
+  const last = lastMessage(seen.at(-1));
+  expect(last.id).toBe(lastMessage(done).id);
+  expect(last.content).toBe(lastMessage(done).content);
   const statuses = seen.flatMap((update) =>
     update.messages.flatMap((message) => message.tool_calls.map((call) => call.status)),
   );

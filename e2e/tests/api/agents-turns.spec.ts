@@ -2,9 +2,9 @@ import { expect, test } from '../../support/test';
 import {
   agentsEnv,
   ask,
+  lastMessage,
   startConversation,
   turnDone,
-  type AgentMessage,
   type Conversation,
 } from '../../support/agents-helpers';
 import { createUser, uniqueEmail, userClient } from '../../support/auth-helpers';
@@ -23,7 +23,7 @@ const clientOf = (server: RunningServer, token: string) => {
   clients.push(made);
   return made;
 };
-const lastOf = (conversation: Conversation) => conversation.messages.at(-1) as AgentMessage;
+const lastOf = lastMessage;
 const signedIn = async (server: RunningServer, label: string) =>
   clientOf(server, (await createUser(server, { email: uniqueEmail(label) })).token);
 

@@ -3,6 +3,8 @@ import { expect, test } from '../../support/test';
 import {
   agentsEnv,
   ask,
+  lastMessage,
+  resultsOf,
   startConversation,
   turnDone,
   type AgentMessage,
@@ -39,8 +41,8 @@ const entity = (client: Client, name: string) =>
       string,
       { list(): Promise<Row[]>; create(data: object): Promise<Row> }
     >
-  )[name]!;
-const lastOf = (conversation: Conversation) => conversation.messages.at(-1) as AgentMessage;
+  )[name] as { list(): Promise<Row[]>; create(data: object): Promise<Row> };
+const lastOf = lastMessage;
 const toolCalls = (conversation: Conversation) =>
   conversation.messages.flatMap((message) => message.tool_calls);
 
@@ -133,7 +135,7 @@ test('a user asks to create, list, update and delete tasks: the tools act as the
   const [created, read] = toolCalls(first);
   expect(created).toMatchObject({ name: 'create_task', status: 'success' });
   expect(read).toMatchObject({ name: 'read_task', status: 'success' });
-  const task = JSON.parse(created!.results!) as Row;
+  const task = resultsOf(created) as Row;
   expect(task).toMatchObject({ title: 'Buy milk', created_by: alice.user.email });
   expect(lastOf(first)).toMatchObject({ role: 'assistant', status: 'success', model: expect.any(String) });
   expect(lastOf(first).content).toContain('Buy milk');
@@ -156,7 +158,7 @@ test('a user asks to create, list, update and delete tasks: the tools act as the
     ['update_task', 'success'],
     ['delete_task', 'success'],
   ]);
-  expect(JSON.parse(toolCalls(second).at(-2)!.results!)).toMatchObject({ done: true });
+  expect(resultsOf(toolCalls(second).at(-2))).toMatchObject({ done: true });
   expect(await entity(asAlice, 'Task').list()).toEqual([]);
 
   // The model read the instructions, the skill's description, and the conversation so far.
@@ -191,7 +193,7 @@ test("a tool call the user's rules forbid is an error result for the model and c
   );
   const calls = toolCalls(done);
   expect(calls.map((call) => call.status)).toEqual(['error', 'error', 'error']);
-  for (const call of calls) expect(JSON.parse(call.results!)).toEqual({ error: expect.any(String) });
+  for (const call of calls) expect(resultsOf(call)).toEqual({ error: expect.any(String) });
   expect(lastOf(done).status).toBe('success');
   expect(lastOf(done).content).toContain('error');
   expect(await entity(clientOf(SERVICE_TOKEN), 'Announcement').list()).toEqual([]);
@@ -209,8 +211,8 @@ test("a function tool runs with the caller's identity; a skill's body is read th
   const done = await turnDone(asAlice, conversation.id, 60_000);
   const [whoami, skill] = toolCalls(done);
   expect(whoami).toMatchObject({ name: 'whoami', status: 'success' });
-  expect(JSON.parse(whoami!.results!)).toEqual({ email: alice.user.email, asked: 'me?' });
-  expect(JSON.parse(skill!.results!)).toContain('Never use exclamation marks');
+  expect(resultsOf(whoami)).toEqual({ email: alice.user.email, asked: 'me?' });
+  expect(resultsOf(skill)).toContain('Never use exclamation marks');
 });
 
 test('pushes arrive in order over subscribeToConversation; another user can neither subscribe, join nor receive', async () => {
@@ -242,8 +244,8 @@ test('pushes arrive in order over subscribeToConversation; another user can neit
     .poll(
       () =>
         seen.length > 0 &&
-        lastOf(seen.at(-1)!).role === 'assistant' &&
-        lastOf(seen.at(-1)!).status === 'success',
+        lastMessage(seen.at(-1)).role === 'assistant' &&
+        lastMessage(seen.at(-1)).status === 'success',
       { timeout: 15_000 },
     )
     .toBe(true);
@@ -264,8 +266,8 @@ test('pushes arrive in order over subscribeToConversation; another user can neit
   const statuses = seen.flatMap((update) => lastOf(update).tool_calls.map((call) => call.status));
   expect(statuses.indexOf('running')).toBeGreaterThanOrEqual(0);
   expect(statuses.lastIndexOf('running')).toBeLessThan(statuses.indexOf('success'));
-  expect(lastOf(seen.at(-1)!).content).toBe(lastOf(final).content);
-  expect(lastOf(seen.at(-1)!).id).toBe(lastOf(final).id);
+  expect(lastMessage(seen.at(-1)).content).toBe(lastOf(final).content);
+  expect(lastMessage(seen.at(-1)).id).toBe(lastOf(final).id);
 
   await new Promise((wait) => setTimeout(wait, 300));
   expect(rawSeen).toEqual([]);
@@ -290,7 +292,7 @@ test('an admin socket that loses the admin role stops receiving the pushes of a 
       string,
       { update(id: string, data: object): Promise<unknown> }
     >
-  ).User!.update(demoted.user.id, { role: 'user' });
+  ).User?.update(demoted.user.id, { role: 'user' });
   const before = seen.length;
   await ask(asAlice, conversation, 'second');
   await new Promise((wait) => setTimeout(wait, 400));

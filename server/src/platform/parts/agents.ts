@@ -2,6 +2,7 @@
 // with the agent's tools (entities and functions, run as the caller), the `/agent-conversations/{id}`
 // rooms and the pushes of each step. A turn that a dead process left running is ended at start (one
 // instance) or by the lease sweep (several instances on one database).
+import type { AgentDef } from '../../project/agent-loader';
 import { ProjectError } from '../../project/project-files';
 import { registerAgentsRoutes } from '../../routes/agents';
 import { agentConversationRooms, startAgentPushes } from '../../services/agents/agent-pushes';
@@ -24,8 +25,8 @@ export interface AgentsPart extends Part {
 }
 
 /** checkFunctionTools stops the start when an agent's function tool names no function of the project. */
-function checkFunctionTools(shared: Shared, functionNames: readonly string[]): void {
-  for (const agent of shared.project.agents?.agents.values() ?? []) {
+export function checkFunctionTools(agents: Iterable<AgentDef>, functionNames: readonly string[]): void {
+  for (const agent of agents) {
     agent.tools.forEach((tool, index) => {
       if (tool.kind === 'function' && !functionNames.includes(tool.function)) {
         throw new ProjectError(
@@ -45,7 +46,7 @@ export async function buildAgentsPart(
 ): Promise<AgentsPart> {
   const { config, project, logger } = shared;
   const definitions = project.agents ?? { agents: new Map(), skills: new Map() };
-  checkFunctionTools(shared, functions.service.names());
+  checkFunctionTools(definitions.agents.values(), functions.service.names());
   const store = createAgentConversationsStore(shared.db);
   const publish = startAgentPushes({
     hub: shared.realtime.hub,
