@@ -11,7 +11,8 @@ import type { AddressInfo, Socket } from 'node:net';
 // - `[answer-deep:<n>]`, `[answer-items:<n>]`, `[answer-chars:<n>]` → structured answers of a hostile shape:
 //   arrays nested n deep, an array of n numbers, a string of n characters;
 // - anything else → `echo: <prompt>` as text, or a sampled instance for a schema.
-// Each call reports fixed usage (USAGE), so token budgets are easy to count.
+// Each call reports fixed usage (USAGE), so token budgets are easy to count; a stream reports it in a last
+// chunk only when `stream_options.include_usage` asks, as OpenAI does.
 
 /** USAGE is the usage every chat completion reports: 20 tokens a call. */
 export const USAGE = { prompt_tokens: 12, completion_tokens: 8 };
@@ -162,7 +163,7 @@ function answerOf(body: Json): { message: Json; finish: string } {
   return { message: { content: `echo: ${prompt.slice(-200)}` }, finish: 'stop' };
 }
 
-function stream(response: ServerResponse, message: Json): void {
+function stream(response: ServerResponse, message: Json, includeUsage: boolean): void {
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   const chunk = (delta: Json, finish: string | null) =>
     `data: ${JSON.stringify({ id: 'chatcmpl-double', object: 'chat.completion.chunk', created: 1, model: 'double', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
@@ -186,6 +187,12 @@ function stream(response: ServerResponse, message: Json): void {
     for (const word of String(message.content).split(/(?<= )/))
       response.write(chunk({ content: word }, null));
     response.write(chunk({}, 'stop'));
+  }
+  // What OpenAI sends for `stream_options.include_usage`: a last chunk with no choices and the usage.
+  if (includeUsage) {
+    response.write(
+      `data: ${JSON.stringify({ id: 'chatcmpl-double', object: 'chat.completion.chunk', created: 1, model: 'double', choices: [], usage: USAGE })}\n\n`,
+    );
   }
   response.end('data: [DONE]\n\n');
 }
@@ -245,7 +252,10 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
         });
       }
       const { message, finish } = answerOf(body);
-      if (body.stream === true) return stream(response, message);
+      if (body.stream === true) {
+        const options = body.stream_options as Json | undefined;
+        return stream(response, message, options?.include_usage === true);
+      }
       json(200, completion(message, finish));
     })();
   });

@@ -5,6 +5,7 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { OutboundLimitError, UpstreamError } from '../../lib/errors';
+import { forwardTo, type ForwardingProvider } from './provider-forward';
 
 /** ContentPart is one part of a user message: text, or an image as a data URL. */
 export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
@@ -96,8 +97,8 @@ export function chatAnswerOf(body: unknown, promptText: string): ChatAnswer | nu
   };
 }
 
-/** createLlmProvider builds the client on baseUrl (`…/v1`). */
-export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
+/** createLlmProvider builds the client on baseUrl (`…/v1`); forward is the AI gateway's pass-through. */
+export function createLlmProvider(options: LlmProviderOptions): LlmProvider & ForwardingProvider {
   const { baseUrl, apiKey, timeoutMs } = options;
   const scrub = (text: string) => (apiKey ? text.split(apiKey).join('[key]') : text).slice(0, 500);
 
@@ -185,6 +186,13 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
 
   return {
     host: base.host,
+    forward: (path, body, signal) =>
+      forwardTo(
+        { ...options, maxAnswerBytes: MAX_PROVIDER_ANSWER_BYTES, agent, send, scrub },
+        path,
+        body,
+        signal,
+      ),
     async chat(request) {
       const payload: Record<string, unknown> = { model: request.model, messages: request.messages };
       if (request.jsonSchema) {

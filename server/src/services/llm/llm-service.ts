@@ -1,11 +1,11 @@
 // Core.InvokeLLM and Core.TranscribeAudio: who may call (signed in unless the app is public without
 // login), the daily token budget, the call itself (a chat completion with files, web context and the
 // caller's schema is llm-completion.ts; a transcription is here), and the usage recorded for the operator.
-import { InvalidInputError, NotConfiguredError, OutboundLimitError } from '../../lib/errors';
+import { InvalidInputError, OutboundLimitError } from '../../lib/errors';
 import type { Caller } from '../../rules/caller';
 import type { LlmUsageRow, LlmUsageStore } from '../../store/llm-usage-store';
-import { requireSignInUnlessOpen } from '../identity/app-access';
 import type { FileReader } from '../files/file-reader';
+import { createLlmAdmission } from './llm-admission';
 import {
   callerFields,
   createCompletion,
@@ -17,9 +17,6 @@ import { MAX_DOCUMENT_CHARS } from './llm-files';
 import type { LlmProvider } from './llm-provider';
 
 export type { InvokeInput } from './llm-completion';
-
-export const NOT_CONFIGURED =
-  'No LLM provider configured: set LLM_PROVIDER_URL to an OpenAI-compatible base URL (e.g. http://localhost:11434/v1 for Ollama) and optionally LLM_API_KEY and LLM_MODEL';
 
 export interface TranscribeInput {
   url: string;
@@ -60,29 +57,8 @@ export interface LlmService {
 export function createLlmService(deps: LlmServiceDeps): LlmService {
   const completeAdmitted = createCompletion(deps);
 
-  function requireProvider(): LlmProvider {
-    if (!deps.provider) throw new NotConfiguredError(NOT_CONFIGURED);
-    return deps.provider;
-  }
-
-  async function admit(
-    appId: string,
-    caller: Caller,
-    integration: string,
-    ip: string | undefined,
-  ): Promise<{ provider: LlmProvider; release: () => void }> {
-    requireProvider();
-    if (caller.kind === 'anonymous') {
-      requireSignInUnlessOpen(
-        await deps.visibilityOf(appId),
-        caller,
-        `${integration} needs a signed-in user on this app: sign in first`,
-      );
-    }
-    await deps.budget.check(appId, caller, ip);
-    const provider = requireProvider();
-    return { provider, release: deps.budget.enter(appId, caller, ip) };
-  }
+  // Who may call, the 503 without a provider and the budgets: shared with the AI gateway.
+  const { requireProvider, admit } = createLlmAdmission(deps);
 
   /** complete is one chat call for integration: guards, files, web context, schema check and usage. */
   async function complete(
