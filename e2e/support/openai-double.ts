@@ -13,7 +13,8 @@ import type { AddressInfo, Socket } from 'node:net';
 // - `[call:<tool> <json arguments>]`, once or more, with tools offered (an agent's turn) → one tool call per
 //   round, in order, then the text `done: <each tool result, joined by " | ">`;
 // - anything else → `echo: <prompt>` as text, or a sampled instance for a schema.
-// Each call reports fixed usage (USAGE), so token budgets are easy to count.
+// Each call reports fixed usage (USAGE), so token budgets are easy to count; a stream reports it in a last
+// chunk only when `stream_options.include_usage` asks, as OpenAI does.
 
 /** USAGE is the usage every chat completion reports: 20 tokens a call. */
 export const USAGE = { prompt_tokens: 12, completion_tokens: 8 };
@@ -178,7 +179,7 @@ function answerOf(body: Json): { message: Json; finish: string } {
   return { message: { content: `echo: ${prompt.slice(-200)}` }, finish: 'stop' };
 }
 
-function stream(response: ServerResponse, message: Json, withUsage: boolean): void {
+function stream(response: ServerResponse, message: Json, includeUsage: boolean): void {
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   const chunk = (delta: Json, finish: string | null) =>
     `data: ${JSON.stringify({ id: 'chatcmpl-double', object: 'chat.completion.chunk', created: 1, model: 'double', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
@@ -203,10 +204,10 @@ function stream(response: ServerResponse, message: Json, withUsage: boolean): vo
       response.write(chunk({ content: word }, null));
     response.write(chunk({}, 'stop'));
   }
-  if (withUsage) {
-    const usage = { ...USAGE, total_tokens: USAGE.prompt_tokens + USAGE.completion_tokens };
+  // What OpenAI sends for `stream_options.include_usage`: a last chunk with no choices and the usage.
+  if (includeUsage) {
     response.write(
-      `data: ${JSON.stringify({ id: 'chatcmpl-double', object: 'chat.completion.chunk', created: 1, model: 'double', choices: [], usage })}\n\n`,
+      `data: ${JSON.stringify({ id: 'chatcmpl-double', object: 'chat.completion.chunk', created: 1, model: 'double', choices: [], usage: USAGE })}\n\n`,
     );
   }
   response.end('data: [DONE]\n\n');
@@ -267,8 +268,10 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
         });
       }
       const { message, finish } = answerOf(body);
-      const withUsage = (body.stream_options as Json | undefined)?.include_usage === true;
-      if (body.stream === true) return stream(response, message, withUsage);
+      if (body.stream === true) {
+        const options = body.stream_options as Json | undefined;
+        return stream(response, message, options?.include_usage === true);
+      }
       json(200, completion(message, finish));
     })();
   });

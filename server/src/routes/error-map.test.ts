@@ -7,7 +7,7 @@ import * as entityErrors from '../services/entities/entity-errors';
 import * as fileInspector from '../services/files/file-inspector';
 import * as fileService from '../services/files/file-service';
 import * as functionErrors from '../services/functions/function-errors';
-import { errorAnswer } from './error-map';
+import { errorAnswer, openAiErrorBody } from './error-map';
 
 const MB = 1024 * 1024;
 
@@ -222,5 +222,24 @@ describe('errorAnswer', () => {
     expect(answer).toMatchObject({ status: 500, body: { message: 'Internal server error' } });
     expect(answer.log).toMatchObject({ level: 'error', fields: { err: bug } });
     expect(errorAnswer(Object.assign(new Error('boom'), { statusCode: 503 }), MB).status).toBe(500);
+  });
+});
+
+describe('openAiErrorBody', () => {
+  it("adds OpenAI's error object (type by status, code from the reason) beside the SDK's message", () => {
+    const limited = errorAnswer(new domainErrors.TooManyRequestsError('Too many calls', 3), 0);
+    expect(openAiErrorBody(limited)).toEqual({
+      message: 'Too many calls',
+      error: { message: 'Too many calls', type: 'rate_limit_error', code: null },
+    });
+    const anonymous = errorAnswer(new domainErrors.UnauthorizedError('Sign in', 'auth_required'), 0);
+    expect(openAiErrorBody(anonymous)).toMatchObject({
+      extra_data: { reason: 'auth_required' },
+      error: { message: 'Sign in', type: 'authentication_error', code: 'auth_required' },
+    });
+    const upstream = errorAnswer(new domainErrors.UpstreamError('The LLM provider failed (HTTP 500)'), 0);
+    expect(openAiErrorBody(upstream).error).toMatchObject({ type: 'server_error' });
+    const invalid = errorAnswer(new domainErrors.InvalidInputError('messages: is required'), 0);
+    expect(openAiErrorBody(invalid).error).toMatchObject({ type: 'invalid_request_error' });
   });
 });

@@ -204,11 +204,47 @@ export function errorAnswer(error: unknown, bodyLimit: number, detailAllowed = f
  * with errorAnswer and logs what the answer says to.
  */
 export async function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  return answerError(error, request, reply, (answer) => answer.body);
+}
+
+/**
+ * handleOpenAiError answers as handleError does, with the message also in OpenAI's `{error: {message, type,
+ * code}}`: OpenAI's clients read only that (and the SDK reads `error.message` first). The AI gateway's
+ * routes answer with it.
+ */
+export async function handleOpenAiError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  return answerError(error, request, reply, openAiErrorBody);
+}
+
+/** openAiErrorBody is answer's body plus OpenAI's error object (its `type` told by the status). */
+export function openAiErrorBody(answer: ErrorAnswer): ErrorBody {
+  const { status, body } = answer;
+  const reason = (body.extra_data as { reason?: unknown } | undefined)?.reason;
+  const type = status >= 500 ? 'server_error' : (OPENAI_ERROR_TYPES[status] ?? 'invalid_request_error');
+  return {
+    ...body,
+    error: { message: body.message, type, code: typeof reason === 'string' ? reason : null },
+  };
+}
+
+const OPENAI_ERROR_TYPES: Record<number, string> = {
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  429: 'rate_limit_error',
+};
+
+async function answerError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  bodyOf: (answer: ErrorAnswer) => ErrorBody,
+) {
   const bodyLimit = request.routeOptions?.bodyLimit ?? request.server.initialConfig.bodyLimit ?? 0;
   const mayShowDetail = detailChecks.get(request);
   const detailAllowed = error instanceof FunctionLoadError && mayShowDetail ? await mayShowDetail() : false;
   const answer = errorAnswer(error, bodyLimit, detailAllowed);
   if (answer.log) request.log[answer.log.level](answer.log.fields, answer.log.message);
   if (answer.headers) reply.headers(answer.headers);
-  return reply.code(answer.status).send(answer.body);
+  return reply.code(answer.status).send(bodyOf(answer));
 }

@@ -9,6 +9,7 @@ import { createChatTurn, type ChatTurn } from './chat-turn';
 import { estimateTokens, MAX_PROVIDER_ANSWER_BYTES, type TokenUsage } from './provider-limits';
 
 export { estimateTokens, MAX_PROVIDER_ANSWER_BYTES, type TokenUsage } from './provider-limits';
+import { forwardTo, type ForwardingProvider } from './provider-forward';
 
 /** ContentPart is one part of a user message: text, or an image as a data URL. */
 export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
@@ -85,8 +86,8 @@ export function chatAnswerOf(body: unknown, promptText: string): ChatAnswer | nu
   };
 }
 
-/** createLlmProvider builds the client on baseUrl (`…/v1`). */
-export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
+/** createLlmProvider builds the client on baseUrl (`…/v1`); forward is the AI gateway's pass-through. */
+export function createLlmProvider(options: LlmProviderOptions): LlmProvider & ForwardingProvider {
   const { baseUrl, apiKey, timeoutMs } = options;
   const scrub = (text: string) => (apiKey ? text.split(apiKey).join('[key]') : text).slice(0, 500);
 
@@ -175,6 +176,13 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider {
   return {
     host: base.host,
     turn: createChatTurn(options),
+    forward: (path, body, signal) =>
+      forwardTo(
+        { ...options, maxAnswerBytes: MAX_PROVIDER_ANSWER_BYTES, agent, send, scrub },
+        path,
+        body,
+        signal,
+      ),
     async chat(request) {
       const payload: Record<string, unknown> = { model: request.model, messages: request.messages };
       if (request.jsonSchema) {

@@ -1,16 +1,11 @@
 // Core.InvokeLLM and Core.TranscribeAudio: who may call (signed in unless the app is public without
 // login), the daily token budget, the call itself (a chat completion with files, web context and the
 // caller's schema is llm-completion.ts; a transcription is here), and the usage recorded for the operator.
-import {
-  InvalidInputError,
-  NotConfiguredError,
-  OutboundLimitError,
-  TooManyRequestsError,
-} from '../../lib/errors';
+import { InvalidInputError, OutboundLimitError, TooManyRequestsError } from '../../lib/errors';
 import type { Caller } from '../../rules/caller';
 import type { LlmUsageRow, LlmUsageStore } from '../../store/llm-usage-store';
-import { requireSignInUnlessOpen } from '../identity/app-access';
 import type { FileReader } from '../files/file-reader';
+import { createLlmAdmission } from './llm-admission';
 import {
   callerFields,
   createCompletion,
@@ -23,9 +18,6 @@ import type { TurnAnswer, TurnMessage, ToolSpec } from './chat-turn';
 import type { LlmProvider } from './llm-provider';
 
 export type { InvokeInput } from './llm-completion';
-
-export const NOT_CONFIGURED =
-  'No LLM provider configured: set LLM_PROVIDER_URL to an OpenAI-compatible base URL (e.g. http://localhost:11434/v1 for Ollama) and optionally LLM_API_KEY and LLM_MODEL';
 
 /** ConverseInput is one step of an agent's turn: the conversation so far and the tools it may call. */
 export interface ConverseInput {
@@ -89,29 +81,8 @@ export interface LlmService {
 export function createLlmService(deps: LlmServiceDeps): LlmService {
   const completeAdmitted = createCompletion(deps);
 
-  function requireProvider(): LlmProvider {
-    if (!deps.provider) throw new NotConfiguredError(NOT_CONFIGURED);
-    return deps.provider;
-  }
-
-  async function admit(
-    appId: string,
-    caller: Caller,
-    integration: string,
-    ip: string | undefined,
-  ): Promise<{ provider: LlmProvider; release: () => void }> {
-    requireProvider();
-    if (caller.kind === 'anonymous') {
-      requireSignInUnlessOpen(
-        await deps.visibilityOf(appId),
-        caller,
-        `${integration} needs a signed-in user on this app: sign in first`,
-      );
-    }
-    await deps.budget.check(appId, caller, ip);
-    const provider = requireProvider();
-    return { provider, release: deps.budget.enter(appId, caller, ip) };
-  }
+  // Who may call, the 503 without a provider and the budgets: shared with the AI gateway.
+  const { requireProvider, admit, admitCaller } = createLlmAdmission(deps);
 
   /** enterWhenFree takes a call slot for caller, waiting while its calls in flight are at the limit. */
   async function enterWhenFree(appId: string, caller: Caller, signal: AbortSignal): Promise<() => void> {
@@ -219,14 +190,7 @@ export function createLlmService(deps: LlmServiceDeps): LlmService {
     },
 
     async converse(appId, caller, input, onText) {
-      const provider = requireProvider();
-      if (caller.kind === 'anonymous') {
-        requireSignInUnlessOpen(
-          await deps.visibilityOf(appId),
-          caller,
-          'Agents need a signed-in user on this app: sign in first',
-        );
-      }
+      const provider = await admitCaller(appId, caller, 'Agents');
       await deps.budget.check(appId, caller);
       const release = await enterWhenFree(appId, caller, input.signal);
       const model = deps.model(input.model);
