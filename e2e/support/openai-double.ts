@@ -10,8 +10,9 @@ import type { AddressInfo, Socket } from 'node:net';
 // - `[invalid]` → structured answers that never fit the schema; `[invalid-once]` → only the first does not;
 // - `[answer-deep:<n>]`, `[answer-items:<n>]`, `[answer-chars:<n>]` → structured answers of a hostile shape:
 //   arrays nested n deep, an array of n numbers, a string of n characters;
-// - `[call:<tool> <json arguments>]`, once or more, with tools offered (an agent's turn) → one tool call per
-//   round, in order, then the text `done: <each tool result, joined by " | ">`;
+// - with tools offered (an agent's turn, the AI gateway): `[call:<tool> <json arguments>]`, once or more →
+//   one tool call per round, in order; `[use-tool]` → one call of the first tool, its arguments sampled from
+//   its schema; once the tools answered, the text `tool said: <each result, joined by " | ">`;
 // - anything else → `echo: <prompt>` as text, or a sampled instance for a schema.
 // Each call reports fixed usage (USAGE), so token budgets are easy to count; a stream reports it in a last
 // chunk only when `stream_options.include_usage` asks, as OpenAI does.
@@ -134,9 +135,9 @@ function hostileAnswer(prompt: string): string | null {
 
 /**
  * scriptedTurn answers an agent's step: the `[call:…]` directives of the turn's user message (the last one),
- * one per round, then a text that repeats what the tools answered.
+ * one per round (or `[use-tool]`: the first tool once), then a text that repeats what the tools answered.
  */
-function scriptedTurn(messages: Json[]): { message: Json; finish: string } {
+function scriptedTurn(messages: Json[], tools: Json[]): { message: Json; finish: string } {
   const turnStart = messages.findLastIndex((message) => message.role === 'user');
   const prompt = textOf(messages[turnStart]?.content);
   const calls = [...prompt.matchAll(/\[call:([\w-]+) (\{.*?\})\]/g)];
@@ -145,6 +146,15 @@ function scriptedTurn(messages: Json[]): { message: Json; finish: string } {
     .filter((message) => message.role === 'tool')
     .map((message) => textOf(message.content));
   const next = calls[results.length];
+  if (!next && results.length === 0 && prompt.includes('[use-tool]')) {
+    const fn = (tools[0]?.function ?? {}) as Json;
+    const call = {
+      id: 'call_1',
+      type: 'function',
+      function: { name: fn.name, arguments: JSON.stringify(sampleOf(fn.parameters)) },
+    };
+    return { message: { content: null, tool_calls: [call] }, finish: 'tool_calls' };
+  }
   if (next) {
     const call = {
       id: `call_${results.length + 1}`,
@@ -153,7 +163,8 @@ function scriptedTurn(messages: Json[]): { message: Json; finish: string } {
     };
     return { message: { content: null, tool_calls: [call] }, finish: 'tool_calls' };
   }
-  if (results.length > 0) return { message: { content: `done: ${results.join(' | ')}` }, finish: 'stop' };
+  if (results.length > 0)
+    return { message: { content: `tool said: ${results.join(' | ')}` }, finish: 'stop' };
   return { message: { content: `echo: ${prompt.slice(-200)}` }, finish: 'stop' };
 }
 
@@ -161,7 +172,7 @@ function scriptedTurn(messages: Json[]): { message: Json; finish: string } {
 function answerOf(body: Json): { message: Json; finish: string } {
   const messages = (Array.isArray(body.messages) ? body.messages : []) as Json[];
   const tools = Array.isArray(body.tools) ? (body.tools as Json[]) : [];
-  if (tools.length > 0) return scriptedTurn(messages);
+  if (tools.length > 0) return scriptedTurn(messages, tools);
   const prompt = textOf(messages.filter((message) => message.role === 'user').at(0)?.content);
   const format = body.response_format as Json | undefined;
   const schema =

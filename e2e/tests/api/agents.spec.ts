@@ -197,7 +197,7 @@ test("a tool call the user's rules forbid is an error result for the model and c
   expect(lastOf(done).status).toBe('success');
   expect(lastOf(done).content).toContain('error');
   expect(await entity(clientOf(SERVICE_TOKEN), 'Announcement').list()).toEqual([]);
-  expect((await entity(clientOf(bob.token), 'Task').list()).map((row) => row.id)).toEqual([bobsTask.id]);
+  expect((await entity(clientOf(bob.token), 'Task').list()).map((row) => row.id)).toContain(bobsTask.id);
 });
 
 test("a function tool runs with the caller's identity; a skill's body is read through read_skill", async () => {

@@ -113,7 +113,7 @@ test.describe('with a provider, on a private app', () => {
   test('app model names map through LLM_MODEL_MAP; tools pass through to the model', async () => {
     const answer = await userOpenAi().chat.completions.create({
       model: 'gemini_3_flash',
-      messages: [{ role: 'user', content: 'what is the weather?' }],
+      messages: [{ role: 'user', content: 'what is the weather? [use-tool]' }],
       tools: [
         {
           type: 'function',

@@ -457,7 +457,7 @@ test.describe('with a provider', () => {
     ];
     const call = await fetch(`${double.baseUrl}/chat/completions`, {
       method: 'POST',
-      body: JSON.stringify({ model: 'm', tools, messages: [{ role: 'user', content: 'todos?' }] }),
+      body: JSON.stringify({ model: 'm', tools, messages: [{ role: 'user', content: 'todos? [use-tool]' }] }),
     }).then((response) => response.json() as Promise<{ choices: { message: { tool_calls: unknown[] } }[] }>);
     expect(call.choices[0]?.message.tool_calls).toEqual([
       { id: 'call_1', type: 'function', function: { name: 'list_Todo', arguments: '{"limit":1}' } },

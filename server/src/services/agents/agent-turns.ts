@@ -129,6 +129,12 @@ export function createAgentTurns(deps: TurnsDeps): AgentTurns {
       message.updated_date = new Date().toISOString();
     };
     let current: AgentMessage | null = null;
+    let previous: AgentMessage | null = null;
+    const settle = (message: AgentMessage) => {
+      message.status = 'success';
+      push(message);
+      persist(() => store.save(id, message));
+    };
     try {
       if (!deps.llm.configured) {
         throw new NotConfiguredError('no LLM provider is configured on this server (set LLM_PROVIDER_URL)');
@@ -141,6 +147,10 @@ export function createAgentTurns(deps: TurnsDeps): AgentTurns {
         current = message;
         history.push(message);
         persist(() => store.append(id, message));
+        // The last round's message is done only now that this one is stored after it: a reader never sees
+        // a finished agent message last while the turn goes on.
+        if (previous) settle(previous);
+        previous = null;
         const streaming = throttled(() => push(message), PUSH_INTERVAL_MS);
         let savedAt = Date.now();
         const answer = await deps.llm.converse(
@@ -193,7 +203,7 @@ export function createAgentTurns(deps: TurnsDeps): AgentTurns {
           push(message);
           persist(() => store.save(id, message));
         }
-        message.status = 'success';
+        previous = message;
       }
       if (current.status === 'running') current.status = 'success';
       push(current);
@@ -207,6 +217,7 @@ export function createAgentTurns(deps: TurnsDeps): AgentTurns {
       )) {
         log.warn({ err: error, conversation: id }, 'agent turn failed');
       }
+      if (previous) settle(previous);
       const reuse =
         current && current.status === 'running' && !current.content && current.tool_calls.length === 0;
       const final = reuse && current ? current : newMessage('assistant', '', caller);
