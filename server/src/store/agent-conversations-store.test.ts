@@ -64,6 +64,11 @@ describe.each(TEST_ENGINES)('agent conversations on %s', (name) => {
       { id: 'm2', role: 'assistant', content: 'hi there' },
     ]);
     expect(await store.messageCount('c1')).toBe(2);
+    const recent = await store.recentMessages(['c1', 'c2'], 1);
+    expect(Object.fromEntries(recent)).toEqual({
+      c1: [{ id: 'm2', role: 'assistant', content: 'hi there' }],
+      c2: [],
+    });
     await store.endTurn('c1');
     expect(await store.startTurn('a1', 'c1', message('m3', 'next'), lease)).toBe(true);
     await store.endTurn('c1');

@@ -103,6 +103,22 @@ export function createAgentConversationsStore(db: Database) {
       return rows.map((row) => row.body);
     },
 
+    /** recentMessages returns the newest `count` messages of each conversation, in order, by conversation id. */
+    async recentMessages(conversationIds: string[], count: number): Promise<Map<string, StoredMessage[]>> {
+      const recent = new Map<string, StoredMessage[]>(conversationIds.map((id) => [id, []]));
+      if (conversationIds.length === 0) return recent;
+      const { rows } = await db.query<{ conversation_id: string; body: StoredMessage }>(
+        `SELECT conversation_id, body FROM (
+           SELECT conversation_id, position, body,
+                  row_number() OVER (PARTITION BY conversation_id ORDER BY position DESC) AS newest
+           FROM agent_messages WHERE conversation_id = ANY($1::text[])
+         ) ranked WHERE newest <= $2 ORDER BY conversation_id, position`,
+        [conversationIds, count],
+      );
+      for (const row of rows) recent.get(row.conversation_id)?.push(row.body);
+      return recent;
+    },
+
     /** messageCount is how many messages the conversation holds. */
     async messageCount(conversationId: string): Promise<number> {
       const { rows } = await db.query<{ count: string | number }>(

@@ -11,6 +11,7 @@ import type { AgentTurns } from './agent-turns';
 import type { CallHeaders } from './agent-tools';
 import {
   conversationOf,
+  forPush,
   mayRead,
   newMessage,
   type AgentMessage,
@@ -19,6 +20,8 @@ import {
 
 /** MAX_MESSAGES is the most messages one conversation holds (then the app starts a new one). */
 export const MAX_MESSAGES = 1_000;
+/** LIST_MESSAGES is how many of each conversation's newest messages a listing carries. */
+export const LIST_MESSAGES = 20;
 
 /** AgentsService is what the agents routes call. */
 export interface AgentsService {
@@ -91,9 +94,15 @@ export function createAgentsService(deps: {
         limit: query.limit,
         skip: query.skip,
       });
-      // A listing carries no messages (getConversation does): a page of long conversations stays small.
+      // A listing carries each conversation's newest LIST_MESSAGES messages (bounded as pushes are), so a
+      // page of long conversations stays small; getConversation has them all.
+      const recent = await store.recentMessages(
+        rows.map((row) => row.id),
+        LIST_MESSAGES,
+      );
       return rows.map((row) => {
-        const conversation: Record<string, unknown> = { ...conversationOf(row, []) };
+        const messages = ((recent.get(row.id) ?? []) as AgentMessage[]).map(forPush);
+        const conversation: Record<string, unknown> = { ...conversationOf(row, messages) };
         if (!query.fields) return conversation;
         return Object.fromEntries(
           query.fields.filter((field) => field in conversation).map((field) => [field, conversation[field]]),
