@@ -87,7 +87,7 @@ export default defineConfig({
     { name: 'site', testDir: './tests/site' },
     // The three real Base44 apps of ../shared/fixtures/real-apps, installed and built (both cached per
     // machine, outside the clone), served and driven in Chromium (README.md, "real-apps"). A cold machine
-    // installs and builds them first.
+    // installs and builds them first. Also fixtures/agent-chat-app, built with the workspace's own Vite.
     { name: 'real-apps', testDir: './tests/real-apps', timeout: 90_000, metadata: { database: 'pglite' } },
   ],
 });

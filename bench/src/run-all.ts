@@ -13,6 +13,7 @@ const BENCHMARKS = [
   'files-throughput.ts',
   'extraction-throughput.ts',
   'llm-overhead.ts',
+  'agents-latency.ts',
   'functions-bench.ts',
   'regex-bystander.ts',
 ];

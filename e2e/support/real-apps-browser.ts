@@ -8,10 +8,11 @@ import { signInOnPage } from './login-page';
 import type { RunningServer } from './server-process';
 
 /**
- * LATER_CAPABILITY matches the API paths of later issues: SMS and agents. InvokeLLM is not one (the real-apps
- * server has the provider double, so its calls must succeed), nor are functions (they run).
+ * LATER_CAPABILITY matches the API paths this server answers 501 by design: SMS, and an agent's messaging
+ * channels (WhatsApp, Telegram). InvokeLLM is not one (the real-apps server has the provider double, so its
+ * calls must succeed), nor are functions (they run) or agent conversations.
  */
-const LATER_CAPABILITY = /\/integration-endpoints\/Core\/SendSMS$|\/agents(\/|$)/;
+const LATER_CAPABILITY = /\/integration-endpoints\/Core\/SendSMS$|\/agents\/[^/]+\/(whatsapp|telegram)$/;
 
 /** ApiCall is one answered request to our server's API, as the browser saw it. */
 export interface ApiCall {

@@ -2,12 +2,15 @@
 // `npm ci` once per package-lock.json and Node version into a cache outside the clone (FIXTURE_CACHE_DIR,
 // shared by every clone and run on the machine), copied to a scratch folder under e2e/.cache (git-ignored)
 // with that node_modules linked in, built with its app id (the build cached beside the installs, by the
-// fixture's files, the app id and the install) and served by a real server process. The browser side (what
-// counts as a failure) is in real-apps-browser.ts.
+// fixture's files, the app id and the install) and served by a real server process. The small apps this
+// repository writes for its own browser tests (e2e/fixtures/<name>: index.html and src/, no install of their
+// own) are built with the workspace's Vite, React and @base44/sdk into the same build cache (prepareRepoApp).
+// The browser side (what counts as a failure) is in real-apps-browser.ts.
 import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -40,12 +43,14 @@ const INSTALLED_MARK = 'node_modules/.queen-installed';
 
 export type RealAppName = 'wellness' | 'camp-planner' | 'safereturn';
 
-/** PreparedApp is a fixture app installed and built in its scratch folder. */
+/** PreparedApp is a built fixture app: a real app's scratch folder, or a repository app's build in the cache. */
 export interface PreparedApp {
-  name: RealAppName;
+  name: string;
   appId: string;
-  /** dir is the scratch copy: `dist/` and `base44/` are served from it. */
+  /** dir is the scratch copy (or the cached build): `dist/` and `base44/` are served from it. */
   dir: string;
+  /** projectDir is the `base44/` folder served when it is not dir's own. */
+  projectDir?: string;
 }
 
 /** appIdOf is the app's `.app.jsonc` id, else a fixed one (wellness has no `.app.jsonc`). */
@@ -60,9 +65,9 @@ function log(name: string, line: string): void {
 }
 
 /**
- * run executes `npm args` in dir, printing its output (npm's per-package `http` lines only as a count every
- * 10 s, so a cold install shows progress without flooding the log); it rejects with the last output on a
- * non-zero exit or after timeoutMs.
+ * run executes `npm args` (or `command args`) in dir, printing its output (npm's per-package `http` lines only
+ * as a count every 10 s, so a cold install shows progress without flooding the log); it rejects with the last
+ * output on a non-zero exit or after timeoutMs.
  */
 function run(
   name: string,
@@ -70,10 +75,15 @@ function run(
   args: string[],
   env: Record<string, string>,
   timeoutMs: number,
+  command: string[] = ['npm'],
 ): Promise<void> {
+  const [program = 'npm', ...before] = command;
+  const shown = [program === process.execPath ? 'node' : program, ...before, ...args]
+    .join(' ')
+    .replaceAll(`${REPO_ROOT}/`, '');
   return new Promise((resolveRun, reject) => {
     const started = Date.now();
-    const child = spawn('npm', args, {
+    const child = spawn(program, [...before, ...args], {
       cwd: dir,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -92,7 +102,7 @@ function run(
     child.stderr.on('data', onData);
     const progress = setInterval(() => {
       const seconds = Math.round((Date.now() - started) / 1000);
-      log(name, `npm ${args[0]}: ${seconds} s, ${fetched} package requests so far`);
+      log(name, `${shown}: ${seconds} s, ${fetched} package requests so far`);
     }, 10_000);
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.once('error', reject);
@@ -101,7 +111,7 @@ function run(
       clearInterval(progress);
       if (code === 0) return resolveRun();
       const why = signal ? `was stopped (${signal}, limit ${timeoutMs / 1000} s)` : `exited with ${code}`;
-      reject(new Error(`\`npm ${args.join(' ')}\` in ${dir} ${why}. Last output:\n${tail}`));
+      reject(new Error(`\`${shown}\` in ${dir} ${why}. Last output:\n${tail}`));
     });
   });
 }
@@ -256,6 +266,44 @@ export async function prepareRealApp(name: RealAppName): Promise<PreparedApp> {
   return { name, appId, dir };
 }
 
+/** REPO_APPS_DIR holds the small apps this repository writes for its browser tests. */
+const REPO_APPS_DIR = resolve(import.meta.dirname, '../fixtures');
+
+/**
+ * prepareRepoApp builds e2e/fixtures/<name>, an app of this repository written as generated Base44 apps are
+ * (index.html, src/, the SDK's client made in one place) but with no install of its own: the workspace's
+ * Vite builds it, with its React and @base44/sdk. The build goes into the machine's build cache
+ * (`fixture-builds/<name>-<hash>`, by the app's files, the app id and the workspace's package-lock.json),
+ * once: about a second when it is not there. The app's project is projectDir (a `base44/` folder).
+ */
+export async function prepareRepoApp(
+  name: string,
+  options: { appId: string; projectDir: string },
+): Promise<PreparedApp> {
+  const source = join(REPO_APPS_DIR, name);
+  const wanted = `${await sourceHash(source)} ${options.appId} ${createHash('sha256')
+    .update(readFileSync(join(REPO_ROOT, 'package-lock.json')))
+    .digest('hex')
+    .slice(0, 16)}`;
+  const dir = join(BUILDS_DIR, `${name}-${createHash('sha256').update(wanted).digest('hex').slice(0, 16)}`);
+  if (!existsSync(dir)) {
+    const started = Date.now();
+    const vite = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js');
+    await intoCache(dir, (partial) =>
+      run(
+        name,
+        source,
+        ['build', '--outDir', join(partial, 'dist'), '--emptyOutDir'],
+        { VITE_BASE44_APP_ID: options.appId },
+        BUILD_TIMEOUT_MS,
+        [process.execPath, vite],
+      ),
+    );
+    log(name, `built in ${((Date.now() - started) / 1000).toFixed(1)} s into ${dir}`);
+  }
+  return { name, appId: options.appId, dir, projectDir: options.projectDir };
+}
+
 /**
  * startRealAppServer serves a prepared app: its build, its `base44/` project and its app id, with an LLM
  * provider (the OpenAI-compatible double, closed when the server stops) for the apps' InvokeLLM calls.
@@ -269,7 +317,7 @@ export async function startRealAppServer(
     env: {
       ...AUTH_ENV,
       SITE_DIST: join(app.dir, 'dist'),
-      PROJECT_DIR: join(app.dir, 'base44'),
+      PROJECT_DIR: app.projectDir ?? join(app.dir, 'base44'),
       APP_ID: app.appId,
       LLM_PROVIDER_URL: llm.baseUrl,
       ...env,

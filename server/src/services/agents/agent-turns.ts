@@ -1,9 +1,10 @@
-// A turn: the agent answers a user's message in steps. Each step streams one assistant message from the
-// model (pushed as it grows, throttled; stored every SAVE_INTERVAL_MS), then runs the tools it asked for
-// as the caller, each call pushed `running` → `success` | `error`. The turn ends with a final assistant
-// message, `success` or `error`, always: a failure, a refusal, the deadline, the server closing, or (found
-// by the lease sweep after a crash) a process that died mid-turn. A running turn holds a lease on its
-// conversation that this instance renews; another instance ends the turns whose lease ran out.
+// A turn: the agent answers a user's message (pushed first, so apps that render the pushes show it) in
+// steps. Each step streams one assistant message from the model (pushed as it grows, throttled; stored every
+// SAVE_INTERVAL_MS), then runs the tools it asked for as the caller, each call pushed `running` → `success` |
+// `error`. The turn ends with a final assistant message, `success` or `error`, always: a failure, a refusal,
+// the deadline, the server closing, or (found by the lease sweep after a crash) a process that died
+// mid-turn. A running turn holds a lease on its conversation that this instance renews; another instance
+// ends the turns whose lease ran out.
 import {
   NotConfiguredError,
   OutboundLimitError,
@@ -135,6 +136,10 @@ export function createAgentTurns(deps: TurnsDeps): AgentTurns {
       push(message);
       persist(() => store.save(id, message));
     };
+    // The user's message goes out first: SDK 0.8.50 adds each pushed `_message` to the conversation it read
+    // when it subscribed, and apps render that (`setMessages(data.messages)`), their "thinking" state too.
+    const asked = history.at(-1);
+    if (asked?.role === 'user') push(asked);
     try {
       if (!deps.llm.configured) {
         throw new NotConfiguredError('no LLM provider is configured on this server (set LLM_PROVIDER_URL)');
