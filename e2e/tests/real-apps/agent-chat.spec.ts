@@ -58,7 +58,7 @@ test("the chat panel sends a message and shows the user's message, the agent's t
   await expect(messages.first()).toHaveText(content);
   await expect(page.locator('.tool-call')).toHaveText('create_task: success');
   await expect(messages.last()).toHaveAttribute('data-role', 'assistant');
-  await expect(messages.last()).toHaveText(/^done: \{.*"title":"Buy milk"/);
+  await expect(messages.last()).toHaveText(/^tool said: \{.*"title":"Buy milk"/);
   await expect(page.getByRole('status')).toBeHidden();
   expect(await page.evaluate(() => (window as unknown as { loadingShown?: boolean }).loadingShown)).toBe(
     true,

@@ -1,61 +1,18 @@
-// A turn: the agent answers a user's message (pushed first, so apps that render the pushes show it) in
-// steps. Each step streams one assistant message from the model (pushed as it grows, throttled; stored every
-// SAVE_INTERVAL_MS), then runs the tools it asked for as the caller, each call pushed `running` → `success` |
-// `error`. The turn ends with a final assistant message, `success` or `error`, always: a failure, a refusal,
-// the deadline, the server closing, or (found by the lease sweep after a crash) a process that died
-// mid-turn. A running turn holds a lease on its conversation that this instance renews; another instance
-// ends the turns whose lease ran out.
-import {
-  NotConfiguredError,
-  OutboundLimitError,
-  TooManyRequestsError,
-  UpstreamError,
-} from '../../lib/errors';
-import type { AgentDef, AgentSkill } from '../../project/agent-loader';
-import type { Caller } from '../../rules/caller';
-import type { AgentConversationsStore, ConversationRow } from '../../store/agent-conversations-store';
-import type { LlmService } from '../llm/llm-service';
-import type { AgentPush } from './agent-pushes';
-import type { AgentToolbox, CallHeaders } from './agent-tools';
+// Running turns (run-turn.ts runs one): each starts in the background with its deadline, holds a lease on
+// its conversation that this instance renews, and ends with a final message when the server closes. A turn
+// whose process died (kill -9) is ended at the next start (one instance) or, once its lease ran out, by
+// another instance's sweep: no conversation stays running.
 import { conversationOf, newMessage, pushPayload, type AgentMessage } from './conversation-view';
-import { modelContext, systemPrompt } from './model-context';
-import { throttled } from './throttled';
+import {
+  INTERRUPTED_TEXT,
+  runTurn,
+  TurnClosed,
+  TurnTimeout,
+  type TurnInput,
+  type TurnsDeps,
+} from './run-turn';
 
-/** PUSH_INTERVAL_MS is the most often a streaming message is pushed (the first text goes at once). */
-export const PUSH_INTERVAL_MS = 100;
-/** SAVE_INTERVAL_MS is the most often a streaming message is stored (every step's end is stored too). */
-const SAVE_INTERVAL_MS = 1_000;
-/** RECOVERED_TEXT is the final message of a turn whose process died, or that the server's close cut. */
-export const INTERRUPTED_TEXT = 'The server stopped while the agent was answering. Send your message again.';
-
-export interface TurnLimits {
-  maxSteps: number;
-  turnTimeoutMs: number;
-  contextTokens: number;
-  /** leaseMs is how long a turn's lease lasts unrenewed (renewed every third of it). */
-  leaseMs: number;
-}
-
-export interface TurnsDeps {
-  store: AgentConversationsStore;
-  llm: Pick<LlmService, 'converse' | 'configured'>;
-  toolboxOf: (agent: AgentDef) => AgentToolbox;
-  skills: ReadonlyMap<string, AgentSkill>;
-  publish: (push: AgentPush) => void;
-  limits: TurnLimits;
-  /** sharedDatabase says other instances may run turns on the same database (REDIS_URL is set). */
-  sharedDatabase: boolean;
-  log: { warn(fields: object, message: string): void; error(fields: object, message: string): void };
-}
-
-/** TurnInput is a turn to run: the conversation (its user message stored), the agent, and who asked. */
-export interface TurnInput {
-  conversation: ConversationRow;
-  history: AgentMessage[];
-  agent: AgentDef;
-  caller: Caller;
-  headers: CallHeaders;
-}
+export type { TurnInput, TurnLimits, TurnsDeps } from './run-turn';
 
 export interface AgentTurns {
   /** start runs a turn in the background (its lease is taken: startTurn). */
@@ -66,28 +23,6 @@ export interface AgentTurns {
   recoverAbandoned(atStart: boolean): Promise<number>;
   /** close ends every running turn with its final message, and stops the lease timers. */
   close(): Promise<void>;
-}
-
-class TurnTimeout extends Error {}
-class TurnClosed extends Error {}
-
-/** errorText is what the final message of a failed turn tells the user. */
-function errorText(error: unknown, limits: TurnLimits): string {
-  if (error instanceof TurnTimeout) {
-    return `The agent took longer than ${Math.round(limits.turnTimeoutMs / 1000)} s (AGENT_TURN_TIMEOUT_MS) and stopped.`;
-  }
-  if (error instanceof TurnClosed) return INTERRUPTED_TEXT;
-  if (error instanceof NotConfiguredError) {
-    return `The agent cannot answer: ${error.message}`;
-  }
-  if (
-    error instanceof TooManyRequestsError ||
-    error instanceof UpstreamError ||
-    error instanceof OutboundLimitError
-  ) {
-    return `The agent could not answer: ${error.message}`;
-  }
-  return 'The agent could not answer because of an error on the server.';
 }
 
 /** createAgentTurns runs turns and keeps their leases; see the file comment. */
@@ -108,142 +43,6 @@ export function createAgentTurns(deps: TurnsDeps): AgentTurns {
     ? setInterval(() => void recoverAbandoned(false).catch(() => undefined), limits.leaseMs)
     : null;
   sweep?.unref();
-
-  async function runTurn(input: TurnInput, signal: AbortSignal): Promise<void> {
-    const { conversation, history, agent, caller } = input;
-    const id = conversation.id;
-    const view = conversationOf(conversation, history);
-    let writing: Promise<void> = Promise.resolve();
-    const persist = (write: () => Promise<void>) => {
-      writing = writing
-        .then(write)
-        .catch((error: unknown) => log.warn({ err: error, conversation: id }, 'agent message write failed'));
-    };
-    const push = (message: AgentMessage) =>
-      deps.publish({
-        appId: conversation.app_id,
-        conversationId: id,
-        ownerId: conversation.created_by_id,
-        data: JSON.stringify(pushPayload(view, message)),
-      });
-    const stamp = (message: AgentMessage) => {
-      message.updated_date = new Date().toISOString();
-    };
-    let current: AgentMessage | null = null;
-    let previous: AgentMessage | null = null;
-    const settle = (message: AgentMessage) => {
-      message.status = 'success';
-      push(message);
-      persist(() => store.save(id, message));
-    };
-    // The user's message goes out first: SDK 0.8.50 adds each pushed `_message` to the conversation it read
-    // when it subscribed, and apps render that (`setMessages(data.messages)`), their "thinking" state too.
-    const asked = history.at(-1);
-    if (asked?.role === 'user') push(asked);
-    try {
-      if (!deps.llm.configured) {
-        throw new NotConfiguredError('no LLM provider is configured on this server (set LLM_PROVIDER_URL)');
-      }
-      const toolbox = deps.toolboxOf(agent);
-      const system = systemPrompt(agent, deps.skills, new Date());
-      for (let step = 1; ; step++) {
-        const message = newMessage('assistant', '', caller, { status: 'running' });
-        const context = modelContext(system, history, limits.contextTokens);
-        current = message;
-        history.push(message);
-        persist(() => store.append(id, message));
-        // The last round's message is done only now that this one is stored after it: a reader never sees
-        // a finished agent message last while the turn goes on.
-        if (previous) settle(previous);
-        previous = null;
-        const streaming = throttled(() => push(message), PUSH_INTERVAL_MS);
-        let savedAt = Date.now();
-        const answer = await deps.llm.converse(
-          conversation.app_id,
-          caller,
-          { model: agent.model, messages: context, tools: toolbox.specs, signal },
-          (text) => {
-            message.content = text;
-            stamp(message);
-            streaming.call();
-            if (Date.now() - savedAt >= SAVE_INTERVAL_MS) {
-              savedAt = Date.now();
-              persist(() => store.save(id, message));
-            }
-          },
-        );
-        streaming.cancel();
-        message.content = answer.content;
-        message.usage = answer.usage;
-        message.model = answer.model;
-        stamp(message);
-        if (answer.toolCalls.length === 0) break;
-        message.tool_calls = answer.toolCalls.map((call) => ({
-          id: call.id,
-          name: call.name,
-          arguments_string: call.arguments,
-          status: step > limits.maxSteps ? ('stopped' as const) : ('running' as const),
-          results: null,
-        }));
-        // maxSteps rounds of tools have run: a model still asking for more is stopped here.
-        if (step > limits.maxSteps) {
-          const said = typeof message.content === 'string' && message.content ? `${message.content}\n\n` : '';
-          message.content = `${said}I stopped after ${limits.maxSteps} rounds of tool calls (AGENT_MAX_STEPS) without finishing.`;
-          message.status = 'error';
-          break;
-        }
-        push(message);
-        persist(() => store.save(id, message));
-        for (const call of message.tool_calls) {
-          if (signal.aborted) throw signal.reason;
-          const result = await toolbox.run(call.name, call.arguments_string, {
-            appId: conversation.app_id,
-            caller,
-            headers: input.headers,
-            signal,
-          });
-          call.status = result.ok ? 'success' : 'error';
-          call.results = result.results;
-          stamp(message);
-          push(message);
-          persist(() => store.save(id, message));
-        }
-        previous = message;
-      }
-      if (current.status === 'running') current.status = 'success';
-      push(current);
-      persist(() => store.save(id, current as AgentMessage));
-    } catch (caught) {
-      const error = signal.aborted ? signal.reason : caught;
-      if (!(
-        error instanceof TurnTimeout ||
-        error instanceof TurnClosed ||
-        error instanceof TooManyRequestsError
-      )) {
-        log.warn({ err: error, conversation: id }, 'agent turn failed');
-      }
-      if (previous) settle(previous);
-      const reuse =
-        current && current.status === 'running' && !current.content && current.tool_calls.length === 0;
-      const final = reuse && current ? current : newMessage('assistant', '', caller);
-      if (!reuse) {
-        if (current?.status === 'running') current.status = 'error';
-        history.push(final);
-        persist(() => store.append(id, final));
-      }
-      for (const call of current?.tool_calls ?? []) if (call.status === 'running') call.status = 'stopped';
-      final.status = 'error';
-      final.content = errorText(error, limits);
-      stamp(final);
-      push(final);
-      persist(() => store.save(id, final));
-    } finally {
-      await writing;
-      await store
-        .endTurn(id)
-        .catch((error: unknown) => log.error({ err: error, conversation: id }, 'agent turn end failed'));
-    }
-  }
 
   async function recoverAbandoned(atStart: boolean): Promise<number> {
     const claimed = await store.claimAbandoned(new Date(), lease(), 100, atStart && !deps.sharedDatabase);
@@ -278,7 +77,7 @@ export function createAgentTurns(deps: TurnsDeps): AgentTurns {
     start(input) {
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(new TurnTimeout()), limits.turnTimeoutMs);
-      const done = runTurn(input, controller.signal).finally(() => {
+      const done = runTurn(deps, input, controller.signal).finally(() => {
         clearTimeout(timer);
         running.delete(input.conversation.id);
       });
