@@ -7,7 +7,7 @@ import {
   turnDone,
   type Conversation,
 } from '../../support/agents-helpers';
-import { createUser, uniqueEmail, userClient } from '../../support/auth-helpers';
+import { createUser, failure, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { startOpenAiDouble, type OpenAiDouble } from '../../support/openai-double';
 import { removeServerData, startServer, type RunningServer } from '../../support/server-process';
 
@@ -85,6 +85,22 @@ test.describe('limits', () => {
     const done = await ask(client, await startConversation(client), '[delay:4000] take your time');
     expect(lastOf(done).status).toBe('error');
     expect(String(lastOf(done).content)).toContain('AGENT_TURN_TIMEOUT_MS');
+  });
+
+  test('a fifth turn of one user at once is refused with 429 and stores nothing', async () => {
+    const client = await signedIn(server, 'turns-at-once');
+    const conversations = await Promise.all(Array.from({ length: 5 }, () => startConversation(client)));
+    for (const conversation of conversations.slice(0, 4)) {
+      await client.agents.addMessage(conversation as never, { role: 'user', content: '[delay:1000] wait' });
+    }
+    const fifth = conversations[4] as Conversation;
+    const refused = await failure(
+      client.agents.addMessage(fifth as never, { role: 'user', content: 'me too' }),
+    );
+    expect(refused.status).toBe(429);
+    expect(refused.message).toContain('4 agent turns running');
+    expect(((await client.agents.getConversation(fifth.id)) as unknown as Conversation).messages).toEqual([]);
+    for (const conversation of conversations.slice(0, 4)) await turnDone(client, conversation.id);
   });
 
   test("the user's daily token share refuses the next turn with an error message", async () => {

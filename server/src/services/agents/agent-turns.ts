@@ -2,6 +2,8 @@
 // its conversation that this instance renews, and ends with a final message when the server closes. A turn
 // whose process died (kill -9) is ended at the next start (one instance) or, once its lease ran out, by
 // another instance's sweep: no conversation stays running.
+import { TooManyRequestsError } from '../../lib/errors';
+import type { Caller } from '../../rules/caller';
 import { conversationOf, newMessage, pushPayload, type AgentMessage } from './conversation-view';
 import {
   INTERRUPTED_TEXT,
@@ -14,7 +16,16 @@ import {
 
 export type { TurnInput, TurnLimits, TurnsDeps } from './run-turn';
 
+/**
+ * MAX_TURNS_PER_CALLER bounds the turns one user runs at once on this instance (each may wait for an LLM
+ * slot: they must not pile up); MAX_TURNS bounds every caller's together, the service role's included.
+ */
+export const MAX_TURNS_PER_CALLER = 4;
+export const MAX_TURNS = 500;
+
 export interface AgentTurns {
+  /** admit throws TooManyRequestsError (429) when caller, or this instance, runs as many turns as it may. */
+  admit(caller: Caller): void;
   /** start runs a turn in the background (its lease is taken: startTurn). */
   start(input: TurnInput): void;
   /** running says how many turns run on this instance now. */
@@ -29,6 +40,8 @@ export interface AgentTurns {
 export function createAgentTurns(deps: TurnsDeps): AgentTurns {
   const { store, limits, log } = deps;
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  const perCaller = new Map<string, number>();
+  const callerKey = (caller: Caller) => (caller.kind === 'user' ? caller.user.id : caller.kind);
   const lease = () => new Date(Date.now() + limits.leaseMs);
   const renewal = setInterval(
     () => {
@@ -50,14 +63,15 @@ export function createAgentTurns(deps: TurnsDeps): AgentTurns {
       if (running.has(conversation.id)) continue;
       try {
         const messages = (await store.messages(conversation.id)) as AgentMessage[];
+        // The final message first, then the unfinished ones marked: none of them is ever last and done.
+        const final = newMessage('assistant', INTERRUPTED_TEXT, { kind: 'service' }, { status: 'error' });
+        await store.append(conversation.id, final);
         for (const message of messages) {
           if (message.status !== 'running') continue;
           message.status = 'error';
           for (const call of message.tool_calls) if (call.status === 'running') call.status = 'stopped';
           await store.save(conversation.id, message);
         }
-        const final = newMessage('assistant', INTERRUPTED_TEXT, { kind: 'service' }, { status: 'error' });
-        await store.append(conversation.id, final);
         messages.push(final);
         deps.publish({
           appId: conversation.app_id,
@@ -74,12 +88,31 @@ export function createAgentTurns(deps: TurnsDeps): AgentTurns {
   }
 
   return {
+    admit(caller) {
+      if (running.size >= MAX_TURNS) {
+        throw new TooManyRequestsError(
+          'This server runs as many agent turns as it may: try again in a moment',
+          5,
+        );
+      }
+      if (caller.kind === 'user' && (perCaller.get(callerKey(caller)) ?? 0) >= MAX_TURNS_PER_CALLER) {
+        throw new TooManyRequestsError(
+          `You already have ${MAX_TURNS_PER_CALLER} agent turns running: wait for one to end`,
+          2,
+        );
+      }
+    },
     start(input) {
+      const key = callerKey(input.caller);
+      perCaller.set(key, (perCaller.get(key) ?? 0) + 1);
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(new TurnTimeout()), limits.turnTimeoutMs);
       const done = runTurn(deps, input, controller.signal).finally(() => {
         clearTimeout(timer);
         running.delete(input.conversation.id);
+        const left = (perCaller.get(key) ?? 1) - 1;
+        if (left > 0) perCaller.set(key, left);
+        else perCaller.delete(key);
       });
       running.set(input.conversation.id, { controller, done });
     },

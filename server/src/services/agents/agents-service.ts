@@ -72,12 +72,9 @@ export function createAgentsService(deps: {
     return row;
   }
 
+  /** ownerFilter is whose conversations caller may list: its own (users), everyone's (admins, service). */
   const ownerFilter = (caller: Caller) =>
-    caller.kind === 'service' || (caller.kind === 'user' && caller.user.role === 'admin')
-      ? undefined
-      : caller.kind === 'user'
-        ? caller.user.id
-        : '';
+    caller.kind === 'user' && caller.user.role !== 'admin' ? caller.user.id : undefined;
 
   return {
     async listConversations(appId, caller, query) {
@@ -151,6 +148,7 @@ export function createAgentsService(deps: {
           ? { additional_message_params: body.additional_message_params }
           : {}),
       });
+      deps.turns.admit(caller);
       const started = await store.startTurn(appId, id, message, new Date(Date.now() + deps.leaseMs));
       if (!started)
         throw new ConflictError('The agent is still answering the previous message: wait for its reply');

@@ -88,6 +88,17 @@ export async function runTurn(deps: TurnsDeps, input: TurnInput, signal: AbortSi
       .then(write)
       .catch((error: unknown) => log.warn({ err: error, conversation: id }, 'agent message write failed'));
   };
+  // Writes are queued: each stores the message as it is now, not as it will be when its turn comes (a
+  // reader must never see a later state stored before an earlier write, such as a round marked done
+  // before the next round's message exists).
+  const append = (message: AgentMessage) => {
+    const now = structuredClone(message);
+    persist(() => store.append(id, now));
+  };
+  const save = (message: AgentMessage) => {
+    const now = structuredClone(message);
+    persist(() => store.save(id, now));
+  };
   const push = (message: AgentMessage) =>
     deps.publish({
       appId: conversation.app_id,
@@ -103,7 +114,7 @@ export async function runTurn(deps: TurnsDeps, input: TurnInput, signal: AbortSi
   const settle = (message: AgentMessage) => {
     message.status = 'success';
     push(message);
-    persist(() => store.save(id, message));
+    save(message);
   };
   // The user's message goes out first: SDK 0.8.50 adds each pushed `_message` to the conversation it read
   // when it subscribed, and apps render that (`setMessages(data.messages)`), their "thinking" state too.
@@ -120,7 +131,7 @@ export async function runTurn(deps: TurnsDeps, input: TurnInput, signal: AbortSi
       const context = modelContext(system, history, limits.contextTokens);
       current = message;
       history.push(message);
-      persist(() => store.append(id, message));
+      append(message);
       // The last round's message is done only now that this one is stored after it: a reader never sees
       // a finished agent message last while the turn goes on.
       if (previous) settle(previous);
@@ -137,7 +148,7 @@ export async function runTurn(deps: TurnsDeps, input: TurnInput, signal: AbortSi
           streaming.call();
           if (Date.now() - savedAt >= SAVE_INTERVAL_MS) {
             savedAt = Date.now();
-            persist(() => store.save(id, message));
+            save(message);
           }
         },
       );
@@ -162,7 +173,7 @@ export async function runTurn(deps: TurnsDeps, input: TurnInput, signal: AbortSi
         break;
       }
       push(message);
-      persist(() => store.save(id, message));
+      save(message);
       for (const call of message.tool_calls) {
         if (signal.aborted) throw signal.reason;
         const result = await toolbox.run(call.name, call.arguments_string, {
@@ -175,13 +186,13 @@ export async function runTurn(deps: TurnsDeps, input: TurnInput, signal: AbortSi
         call.results = result.results;
         stamp(message);
         push(message);
-        persist(() => store.save(id, message));
+        save(message);
       }
       previous = message;
     }
     if (current.status === 'running') current.status = 'success';
     push(current);
-    persist(() => store.save(id, current as AgentMessage));
+    save(current);
   } catch (caught) {
     const error = signal.aborted ? signal.reason : caught;
     if (!(
@@ -191,21 +202,27 @@ export async function runTurn(deps: TurnsDeps, input: TurnInput, signal: AbortSi
     )) {
       log.warn({ err: error, conversation: id }, 'agent turn failed');
     }
-    if (previous) settle(previous);
     const reuse =
       current && current.status === 'running' && !current.content && current.tool_calls.length === 0;
     const final = reuse && current ? current : newMessage('assistant', '', caller);
-    if (!reuse) {
-      if (current?.status === 'running') current.status = 'error';
-      history.push(final);
-      persist(() => store.append(id, final));
-    }
-    for (const call of current?.tool_calls ?? []) if (call.status === 'running') call.status = 'stopped';
     final.status = 'error';
     final.content = errorText(error, limits);
     stamp(final);
+    // The final message is stored before anything before it is marked done: a reader polling for the
+    // turn's end never sees an earlier message as the last one.
+    if (final === current) save(final);
+    else {
+      history.push(final);
+      append(final);
+    }
+    if (previous) settle(previous);
+    if (current && current !== final) {
+      // The round that failed keeps what it said; its unfinished calls are stopped.
+      if (current.status === 'running') current.status = 'error';
+      for (const call of current.tool_calls) if (call.status === 'running') call.status = 'stopped';
+      save(current);
+    }
     push(final);
-    persist(() => store.save(id, final));
   } finally {
     await writing;
     await store
