@@ -116,6 +116,50 @@ test('conversations: created with metadata, listed by agent name in both forms, 
     'create the conversation first',
   );
 
+  // The older message path (before SDK 0.8.50's `v2`) stores a message of the same shape.
+  const older = await fetch(
+    `${server.url}/api/apps/${DEFAULT_APP_ID}/agents/conversations/${conversation.id}/messages`,
+    {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        role: 'user',
+        content: { text: 'an object' },
+        file_urls: ['https://f.test/a.png'],
+        hidden: true,
+        custom_context: [{ message: 'page', data: { at: 'home' }, type: 'ctx' }],
+      }),
+    },
+  );
+  expect(older.status).toBe(200);
+  const shaped = (await older.json()) as Record<string, unknown>;
+  expect(Object.keys(shaped).sort()).toEqual(
+    [
+      'content',
+      'created_date',
+      'custom_context',
+      'file_urls',
+      'hidden',
+      'id',
+      'metadata',
+      'model',
+      'role',
+      'tool_calls',
+      'updated_date',
+      'usage',
+    ].sort(),
+  );
+  expect(shaped).toMatchObject({
+    role: 'user',
+    content: { text: 'an object' },
+    file_urls: ['https://f.test/a.png'],
+    hidden: true,
+    custom_context: [{ message: 'page', data: { at: 'home' }, type: 'ctx' }],
+    tool_calls: [],
+    metadata: { created_by_email: alice.user.email, created_by_full_name: expect.anything() },
+  });
+  await turnDone(asAlice, conversation.id);
+
   const whatsapp = await fetch(asAlice.agents.getWhatsAppConnectURL('task_helper'));
   expect(whatsapp.status).toBe(501);
   expect(((await whatsapp.json()) as { message: string }).message).toContain('not available on this server');
