@@ -104,29 +104,40 @@ async function smoke(bin, version) {
   }
 }
 
-if (!existsSync(join(root, 'server/dist/main.js'))) fail('Build first: npm run build');
-for (const version of VERSIONS) {
-  const bin = nodeBinary(version);
-  const path = `${bin}${delimiter}${process.env.PATH}`;
-  console.log(
-    `\nNode ${version}: the server's unit suite${folders.length ? ' (runtime-facing folders)' : ''}…`,
-  );
+/**
+ * unitSuite runs the server's unit suite (runtime-facing folders) with the Node in bin, its output kept
+ * until it ends so two versions running side by side do not interleave; resolves with whether it passed.
+ */
+function unitSuite(bin, version) {
   // The store's PostgreSQL variants are about the database, not Node: they run once, in `npm test`.
-  const env = { ...process.env, PATH: path };
+  const env = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH}` };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  try {
-    execFileSync(
-      join(bin, 'node'),
-      [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'server', ...folders],
-      {
-        cwd: root,
-        env,
-        stdio: 'inherit',
-      },
-    );
-  } catch {
-    fail(`Node ${version}: the unit suite failed (above).`);
-  }
-  await smoke(bin, version);
+  const child = spawn(
+    join(bin, 'node'),
+    [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'server', ...folders],
+    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const output = [];
+  child.stdout.on('data', (chunk) => output.push(chunk));
+  child.stderr.on('data', (chunk) => output.push(chunk));
+  return new Promise((done) =>
+    child.on('close', (code) => {
+      console.log(
+        `\nNode ${version}: the server's unit suite${folders.length ? ' (runtime-facing folders)' : ''}:`,
+      );
+      process.stdout.write(Buffer.concat(output));
+      done(code === 0);
+    }),
+  );
 }
+
+if (!existsSync(join(root, 'server/dist/main.js'))) fail('Build first: npm run build');
+const bins = VERSIONS.map((version) => nodeBinary(version));
+// Side by side: much of a suite's time is waiting (processes, databases, timers), not the CPU.
+console.log(`Running the server's unit suite on Node ${VERSIONS.join(' and ')} side by side…`);
+const passed = await Promise.all(VERSIONS.map((version, index) => unitSuite(bins[index], version)));
+VERSIONS.forEach((version, index) => {
+  if (!passed[index]) fail(`Node ${version}: the unit suite failed (above).`);
+});
+for (const [index, version] of VERSIONS.entries()) await smoke(bins[index], version);

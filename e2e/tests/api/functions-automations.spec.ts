@@ -135,7 +135,7 @@ test.describe('on PostgreSQL', () => {
             type: 'scheduled',
             schedule_mode: 'one-time',
             // Due once both instances are up, so both race for it.
-            one_time_date: new Date(Date.now() + 20_000).toISOString(),
+            one_time_date: new Date(Date.now() + 12_000).toISOString(),
             function_args: { label: 'twice?' },
           },
         ],
@@ -153,7 +153,8 @@ test.describe('on PostgreSQL', () => {
     try {
       const scheduled = async () => (await audits(one)).filter((row) => row.source === 'scheduled');
       await expect.poll(scheduled, { timeout: 90_000 }).toHaveLength(1);
-      await new Promise((wait) => setTimeout(wait, 5_000));
+      // Both instances poll due schedules every second or so: a second run would have shown by now.
+      await new Promise((wait) => setTimeout(wait, 3_000));
       expect(await scheduled()).toHaveLength(1);
     } finally {
       await two.stop();
