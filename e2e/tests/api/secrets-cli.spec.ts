@@ -101,9 +101,9 @@ test('set reads the value from stdin, list shows names only, delete removes it (
 });
 
 test('names are checked, values never come from an argument, and only the service role reaches the API', async () => {
-  const lower = await runCli(['secrets', 'set', 'resend_key'], cliEnv(), 'x');
-  expect(lower.code).toBe(1);
-  expect(lower.stderr).toMatch(/Secret name "resend_key" is not valid/);
+  const dashed = await runCli(['secrets', 'set', 'resend-key'], cliEnv(), 'x');
+  expect(dashed.code).toBe(1);
+  expect(dashed.stderr).toMatch(/Secret name "resend-key" is not valid/);
   const reserved = await runCli(['secrets', 'set', 'DENO_DIR'], cliEnv(), 'x');
   expect(reserved.stderr).toMatch(/reserved/);
   const asArgument = await runCli(['secrets', 'set', 'API_KEY', '--value', VALUE], cliEnv());

@@ -96,7 +96,10 @@ describe('parseCliArguments', () => {
     expect(commandOf('secrets', 'delete', 'API_KEY')).toMatchObject({ action: 'delete', secret: 'API_KEY' });
     expect(failureOf('secrets', 'set')).toBe(SECRETS_USAGE);
     expect(failureOf('secrets', 'show', 'API_KEY')).toBe(SECRETS_USAGE);
-    expect(failureOf('secrets', 'set', 'resend_key')).toMatch(/Secret name "resend_key" is not valid/);
+    expect(failureOf('secrets', 'set', 'resend-key')).toMatch(/Secret name "resend-key" is not valid/);
+    expect(commandOf('secrets', 'set', 'google_oauth_client_secret')).toMatchObject({
+      secret: 'google_oauth_client_secret',
+    });
     expect(failureOf('secrets', 'set', 'DENO_DIR')).toMatch(/reserved/);
     // A value never comes from an argument (shell history, `ps`).
     expect(failureOf('secrets', 'set', 'API_KEY', '--value', 'x')).toMatch(/Unknown option '--value'/);

@@ -143,7 +143,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   const { shared, close: closeShared } = await buildShared({ ...input, db });
 
   const secrets = await buildSecretsPart(shared);
-  const auth = await buildAuthPart(shared);
+  const auth = await buildAuthPart(shared, secrets);
   const appLogs = buildAppLogsPart(shared);
   const files = await buildFilesPart(shared);
   const images = buildImagesPart(shared);

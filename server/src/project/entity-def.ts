@@ -1,4 +1,5 @@
 import type { ProjectAgents } from './agent-def';
+import type { LoadedAuthConfig } from './auth-config-loader';
 import type { CustomIntegration } from './integration-loader';
 import type { EntityRls } from '../rules/rule-schema';
 import type { PropertySchema } from '../schemas/entity-project';
@@ -43,4 +44,6 @@ export interface Project {
   customIntegrations?: ReadonlyMap<string, CustomIntegration>;
   /** agents are `agents/*.jsonc` and the skills of `agent-skills/` (absent: none). */
   agents?: ProjectAgents;
+  /** auth is `auth/config.jsonc`, the app's sign-in methods (absent: the defaults). */
+  auth?: LoadedAuthConfig;
 }

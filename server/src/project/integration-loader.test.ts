@@ -63,7 +63,7 @@ describe('loadCustomIntegrations', () => {
     ['a missing openapi', { baseUrl: 'https://x.example' }, /integrations\/bad\.jsonc: openapi/],
     [
       'a bad secret name',
-      { baseUrl: 'https://x.example', openapi, auth: { header: 'X-Key', secret: 'lower' } },
+      { baseUrl: 'https://x.example', openapi, auth: { header: 'X-Key', secret: 'with-dash' } },
       /auth\.secret: must be a secret name/,
     ],
     [

@@ -8,6 +8,7 @@ import {
   SeedFileSchema,
 } from '../schemas/entity-project';
 import { loadAgents } from './agent-loader';
+import { loadAuthConfig } from './auth-config-loader';
 import { loadCustomIntegrations } from './integration-loader';
 import type { EntityDef, Project, SeedSet } from './entity-def';
 import { check, jsoncFiles, MISSING, ProjectError, readJsonc } from './project-files';
@@ -139,6 +140,7 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
   }
   const customIntegrations = await loadCustomIntegrations(dir, shown);
   const agents = await loadAgents(dir, config.agentsDir, entities, shown);
+  const auth = await loadAuthConfig(dir, config.authDir, shown);
   return {
     name: identity.name,
     ...(identity.appId ? { appId: identity.appId } : {}),
@@ -147,5 +149,6 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
     seeds,
     customIntegrations,
     agents,
+    auth,
   };
 }

@@ -105,6 +105,7 @@ export const ProjectConfigSchema = z.looseObject({
   entitiesDir: projectFolder.default('entities'),
   seedDir: projectFolder.default('seed'),
   agentsDir: projectFolder.default('agents'),
+  authDir: projectFolder.default('auth'),
 });
 
 /** AppIdFileSchema is `.app.jsonc`, where base44's CLI keeps the app's id (the server's APP_ID by default). */

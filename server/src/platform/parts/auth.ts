@@ -5,6 +5,9 @@ import { registerProviderSignInRoutes } from '../../routes/provider-sign-in';
 import { registerPublicSettingsRoutes } from '../../routes/public-settings';
 import { registerUsersRoutes } from '../../routes/users';
 import { createAccounts, type Accounts } from '../../services/auth/accounts';
+import { enabledProviders, requireProviderCredentials } from '../../services/auth/sign-in-providers';
+import type { SecretsService } from '../../services/secrets/secrets-service';
+import { localUrlOf } from '../startup-report';
 import { USER_ENTITY } from '../../project/user-entity';
 import { createAuthCodesStore } from '../../store/auth-codes-store';
 import type { Part, Shared } from './part';
@@ -14,9 +17,27 @@ export interface AuthPart extends Part {
   accounts: Accounts;
 }
 
+/**
+ * checkSignInProviders stops the start when `auth/config.jsonc` enables a provider whose credentials (app
+ * secrets) are not set, and names the callback URL to register with the providers it enables.
+ */
+async function checkSignInProviders(shared: Shared, secrets: SecretsService): Promise<void> {
+  const auth = shared.project.auth;
+  if (!auth?.file) return;
+  const providers = enabledProviders(auth.config);
+  if (providers.length === 0) return;
+  requireProviderCredentials(auth.config, auth.file, await secrets.names(shared.config.APP_ID));
+  const origin = shared.config.PUBLIC_URL ?? localUrlOf(shared.config);
+  shared.logger.info(
+    { providers, callbackUrl: `${origin}/api/apps/auth/callback` },
+    'sign-in providers are enabled: register this callback URL with each',
+  );
+}
+
 /** buildAuthPart builds the accounts on the shared identity, with the project's User entity and events. */
-export async function buildAuthPart(shared: Shared): Promise<AuthPart> {
+export async function buildAuthPart(shared: Shared, secrets: { secrets: SecretsService }): Promise<AuthPart> {
   const { config, apps } = shared;
+  await checkSignInProviders(shared, secrets.secrets);
   const accounts = await createAccounts({
     config,
     identity: shared.identity,
