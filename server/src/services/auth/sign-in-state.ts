@@ -80,7 +80,8 @@ export function createSignInStates(deps: SignInStatesDeps): SignInStates {
         throw error;
       }
       // Another browser (or none) carries this callback: a forced sign-in into someone else's account.
-      if (!cookie || sha256Hex(cookie) !== parsed.binding) throw new StateRefusedError(WRONG, 'invalid_state');
+      if (!cookie || sha256Hex(cookie) !== parsed.binding)
+        throw new StateRefusedError(WRONG, 'invalid_state');
       if (parsed.expires_at <= now()) {
         throw new StateRefusedError(
           'This sign-in took more than 10 minutes: start signing in again from the app',
