@@ -259,6 +259,19 @@ test.describe.serial('sign-in with an OpenID Connect provider', () => {
     expect(await replay.text()).toContain('already completed');
   });
 
+  test('a provider that cannot be reached is a 502 within 10 s, never a hang', async () => {
+    const dead = await freePort();
+    await setSecret('sso_discovery_url', `http://127.0.0.1:${dead}/.well-known/openid-configuration`);
+    try {
+      const began = Date.now();
+      const started = await startSignIn(server, new CookieJar(), ssoPath('/'));
+      expect(started.refused?.status).toBe(502);
+      expect(Date.now() - began).toBeLessThan(11_000);
+    } finally {
+      await setSecret('sso_discovery_url', `${provider.issuer}/.well-known/openid-configuration`);
+    }
+  });
+
   test('an expired state is refused', async () => {
     const jar = new CookieJar();
     const started = await startSignIn(server, jar, ssoPath('/'));
