@@ -1,19 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '../../support/test';
-import {
-  api,
-  AUTH_ENV,
-  createUser,
-  failure,
-  SERVICE_TOKEN,
-  uniqueEmail,
-  userClient,
-} from '../../support/auth-helpers';
-import { runCli } from '../../support/cli-process';
-import { startOidcProvider, type TestProvider } from '../../support/oidc-provider';
+import { api, createUser, failure, SERVICE_TOKEN, uniqueEmail, userClient } from '../../support/auth-helpers';
+import type { TestProvider } from '../../support/oidc-provider';
 import {
   atProvider,
   CookieJar,
@@ -23,38 +11,22 @@ import {
   visit,
 } from '../../support/provider-sign-in-flow';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
-import { freePort, removeServerData, startServer, type RunningServer } from '../../support/server-process';
+import { freePort, type RunningServer } from '../../support/server-process';
+import { startSignInServer, type SignInSetup } from '../../support/sign-in-server';
 
 // Sign-in with Google and SSO against a real OpenID Connect provider (oidc-provider, in-process): SSO by
 // discovery and by explicit endpoints, Google with its discovery URL overridden; new and existing users, an
 // unverified email, self-sign-up off, and the state's refusals (wrong, reused, expired, another browser).
 
-const KEY = randomBytes(32).toString('base64');
 /** TTL_SECONDS is short, so the expired-state test waits seconds, not 10 minutes. */
 const TTL_SECONDS = 5;
 const APP = DEFAULT_APP_ID;
 
-let root: string;
-let dataDir: string;
+let setup: SignInSetup;
 let server: RunningServer;
 let provider: TestProvider;
-
-async function setSecret(name: string, value: string) {
-  const result = await api(server, `/api/apps/${APP}/admin/secrets/${name}`, {
-    method: 'PUT',
-    token: SERVICE_TOKEN,
-    body: { value },
-  });
-  expect(result.status, JSON.stringify(result.json)).toBe(200);
-}
-
-async function deleteSecret(name: string) {
-  const result = await api(server, `/api/apps/${APP}/admin/secrets/${name}`, {
-    method: 'DELETE',
-    token: SERVICE_TOKEN,
-  });
-  expect(result.status).toBe(200);
-}
+const setSecret = (name: string, value: string) => setup.setSecret(name, value);
+const deleteSecret = (name: string) => setup.deleteSecret(name);
 
 const ssoPath = (fromUrl: string) =>
   `/api/apps/${APP}/auth/sso/login?from_url=${encodeURIComponent(fromUrl)}`;
@@ -68,49 +40,17 @@ function account(email: string, verified = true) {
 test.describe.serial('sign-in with an OpenID Connect provider', () => {
   test.beforeAll(async () => {
     test.setTimeout(120_000);
-    root = await mkdtemp(join(tmpdir(), 'queen-provider-sign-in-'));
-    const project = join(root, 'base44');
-    await mkdir(join(project, 'auth'), { recursive: true });
-    await writeFile(
-      join(project, 'auth/config.jsonc'),
-      '{ "enableGoogleLogin": true, "googleOAuthClientId": "queen-test-client", "enableSSOLogin": true, "ssoProviderName": "custom" }\n',
-    );
-    dataDir = join(root, 'data');
-    const providerPort = await freePort();
-    const issuer = `http://127.0.0.1:${providerPort}`;
-    const cliEnv = { DATA_DIR: dataDir, SERVICE_TOKEN, SECRETS_KEY: KEY, APP_ID: APP, PROJECT_DIR: project };
-    const secrets: Record<string, string> = {
-      google_oauth_client_secret: 'queen-test-client-secret-0123456789',
-      sso_client_id: 'queen-test-client',
-      sso_client_secret: 'queen-test-client-secret-0123456789',
-      sso_discovery_url: `${issuer}/.well-known/openid-configuration`,
-    };
-    for (const [name, value] of Object.entries(secrets)) {
-      const set = await runCli(['secrets', 'set', name], cliEnv, value);
-      expect(set.code, set.stderr).toBe(0);
-    }
-    server = await startServer({
-      dataDir,
-      keepData: true,
-      env: {
-        ...AUTH_ENV,
-        SECRETS_KEY: KEY,
-        PROJECT_DIR: project,
-        APP_ID: APP,
-        APP_VISIBILITY: 'private_with_login',
-        APP_SELF_SIGNUP: 'true',
-        SIGN_IN_STATE_TTL_SECONDS: String(TTL_SECONDS),
-        CORS_ORIGINS: 'https://front.example',
-      },
+    setup = await startSignInServer({
+      APP_VISIBILITY: 'private_with_login',
+      APP_SELF_SIGNUP: 'true',
+      SIGN_IN_STATE_TTL_SECONDS: String(TTL_SECONDS),
+      CORS_ORIGINS: 'https://front.example',
     });
-    provider = await startOidcProvider(`${server.url}/api/apps/auth/callback`, providerPort);
+    ({ server, provider } = setup);
   });
 
   test.afterAll(async () => {
-    await provider?.close();
-    await server?.stop();
-    await removeServerData({ dataDir, databaseUrl: server?.databaseUrl });
-    await rm(root, { recursive: true, force: true });
+    await setup?.stop();
   });
 
   test('SSO by discovery: a new user is created verified and sent back with a token', async () => {

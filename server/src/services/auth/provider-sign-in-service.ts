@@ -7,7 +7,7 @@ import type { AuthConfig } from '../../schemas/auth-config';
 import type { AuthThrottle } from './auth-throttle';
 import { OIDC_PROVIDERS, oidcClient, providerFailure, type ReadSecret } from './oidc-client';
 import type { ProviderAccounts } from './provider-accounts';
-import type { SignInStates } from './sign-in-state';
+import { StateRefusedError, type SignInStates } from './sign-in-state';
 import { enabledProviders, type SignInProvider } from './sign-in-providers';
 
 /** ProviderSignInDeps are the app, its auth config and secrets, the states, the accounts and the throttle. */
@@ -94,11 +94,13 @@ export function createProviderSignInService(deps: ProviderSignInServiceDeps): Pr
     async finish(input) {
       await deps.throttle('provider-sign-in', input.ip);
       const sealed = input.query.get('state');
-      if (!sealed)
-        throw new UnauthorizedError(
+      // No state: not an answer to a sign-in this browser started (or a provider that dropped it).
+      if (!sealed) {
+        throw new StateRefusedError(
           'The sign-in answer carries no state: start signing in again',
           'invalid_state',
         );
+      }
       const state = await deps.states.take(sealed, input.cookie);
       const error = input.query.get('error');
       if (error === 'access_denied') {
