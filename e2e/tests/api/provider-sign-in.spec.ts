@@ -174,7 +174,14 @@ test.describe.serial('sign-in with an OpenID Connect provider', () => {
     const started = await startSignIn(server, jar, ssoPath('/'));
     const cancelled = await visit(jar, await atProvider(provider, started.providerUrl ?? '', 'nobody', true));
     expect(cancelled.status).toBe(403);
-    expect(await cancelled.text()).toContain('cancelled');
+    // A browser reads a page saying why; a script reads the same answer as JSON.
+    expect(cancelled.headers.get('content-type')).toContain('text/html');
+    const cancelledPage = await cancelled.text();
+    expect(cancelledPage).toContain('Sign-in did not complete');
+    expect(cancelledPage).toContain('cancelled');
+    const json = await fetch(`${server.url}/api/apps/auth/callback?code=x&state=forged`);
+    expect(json.status).toBe(400);
+    expect(((await json.json()) as { message: string }).message).toContain('not valid here');
 
     const wrong = await visit(
       new CookieJar(),

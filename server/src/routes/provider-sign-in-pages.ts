@@ -37,6 +37,24 @@ a{color:#5b3cc4}h1{font-size:1.4rem}</style></head>
   );
 }
 
+/** failurePage says why a sign-in did not complete (message is the error answer's), with ways on. */
+export function failurePage(reply: FastifyReply, status: number, message: string) {
+  return sendPage(
+    reply,
+    status,
+    `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign-in did not complete</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:15vh auto;padding:0 1.5rem;color:#1c1c1c}
+a{color:#5b3cc4}h1{font-size:1.4rem}</style></head>
+<body><main><h1>Sign-in did not complete</h1>
+<p role="alert">${escapeHtml(message)}</p>
+<p><a href="/">Back to the app</a> · <a href="/login">Sign in with e-mail</a></p>
+</main></body></html>
+`,
+  );
+}
+
 /** scriptJson is JSON safe inside a <script> element. */
 function scriptJson(value: unknown): string {
   return JSON.stringify(value)

@@ -3,13 +3,14 @@
 // back: `/api/apps/auth/callback` (or the hosted `/api/apps/auth/final-callback`). The return target and
 // popup origin must be ours or CORS_ORIGINS; links are built from PUBLIC_URL or the proven origin, never
 // from request headers alone.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { InvalidInputError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
 import type { ProviderSignInService } from '../services/auth/provider-sign-in-service';
 import { PROVIDER_LABELS, type SignInProvider } from '../services/auth/sign-in-providers';
-import { popupPage, unavailablePage } from './provider-sign-in-pages';
+import { errorAnswer, handleError } from './error-map';
+import { failurePage, popupPage, unavailablePage } from './provider-sign-in-pages';
 import { isReturnOrigin, linkOriginOf, returnTargetOf, strictReturnTarget } from './request-origin';
 
 /** ProviderSignInDeps are the flow and where a visitor may be sent back to. */
@@ -52,8 +53,23 @@ function wantsHtml(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('text/html');
 }
 
+/**
+ * answerSignInError answers as the app's error handler does (the one error map), as a page when a browser
+ * navigated here: a sign-in that fails at the callback leaves a person, not a script, reading the answer.
+ */
+async function answerSignInError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (!wantsHtml(request)) return handleError(error, request, reply);
+  const answer = errorAnswer(error, 0);
+  if (answer.log) request.log[answer.log.level](answer.log.fields, answer.log.message);
+  if (answer.headers) reply.headers(answer.headers);
+  return failurePage(reply, answer.status, String(answer.body.message));
+}
+
 /** registerProviderSignInRoutes registers the login and callback routes of external sign-in. */
-export function registerProviderSignInRoutes(app: FastifyInstance, deps: ProviderSignInDeps): void {
+export async function registerProviderSignInRoutes(
+  app: FastifyInstance,
+  deps: ProviderSignInDeps,
+): Promise<void> {
   const callbackUrlOf = (request: FastifyRequest) =>
     `${linkOriginOf(request, deps.publicUrl)}/api/apps/auth/callback`;
 
@@ -111,16 +127,19 @@ export function registerProviderSignInRoutes(app: FastifyInstance, deps: Provide
     return reply.code(302).header('location', target.href).send();
   };
 
-  app.get('/api/apps/auth/login', (request, reply) => {
-    const appId = parseInput(LoginQuerySchema, request.query).app_id;
-    return login(request, reply, 'google', appId);
+  await app.register(async (scope) => {
+    scope.setErrorHandler(answerSignInError);
+    scope.get('/api/apps/auth/login', (request, reply) => {
+      const appId = parseInput(LoginQuerySchema, request.query).app_id;
+      return login(request, reply, 'google', appId);
+    });
+    scope.get('/api/apps/auth/:provider/login', (request, reply) =>
+      login(request, reply, parseInput(ProviderSchema, request.params).provider, undefined),
+    );
+    scope.get('/api/apps/:appId/auth/sso/login', (request, reply) =>
+      login(request, reply, 'sso', parseInput(AppSchema, request.params).appId),
+    );
+    scope.get('/api/apps/auth/callback', callback);
+    scope.get('/api/apps/auth/final-callback', callback);
   });
-  app.get('/api/apps/auth/:provider/login', (request, reply) =>
-    login(request, reply, parseInput(ProviderSchema, request.params).provider, undefined),
-  );
-  app.get('/api/apps/:appId/auth/sso/login', (request, reply) =>
-    login(request, reply, 'sso', parseInput(AppSchema, request.params).appId),
-  );
-  app.get('/api/apps/auth/callback', callback);
-  app.get('/api/apps/auth/final-callback', callback);
 }

@@ -68,11 +68,11 @@ export async function buildAuthPart(shared: Shared, secrets: { secrets: SecretsS
   return {
     name: 'auth',
     accounts,
-    routes(app, edge) {
+    async routes(app, edge) {
       const { guard, publicUrl, returnOrigins } = edge;
       registerPublicSettingsRoutes(app, { apps, guard });
       registerAuthRoutes(app, { ...accounts, guard, publicUrl, returnOrigins });
-      registerProviderSignInRoutes(app, {
+      await registerProviderSignInRoutes(app, {
         appId: config.APP_ID,
         signIn: providerSignIn,
         publicUrl,
