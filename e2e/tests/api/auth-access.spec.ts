@@ -117,13 +117,13 @@ test('logout redirects only within the site', async () => {
   expect(bare.headers.get('location')).toBe('/');
 });
 
-test('loginWithProvider lands on a readable page saying the provider is not enabled, with links back', async ({
+test('loginWithProvider with a provider the app does not enable: a readable 404 page with links back, JSON outside a browser', async ({
   page,
 }) => {
   const back = `${server.url}/some/page?tab=2`;
   const google = `${server.url}/api/apps/auth/login?app_id=${appId}&from_url=${encodeURIComponent(back)}`;
   const response = await page.goto(google);
-  expect(response?.status()).toBe(501);
+  expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(
     'Sign-in with Google is not available here',
   );
@@ -140,11 +140,17 @@ test('loginWithProvider lands on a readable page saying the provider is not enab
   await expect(page.getByRole('heading', { level: 1 })).toContainText('single sign-on');
 
   // A provider named like an Object.prototype member is a provider name like any other (it was a 500).
-  const odd = await fetch(`${server.url}/api/apps/auth/constructor/login`);
-  expect(odd.status).toBe(501);
+  const odd = await fetch(`${server.url}/api/apps/auth/constructor/login`, {
+    headers: { accept: 'text/html' },
+  });
+  expect(odd.status).toBe(404);
   expect(odd.headers.get('content-security-policy')).toContain("default-src 'none'");
   expect(odd.headers.get('x-content-type-options')).toBe('nosniff');
   expect(await odd.text()).toContain('Sign-in with constructor is not available here');
+  // Outside a browser, the same refusal is JSON.
+  const json = await fetch(`${server.url}/api/apps/auth/constructor/login`);
+  expect(json.status).toBe(404);
+  expect(await json.json()).toEqual({ message: 'Sign-in with constructor is not enabled for this app' });
 });
 
 test('a disabled user is refused: token 401, login 401', async () => {

@@ -24,6 +24,7 @@ export const AuthEnvShape = {
   ),
   MAIL_FROM: z.preprocess(blankAsUndefined, z.string().min(3).default('no-reply@localhost')),
   OTP_TTL_SECONDS: count(600, 86_400),
+  SIGN_IN_STATE_TTL_SECONDS: count(600, 600),
   AUTH_RATE_LIMIT_IP: count(30, 1_000_000),
   AUTH_RATE_LIMIT_ACCOUNT: count(10, 1_000_000),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: count(60, 86_400),

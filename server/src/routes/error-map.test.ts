@@ -7,6 +7,7 @@ import * as entityErrors from '../services/entities/entity-errors';
 import * as fileInspector from '../services/files/file-inspector';
 import * as fileService from '../services/files/file-service';
 import * as functionErrors from '../services/functions/function-errors';
+import * as signInState from '../services/auth/sign-in-state';
 import { errorAnswer, openAiErrorBody } from './error-map';
 
 const MB = 1024 * 1024;
@@ -42,6 +43,7 @@ const samples: Record<string, Error> = {
   FunctionCrashError: new functionErrors.FunctionCrashError('Function hello crashed'),
   FunctionTimeoutError: new functionErrors.FunctionTimeoutError('Function hello took longer than 3 s'),
   FunctionsBusyError: new functionErrors.FunctionsBusyError('Every process of hello is busy'),
+  StateRefusedError: new signInState.StateRefusedError('Start signing in again', 'used_state'),
 };
 
 /**
@@ -61,6 +63,7 @@ const expectedStatus: Record<string, number> = {
   NotFoundError: 404,
   ConflictError: 409,
   InvalidInputError: 400,
+  StateRefusedError: 400,
   UpstreamError: 502,
   UnauthorizedError: 401,
   ForbiddenError: 403,

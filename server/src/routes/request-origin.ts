@@ -37,3 +37,29 @@ export function returnTargetOf(
 export function ownOriginOf(request: FastifyRequest, publicUrl: string | undefined): string | null {
   return ownOrigin(publicUrl, arrivedAt(request));
 }
+
+/**
+ * strictReturnTarget is fromUrl when sign-in may send the browser back there (a same-site path, or a URL on
+ * this server's proven origin or returnOrigins), else null; no fromUrl means the app's root.
+ */
+export function strictReturnTarget(
+  request: FastifyRequest,
+  fromUrl: string | undefined,
+  publicUrl: string | undefined,
+  returnOrigins: readonly string[] = [],
+): string | null {
+  if (fromUrl === undefined || fromUrl === '') return '/';
+  const target = returnTargetOf(request, fromUrl, publicUrl, returnOrigins);
+  return target === '/' && fromUrl !== '/' ? null : target;
+}
+
+/** isReturnOrigin says whether origin is exactly this server's proven origin or one of returnOrigins. */
+export function isReturnOrigin(
+  request: FastifyRequest,
+  origin: string,
+  publicUrl: string | undefined,
+  returnOrigins: readonly string[] = [],
+): boolean {
+  const own = ownOriginOf(request, publicUrl);
+  return origin === own || returnOrigins.includes(origin);
+}

@@ -5,6 +5,8 @@ import { registerProviderSignInRoutes } from '../../routes/provider-sign-in';
 import { registerPublicSettingsRoutes } from '../../routes/public-settings';
 import { registerUsersRoutes } from '../../routes/users';
 import { createAccounts, type Accounts } from '../../services/auth/accounts';
+import { createProviderSignInService } from '../../services/auth/provider-sign-in-service';
+import { createSignInStates } from '../../services/auth/sign-in-state';
 import { enabledProviders, requireProviderCredentials } from '../../services/auth/sign-in-providers';
 import type { SecretsService } from '../../services/secrets/secrets-service';
 import { localUrlOf } from '../startup-report';
@@ -50,14 +52,32 @@ export async function buildAuthPart(shared: Shared, secrets: { secrets: SecretsS
     limiter: shared.limiter,
     appResetPage: shared.bundle.authPages.resetPassword,
   });
+  const providerSignIn = createProviderSignInService({
+    appId: config.APP_ID,
+    auth: shared.project.auth?.config,
+    secret: (name) => secrets.secrets.get(config.APP_ID, name),
+    states: createSignInStates({
+      key: shared.secrets.secretsKey,
+      ttlMs: config.SIGN_IN_STATE_TTL_SECONDS * 1000,
+      // One hit allowed per state id, in Redis when shared: a replay on any instance is refused.
+      markUsed: async (id, ttlMs) => (await shared.limiter.hit(`sign-in-state:${id}`, 1, ttlMs)).allowed,
+    }),
+    accounts: accounts.providerAccounts,
+    throttle: accounts.throttle,
+  });
   return {
     name: 'auth',
     accounts,
-    routes(app, edge) {
+    async routes(app, edge) {
       const { guard, publicUrl, returnOrigins } = edge;
       registerPublicSettingsRoutes(app, { apps, guard });
       registerAuthRoutes(app, { ...accounts, guard, publicUrl, returnOrigins });
-      registerProviderSignInRoutes(app, { publicUrl, returnOrigins });
+      await registerProviderSignInRoutes(app, {
+        appId: config.APP_ID,
+        signIn: providerSignIn,
+        publicUrl,
+        returnOrigins,
+      });
       registerUsersRoutes(app, { guard, users: accounts.users, publicUrl });
     },
   };

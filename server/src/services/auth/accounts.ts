@@ -11,7 +11,8 @@ import { createUsersService, type UsersService } from './users-service';
 import type { AccountLog } from './account-deps';
 import type { AccessTokens } from '../identity/access-tokens';
 import { createPasswordHasher } from './password-hasher';
-import { createAuthThrottle } from './auth-throttle';
+import { createProviderAccounts, type ProviderAccounts } from './provider-accounts';
+import { createAuthThrottle, type AuthThrottle } from './auth-throttle';
 import { createSignInService, type SignInService } from './sign-in-service';
 import { createSignUpService, type SignUpService } from './sign-up-service';
 import { createTurnstileVerifier } from './turnstile';
@@ -81,6 +82,8 @@ export async function createAccounts(input: {
     accessTokens,
     signIn,
     signUp: createSignUpService(deps, userWrites.announce),
+    providerAccounts: createProviderAccounts(deps, userWrites.announce),
+    throttle: deps.throttle,
     users: createUsersService(deps, signIn, signer, userWrites),
   };
 }
@@ -95,6 +98,10 @@ export interface Accounts {
   signIn: SignInService;
   /** signUp is registration and email verification by one-time code. */
   signUp: SignUpService;
+  /** providerAccounts finds or creates the user an external sign-in (Google, SSO) lands on. */
+  providerAccounts: ProviderAccounts;
+  /** throttle counts sign-in attempts against the auth rate limits. */
+  throttle: AuthThrottle;
   /** users is the signed-in user's profile, invitations, SSO tokens and operator actions. */
   users: UsersService;
 }

@@ -2,7 +2,7 @@ import { TooManyRequestsError } from '../../lib/errors';
 import type { RateLimiter } from '../limits/rate-limiter';
 
 /** AuthAction names a throttled sign-in step; each has its own counters. */
-export type AuthAction = 'login' | 'register' | 'otp' | 'reset' | 'change-password';
+export type AuthAction = 'login' | 'register' | 'otp' | 'reset' | 'change-password' | 'provider-sign-in';
 
 /** AuthThrottleLimits are the attempts allowed per window per IP and per account from one IP. */
 export interface AuthThrottleLimits {

@@ -1,0 +1,75 @@
+import type { Server } from 'node:http';
+import Provider from 'oidc-provider';
+import { freePort } from './server-process';
+
+// A real OpenID Connect provider (panva's certified `oidc-provider`) run in-process on a free port, with one
+// client whose redirect URI is our server's callback, and accounts whose email and email_verified the test
+// sets. Its dev login form (POST `/interaction/:uid`, any password) signs an account in; consent is granted
+// already, so a sign-in is: our login route → provider → form → our callback.
+
+/** TestAccount is what the provider says about a person: their email and whether it verified it. */
+export interface TestAccount {
+  email: string;
+  email_verified: boolean;
+  name?: string;
+}
+
+/** TestProvider is a running provider and the accounts it knows (add more while it runs). */
+export interface TestProvider {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  accounts: Map<string, TestAccount>;
+  close(): Promise<void>;
+}
+
+/**
+ * startOidcProvider starts a provider on port (default a free one) whose one client redirects to callbackUrl.
+ * Pick the port first (freePort) when the server must know the provider's URL before it starts.
+ */
+export async function startOidcProvider(callbackUrl: string, port?: number): Promise<TestProvider> {
+  port ??= await freePort();
+  const issuer = `http://127.0.0.1:${port}`;
+  const accounts = new Map<string, TestAccount>();
+  const clientId = 'queen-test-client';
+  const clientSecret = 'queen-test-client-secret-0123456789';
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [callbackUrl],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
+    async findAccount(_ctx, sub) {
+      const account = accounts.get(sub);
+      if (!account) return undefined;
+      return { accountId: sub, claims: () => Promise.resolve({ sub, ...account }) };
+    },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    pkce: { required: () => true },
+    features: { devInteractions: { enabled: true } },
+    // Consent is given already: the test drives the login form only.
+    async loadExistingGrant(ctx) {
+      const clientId = ctx.oidc.client?.clientId;
+      const accountId = ctx.oidc.session?.accountId;
+      if (!clientId || !accountId) return undefined;
+      const grant = new ctx.oidc.provider.Grant({ clientId, accountId });
+      grant.addOIDCScope('openid email profile');
+      await grant.save();
+      return grant;
+    },
+    cookies: { keys: ['queen-test-cookie-key-0123456789'] },
+  });
+  const server: Server = provider.listen(port, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    accounts,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
