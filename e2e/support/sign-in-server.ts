@@ -43,6 +43,9 @@ export async function startSignInServer(env: Record<string, string> = {}): Promi
     SECRETS_KEY: key,
     APP_ID: DEFAULT_APP_ID,
     PROJECT_DIR: project,
+    // The server runs on PGlite: the CLI must write its data folder, never a database DATABASE_URL names
+    // (CI sets one for the PostgreSQL projects, and it is shared).
+    DATABASE_URL: '',
   };
   const secrets: Record<string, string> = {
     google_oauth_client_secret: CLIENT_SECRET,
@@ -57,6 +60,7 @@ export async function startSignInServer(env: Record<string, string> = {}): Promi
   const server = await startServer({
     dataDir,
     keepData: true,
+    database: 'pglite',
     env: { ...AUTH_ENV, SECRETS_KEY: key, PROJECT_DIR: project, APP_ID: DEFAULT_APP_ID, ...env },
   });
   const provider = await startOidcProvider(`${server.url}/api/apps/auth/callback`, providerPort);
