@@ -400,6 +400,22 @@ const MIGRATIONS: Migration[] = [
       'CREATE UNIQUE INDEX agent_messages_id_idx ON agent_messages (conversation_id, id)',
     ],
   },
+  {
+    version: 25,
+    name: 'create provider_tokens',
+    // The tokens an external sign-in provider gave for a user, sealed with the secrets key (never readable
+    // from the database alone); removed with the user.
+    statements: [
+      `CREATE TABLE provider_tokens (
+        user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        provider text NOT NULL,
+        sealed text NOT NULL,
+        expires_at timestamptz NULL,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (user_id, provider)
+      )`,
+    ],
+  },
 ];
 
 /**
