@@ -20,6 +20,12 @@ export interface TestProvider {
   clientId: string;
   clientSecret: string;
   accounts: Map<string, TestAccount>;
+  /** accessTokenTtlSeconds is the lifetime of the access tokens issued from now on (default an hour). */
+  accessTokenTtlSeconds: number;
+  /** refreshes counts refresh-token grants the provider answered. */
+  readonly refreshes: number;
+  /** userinfo asks the provider's user-info endpoint about accessToken: its email, or null if refused. */
+  userinfo(accessToken: string): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -31,6 +37,7 @@ export async function startOidcProvider(callbackUrl: string, port?: number): Pro
   port ??= await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const accounts = new Map<string, TestAccount>();
+  const state = { accessTokenTtlSeconds: 3600, refreshes: 0 };
   const clientId = 'queen-test-client';
   const clientSecret = 'queen-test-client-secret-0123456789';
   const provider = new Provider(issuer, {
@@ -39,7 +46,7 @@ export async function startOidcProvider(callbackUrl: string, port?: number): Pro
         client_id: clientId,
         client_secret: clientSecret,
         redirect_uris: [callbackUrl],
-        grant_types: ['authorization_code'],
+        grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
       },
     ],
@@ -50,6 +57,9 @@ export async function startOidcProvider(callbackUrl: string, port?: number): Pro
     },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     pkce: { required: () => true },
+    // Every code comes with a refresh token (no `offline_access` consent step to drive).
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    ttl: { AccessToken: () => state.accessTokenTtlSeconds },
     features: { devInteractions: { enabled: true } },
     // Consent is given already: the test drives the login form only.
     async loadExistingGrant(ctx) {
@@ -63,6 +73,10 @@ export async function startOidcProvider(callbackUrl: string, port?: number): Pro
     },
     cookies: { keys: ['queen-test-cookie-key-0123456789'] },
   });
+  provider.on('grant.success', (ctx) => {
+    const params = (ctx as { oidc?: { params?: { grant_type?: unknown } } }).oidc?.params;
+    if (params?.grant_type === 'refresh_token') state.refreshes += 1;
+  });
   const server: Server = provider.listen(port, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   return {
@@ -70,6 +84,20 @@ export async function startOidcProvider(callbackUrl: string, port?: number): Pro
     clientId,
     clientSecret,
     accounts,
+    get accessTokenTtlSeconds() {
+      return state.accessTokenTtlSeconds;
+    },
+    set accessTokenTtlSeconds(seconds: number) {
+      state.accessTokenTtlSeconds = seconds;
+    },
+    get refreshes() {
+      return state.refreshes;
+    },
+    async userinfo(accessToken) {
+      const response = await fetch(`${issuer}/me`, { headers: { authorization: `Bearer ${accessToken}` } });
+      if (!response.ok) return null;
+      return ((await response.json()) as { email?: string }).email ?? null;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
