@@ -11,12 +11,14 @@ export interface CliResult {
 /**
  * runCli runs the built CLI (`server/dist/cli.js`, what `npm run cli --` runs) with env, writing input to
  * its stdin (piped, so the CLI reads a secret value from it) and resolving with its exit code and output.
+ * The harness's DATABASE_URL is not inherited (CI's names a shared database): pass the server's own.
  */
 export function runCli(args: string[], env: Record<string, string>, input = ''): Promise<CliResult> {
+  const { DATABASE_URL: _shared, ...inherited } = process.env;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['server/dist/cli.js', ...args], {
       cwd: REPO_ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      env: { ...inherited, LOG_LEVEL: 'warn', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

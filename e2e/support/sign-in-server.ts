@@ -43,9 +43,6 @@ export async function startSignInServer(env: Record<string, string> = {}): Promi
     SECRETS_KEY: key,
     APP_ID: DEFAULT_APP_ID,
     PROJECT_DIR: project,
-    // The server runs on PGlite: the CLI must write its data folder, never a database DATABASE_URL names
-    // (CI sets one for the PostgreSQL projects, and it is shared).
-    DATABASE_URL: '',
   };
   const secrets: Record<string, string> = {
     google_oauth_client_secret: CLIENT_SECRET,
