@@ -37,5 +37,11 @@ declare module 'oidc-provider' {
     proxy: boolean;
     listen(port: number, host?: string): Server;
     on(event: string, listener: (...args: unknown[]) => void): this;
+    use(
+      middleware: (
+        ctx: { path: string; status: number; body: unknown },
+        next: () => Promise<void>,
+      ) => Promise<void>,
+    ): void;
   }
 }

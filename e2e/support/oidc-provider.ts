@@ -22,6 +22,8 @@ export interface TestProvider {
   accounts: Map<string, TestAccount>;
   /** accessTokenTtlSeconds is the lifetime of the access tokens issued from now on (default an hour). */
   accessTokenTtlSeconds: number;
+  /** refuseTokens makes the token endpoint answer `invalid_grant` to everything (a revoked refresh token). */
+  refuseTokens: boolean;
   /** refreshes counts refresh-token grants the provider answered. */
   readonly refreshes: number;
   /** userinfo asks the provider's user-info endpoint about accessToken: its email, or null if refused. */
@@ -30,14 +32,18 @@ export interface TestProvider {
 }
 
 /**
- * startOidcProvider starts a provider on port (default a free one) whose one client redirects to callbackUrl.
+ * startOidcProvider starts a provider on port (default a free one) whose one client redirects to callbackUrl
+ * (or any of several).
  * Pick the port first (freePort) when the server must know the provider's URL before it starts.
  */
-export async function startOidcProvider(callbackUrl: string, port?: number): Promise<TestProvider> {
+export async function startOidcProvider(
+  callbackUrl: string | string[],
+  port?: number,
+): Promise<TestProvider> {
   port ??= await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const accounts = new Map<string, TestAccount>();
-  const state = { accessTokenTtlSeconds: 3600, refreshes: 0 };
+  const state = { accessTokenTtlSeconds: 3600, refreshes: 0, refuseTokens: false };
   const clientId = 'queen-test-client';
   const clientSecret = 'queen-test-client-secret-0123456789';
   const provider = new Provider(issuer, {
@@ -45,7 +51,7 @@ export async function startOidcProvider(callbackUrl: string, port?: number): Pro
       {
         client_id: clientId,
         client_secret: clientSecret,
-        redirect_uris: [callbackUrl],
+        redirect_uris: Array.isArray(callbackUrl) ? callbackUrl : [callbackUrl],
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
       },
@@ -60,7 +66,7 @@ export async function startOidcProvider(callbackUrl: string, port?: number): Pro
     // Every code comes with a refresh token (no `offline_access` consent step to drive).
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     ttl: { AccessToken: () => state.accessTokenTtlSeconds },
-    features: { devInteractions: { enabled: true } },
+    features: { devInteractions: { enabled: true }, revocation: { enabled: true } },
     // Consent is given already: the test drives the login form only.
     async loadExistingGrant(ctx) {
       const clientId = ctx.oidc.client?.clientId;
@@ -72,6 +78,14 @@ export async function startOidcProvider(callbackUrl: string, port?: number): Pro
       return grant;
     },
     cookies: { keys: ['queen-test-cookie-key-0123456789'] },
+  });
+  provider.use(async (ctx, next) => {
+    if (state.refuseTokens && ctx.path === '/token') {
+      ctx.status = 400;
+      ctx.body = { error: 'invalid_grant', error_description: 'refused by the test' };
+      return;
+    }
+    await next();
   });
   provider.on('grant.success', (ctx) => {
     const params = (ctx as { oidc?: { params?: { grant_type?: unknown } } }).oidc?.params;
@@ -89,6 +103,12 @@ export async function startOidcProvider(callbackUrl: string, port?: number): Pro
     },
     set accessTokenTtlSeconds(seconds: number) {
       state.accessTokenTtlSeconds = seconds;
+    },
+    get refuseTokens() {
+      return state.refuseTokens;
+    },
+    set refuseTokens(refuse: boolean) {
+      state.refuseTokens = refuse;
     },
     get refreshes() {
       return state.refreshes;

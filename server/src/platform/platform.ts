@@ -27,6 +27,7 @@ import { buildAppLogsPart } from './parts/app-logs';
 import { buildAuthPart } from './parts/auth';
 import { buildAutomationsPart } from './parts/automations';
 import { buildCoreIntegrationsPart } from './parts/core-integrations';
+import { buildConnectorsPart } from './parts/connectors';
 import { buildCustomIntegrationsPart } from './parts/custom-integrations';
 import { buildEntitiesPart } from './parts/entities';
 import { buildExtractionPart } from './parts/extraction';
@@ -160,6 +161,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     llm,
     buildExtractionPart(shared, files, llm),
     buildCustomIntegrationsPart(shared, secrets, files),
+    await buildConnectorsPart(shared, secrets),
     buildCoreIntegrationsPart(shared),
     entities,
     functions,

@@ -27,6 +27,7 @@ import {
   UpstreamError,
 } from '../lib/errors';
 import { ImportRefusedError, RecordValidationError } from '../services/entities/entity-errors';
+import { CONNECTOR_ERROR_STATUS, ConnectorError } from '../services/connectors/connector-errors';
 
 /** ErrorBody is what a failed request answers: always a string `message`, sometimes more for the SDK. */
 export type ErrorBody = { message: string } & Record<string, unknown>;
@@ -154,6 +155,9 @@ export function errorAnswer(error: unknown, bodyLimit: number, detailAllowed = f
         traceback: '',
       },
     };
+  }
+  if (error instanceof ConnectorError) {
+    return { status: CONNECTOR_ERROR_STATUS[error.code], body: { message: error.message, code: error.code } };
   }
   if (error instanceof ImportRefusedError) {
     // The SDK's ImportResult shape plus the report; as an error status the SDK throws with it in `data`.

@@ -416,6 +416,37 @@ const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    version: 26,
+    name: 'create connector_connections and connector_states',
+    // A connector's connection for the app (owner_id '') or for one user, its tokens sealed with the secrets
+    // key; a refresh holds a short lease so one instance refreshes while the others wait. A started connect
+    // is a row keyed by the hash of its state, taken once.
+    statements: [
+      `CREATE TABLE connector_connections (
+        app_id text NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+        connector text NOT NULL,
+        owner_id text NOT NULL,
+        user_id text NULL REFERENCES users (id) ON DELETE CASCADE,
+        sealed text NOT NULL,
+        status text NOT NULL,
+        expires_at timestamptz NULL,
+        refresh_lease_until timestamptz NULL,
+        connected_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        PRIMARY KEY (app_id, connector, owner_id)
+      )`,
+      'CREATE INDEX connector_connections_user_idx ON connector_connections (user_id) WHERE user_id IS NOT NULL',
+      `CREATE TABLE connector_states (
+        id text PRIMARY KEY,
+        app_id text NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+        owner_id text NOT NULL,
+        sealed text NOT NULL,
+        expires_at timestamptz NOT NULL
+      )`,
+      'CREATE INDEX connector_states_owner_idx ON connector_states (app_id, owner_id, expires_at)',
+    ],
+  },
 ];
 
 /**
