@@ -30,6 +30,33 @@ const IdParams = AppParams.extend({ id: Ref });
 const FromUrlQuery = z.object({ from_url: z.string().max(4096).optional() });
 const FromUrlBody = z.object({ from_url: z.string().max(4096).optional() }).nullish();
 const CallbackQuery = z.record(z.string().max(64), z.string().max(8192));
+const QueryValue = z.union([z.string().max(4096), z.number(), z.boolean()]);
+/** CallSchema is callApi's request, as the SDK sends it (bounded: 100 query entries, 50 headers). */
+const CallSchema = z.object({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
+  host: z.string().min(1).max(260).optional(),
+  path: z.string().min(1).max(4096),
+  query: z
+    .record(
+      z.string().max(200),
+      z.union([QueryValue, z.array(z.union([z.string().max(4096), z.number()])).max(100)]),
+    )
+    .refine((query) => Object.keys(query).length <= 100, 'at most 100 entries')
+    .nullish()
+    .transform((query) => query ?? {}),
+  headers: z
+    .record(
+      z
+        .string()
+        .max(200)
+        .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be a header name'),
+      z.string().max(8192),
+    )
+    .refine((headers) => Object.keys(headers).length <= 50, 'at most 50 headers')
+    .nullish()
+    .transform((headers) => headers ?? {}),
+  body: z.unknown().optional(),
+});
 
 /** registerConnectorsRoutes registers the connector routes. */
 export function registerConnectorsRoutes(app: FastifyInstance, deps: ConnectorsRoutesDeps): void {
@@ -59,6 +86,14 @@ export function registerConnectorsRoutes(app: FastifyInstance, deps: ConnectorsR
       );
     }
     return connectors.token(id, service.onBehalfOf.id);
+  });
+
+  // callApi: one request to the connector's API with the app's connection.
+  app.post(`${base}/connectors/:type/call`, async (request) => {
+    const { appId, type } = parseInput(TypeParams, request.params);
+    await guard.serviceRole(request, appId);
+    const call = parseInput(CallSchema, request.body);
+    return connectors.call(type, { ...call, body: call.body ?? null });
   });
 
   // A signed-in user's own connection.

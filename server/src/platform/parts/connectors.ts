@@ -1,6 +1,7 @@
 // Connectors: the project's `connectors/<type>.jsonc`, their OAuth clients from app secrets, the app's and
 // each user's connections (tokens sealed in the database) and the SDK's connector routes. A connector
 // without its secrets does not stop the start: a warning names them, and its calls answer 409.
+import type { PublicFetch } from '../../lib/public-fetch';
 import { registerConnectorsRoutes, CONNECT_CALLBACK_PATH } from '../../routes/connectors';
 import { createDiscoveries } from '../../services/auth/oidc-client';
 import {
@@ -21,6 +22,7 @@ export interface ConnectorsPart extends Part {
 export async function buildConnectorsPart(
   shared: Shared,
   secrets: { secrets: SecretsService },
+  files: { fetchPublic: PublicFetch },
 ): Promise<ConnectorsPart> {
   const { config } = shared;
   const declared = shared.project.connectors ?? new Map();
@@ -33,6 +35,8 @@ export async function buildConnectorsPart(
     store: createConnectorsStore(shared.db),
     discoveries: createDiscoveries(),
     stateTtlMs: config.SIGN_IN_STATE_TTL_SECONDS * 1000,
+    fetchPublic: files.fetchPublic,
+    callTimeoutMs: config.CONNECTOR_CALL_TIMEOUT_S * 1000,
   });
   if (declared.size > 0) {
     for (const { type, missing } of await connectors.unconfigured()) {

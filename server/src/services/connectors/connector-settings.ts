@@ -2,7 +2,7 @@
 // family's `<family>_oauth_<setting>` (google, microsoft, slack), else the built-in default. Google and
 // Microsoft may name a discovery document instead (`discovery_url`); explicit URLs win over it. Read on each
 // use, so a secret set while the server runs takes effect at once.
-import type { ReadSecret } from '../auth/oidc-client';
+import { secretUrl, type ReadSecret } from '../auth/oidc-client';
 import { builtInProviderOf, type BuiltInProvider } from './connector-providers';
 
 /** ConnectorSettings are what connecting, refreshing and calling need. */
@@ -13,9 +13,11 @@ export interface ConnectorSettings {
   authorizeUrl: string;
   tokenUrl: string;
   revokeUrl?: string | undefined;
-  /** apiHosts are `host[:port]` values `callApi` may reach, the first the default; apiBase the scheme. */
+  /** apiHosts are `host[:port]` values `callApi` may reach, the first the default. */
   apiHosts: string[];
+  /** apiProtocol and apiBasePath come from `api_base_url` when set (https and no path otherwise). */
   apiProtocol: 'https:' | 'http:';
+  apiBasePath: string;
   authorizeParams: Record<string, string>;
   tokenAuth: 'basic' | 'body';
 }
@@ -75,7 +77,9 @@ export async function resolveConnectorSettings(
   if (missing.length > 0 || !clientId || !values.client_secret || !authorizeUrl || !tokenUrl) {
     return { missing };
   }
-  const apiBase = values.api_base_url ? new URL(values.api_base_url) : undefined;
+  const apiBase = values.api_base_url
+    ? secretUrl(`${type}_oauth_api_base_url`, values.api_base_url)
+    : undefined;
   return {
     settings: {
       type,
@@ -87,6 +91,7 @@ export async function resolveConnectorSettings(
       // With an API base set, its host is the only one (a proxy, a test double, a self-hosted service).
       apiHosts: apiBase ? [apiBase.host] : [...(builtIn?.apiHosts ?? [])],
       apiProtocol: apiBase?.protocol === 'http:' ? 'http:' : 'https:',
+      apiBasePath: apiBase ? apiBase.pathname.replace(/\/+$/, '') : '',
       authorizeParams: { ...builtIn?.authorizeParams },
       tokenAuth: builtIn?.tokenAuth ?? 'basic',
     },
@@ -101,7 +106,7 @@ export async function missingSecretNames(
 ): Promise<string[]> {
   const resolved = await resolveConnectorSettings(
     type,
-    async (name) => (has(name) ? 'set' : undefined),
+    async (name) => (has(name) ? 'https://set.invalid' : undefined),
     async () => ({ authorizeUrl: 'discovered', tokenUrl: 'discovered' }),
     googleClientId,
   );

@@ -8,6 +8,8 @@ import { randomSecret, sha256Hex } from '../../lib/secure-random';
 import type { ConnectorDef } from '../../project/connector-loader';
 import type { ConnectorsStore } from '../../store/connectors-store';
 import { secretUrl, type Discoveries, type ReadSecret } from '../auth/oidc-client';
+import type { PublicFetch } from '../../lib/public-fetch';
+import { sendCall, targetUrl, type CallAnswer, type ConnectorCall } from './connector-calls';
 import { ConnectorError } from './connector-errors';
 import { authorizeUrl, exchangeCode, revokeToken } from './connector-oauth';
 import { missingSecretNames, resolveConnectorSettings, type ConnectorSettings } from './connector-settings';
@@ -28,6 +30,9 @@ export interface ConnectorsServiceDeps {
   store: ConnectorsStore;
   discoveries: Discoveries;
   stateTtlMs: number;
+  /** fetchPublic is the outbound guard `callApi` goes through; callTimeoutMs bounds each call. */
+  fetchPublic: PublicFetch;
+  callTimeoutMs: number;
 }
 
 /** ConnectorView is a connector as the admin API lists it (no tokens). */
@@ -76,9 +81,9 @@ export interface ConnectorsService {
   ): Promise<{ redirect_url: string }>;
   finishConnect(query: URLSearchParams): Promise<FinishedConnect>;
   token(ref: string, ownerId: string): Promise<TokenAnswer>;
-  /** retryToken refreshes at once (an API refused the token) and answers the new one. */
-  retryToken(ref: string, ownerId: string): Promise<TokenAnswer>;
   settingsOf(ref: string): Promise<ConnectorSettings>;
+  /** call sends one request to the connector's API with the app's connection (one retry after a 401). */
+  call(ref: string, call: ConnectorCall): Promise<CallAnswer>;
   disconnect(ref: string, ownerId: string): Promise<{ success: true; revoked: boolean }>;
   /** unconfigured names, per connector lacking secrets, what to set (the start-up warning). */
   unconfigured(): Promise<Array<{ type: string; missing: string[] }>>;
@@ -237,10 +242,16 @@ export function createConnectorsService(deps: ConnectorsServiceDeps): Connectors
       return answer(def, fresh);
     },
 
-    async retryToken(ref, ownerId) {
+    async call(ref, call) {
       const def = definitionOf(ref);
-      const fresh = await tokens.forceRefresh(deps.appId, def.type, ownerId, () => settingsOf(def.type));
-      return answer(def, fresh);
+      const settings = await settingsOf(def.type);
+      const url = targetUrl(settings, call);
+      const current = await tokens.valid(deps.appId, def.type, APP_OWNER, async () => settings);
+      const answer = await sendCall(deps.fetchPublic, url, call, current.accessToken, deps.callTimeoutMs);
+      if (answer.status_code !== 401) return answer;
+      // The provider no longer takes this token (revoked, rotated early): one refresh, one retry.
+      const fresh = await tokens.forceRefresh(deps.appId, def.type, APP_OWNER, async () => settings);
+      return sendCall(deps.fetchPublic, url, call, fresh.accessToken, deps.callTimeoutMs);
     },
 
     async disconnect(ref, ownerId) {
