@@ -11,6 +11,7 @@ import {
 } from '../../support/auth-helpers';
 import { startOAuth2ServiceDouble, type OAuth2ServiceDouble } from '../../support/oauth2-service-double';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
+import { runCli, startCli } from '../../support/cli-process';
 import { freePort, REPO_ROOT, startServer, type RunningServer } from '../../support/server-process';
 
 // A generic OAuth 2 connector (`crm`: every endpoint an app secret, HTTP Basic at its token endpoint) and
@@ -236,5 +237,39 @@ test.describe.serial('connector calls', () => {
     expect(removed.json).toEqual({ success: true, revoked: true });
     expect(crm.revoked.length).toBe(revokedBefore + 1);
     expect(crm.revoked.at(-1)).toMatch(/^rt-/);
+  });
+
+  test('the CLI lists, connects (printing the address, waiting for the browser) and disconnects', async () => {
+    const env = {
+      DATA_DIR: server.dataDir,
+      SERVICE_TOKEN,
+      APP_ID: APP,
+      PROJECT_DIR: PROJECT,
+      DATABASE_URL: server.databaseUrl ?? '',
+    };
+    const listed = await runCli(['connectors', 'list'], env);
+    expect(listed.code).toBe(0);
+    const connectors = (JSON.parse(listed.stdout) as { connectors: Array<{ type: string; status: string }> })
+      .connectors;
+    expect(connectors.find((entry) => entry.type === 'crm')?.status).toBe('connected');
+    expect(connectors.find((entry) => entry.type === 'slack')).toMatchObject({
+      status: 'not_configured',
+      missing_secrets: ['slack_oauth_client_id', 'slack_oauth_client_secret'],
+    });
+
+    const connecting = startCli(['connectors', 'connect', 'crm'], env);
+    const address = await connecting.line(/^http/);
+    expect(address).toContain(`${crm.origin}/authorize?`);
+    expect(connecting.stdout()).not.toContain('connected'); // still waiting for the browser
+    expect((await follow(address)).status).toBe(200);
+    const connected = await connecting.done;
+    expect(connected.code).toBe(0);
+    expect(connected.stdout).toContain('"connected": "crm"');
+
+    const disconnected = await runCli(['connectors', 'disconnect', 'crm'], env);
+    expect(JSON.parse(disconnected.stdout)).toEqual({ success: true, revoked: true });
+    const unknown = await runCli(['connectors', 'connect', 'nosuch'], env);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('No connector "nosuch"');
   });
 });
