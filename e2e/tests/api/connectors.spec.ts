@@ -175,6 +175,7 @@ test.describe.serial('connectors', () => {
     provider.accessTokenTtlSeconds = 30; // inside the 60 s margin: every read refreshes
     try {
       await connectApp();
+      provider.accessTokenTtlSeconds = 3600; // the refreshed token is fresh
       const before = provider.refreshes;
       const tokens = await Promise.all([
         connectors().getAccessToken('googlecalendar'),
