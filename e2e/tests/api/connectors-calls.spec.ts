@@ -179,12 +179,14 @@ test.describe.serial('connector calls', () => {
     }
   });
 
-  test('an upstream 401 gets one refresh and one retry', async () => {
+  test('an upstream 401 gets one refresh and one retry; the rotated refresh token serves the next one', async () => {
     const before = crm.refreshes;
-    crm.forgetAccessTokens();
-    const answer = await callApi({ path: '/api/echo' });
-    expect(answer.json).toMatchObject({ success: true, status_code: 200 });
-    expect(crm.refreshes).toBe(before + 1);
+    for (const round of [1, 2]) {
+      crm.forgetAccessTokens();
+      const answer = await callApi({ path: '/api/echo' });
+      expect(answer.json).toMatchObject({ success: true, status_code: 200 });
+      expect(crm.refreshes).toBe(before + round);
+    }
   });
 
   test('callApi is for the service role only', async () => {

@@ -172,7 +172,7 @@ test.describe.serial('connectors', () => {
   });
 
   test('an expiring token is refreshed before it is handed out, once for concurrent readers', async () => {
-    provider.accessTokenTtlSeconds = 30; // inside the 60 s margin: every read refreshes
+    provider.accessTokenTtlSeconds = 5; // inside the 60 s margin: every read refreshes
     try {
       await connectApp();
       provider.accessTokenTtlSeconds = 3600; // the refreshed token is fresh
@@ -191,7 +191,7 @@ test.describe.serial('connectors', () => {
   });
 
   test('a hanging token endpoint is a 502 within 10 s and keeps the connection', async () => {
-    provider.accessTokenTtlSeconds = 30;
+    provider.accessTokenTtlSeconds = 5;
     await connectApp();
     provider.accessTokenTtlSeconds = 3600;
     await setSecret('google_oauth_token_url', hangingUrl);
@@ -214,7 +214,7 @@ test.describe.serial('connectors', () => {
   });
 
   test('a refused refresh breaks the connection until it is connected again', async () => {
-    provider.accessTokenTtlSeconds = 30;
+    provider.accessTokenTtlSeconds = 5;
     await connectApp();
     provider.refuseTokens = true;
     try {
@@ -309,6 +309,9 @@ test.describe.serial('connectors', () => {
       account(uniqueEmail('state')),
     );
     expect((await visit(new CookieJar(), callback)).status).toBe(200);
+    const code = new URL(callback).searchParams.get('code') ?? '';
+    expect(code.length).toBeGreaterThan(10);
+    expect(server.logs()).not.toContain(code); // the request log redacts it
     const reused = await visit(new CookieJar(), callback);
     expect(reused.status).toBe(400);
     expect(await reused.text()).toContain('unknown, used or expired');
