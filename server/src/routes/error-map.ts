@@ -217,8 +217,16 @@ export async function handleError(error: FastifyError, request: FastifyRequest, 
  * routes answer with it.
  */
 export async function handleOpenAiError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // OpenAI's clients retry a 429 on their own unless told not to: a spent budget (retry in minutes or
+  // hours) would only be asked again, and counted again.
+  if (error instanceof TooManyRequestsError && error.retryAfterSeconds > OPENAI_CLIENT_MAX_WAIT_SECONDS) {
+    reply.header('x-should-retry', 'false');
+  }
   return answerError(error, request, reply, openAiErrorBody);
 }
+
+/** OPENAI_CLIENT_MAX_WAIT_SECONDS is the longest Retry-After OpenAI's clients wait out before retrying. */
+const OPENAI_CLIENT_MAX_WAIT_SECONDS = 60;
 
 /** openAiErrorBody is answer's body plus OpenAI's error object (its `type` told by the status). */
 export function openAiErrorBody(answer: ErrorAnswer): ErrorBody {
