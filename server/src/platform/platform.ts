@@ -167,7 +167,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     functions,
     await buildAgentsPart(shared, entities, llm, functions),
     await buildAutomationsPart(shared, functions),
-    buildAdminPart(shared, auth, secrets, llm),
+    buildAdminPart(shared, auth, secrets, llm, appLogs),
     await buildSitePart(shared, images, input.site),
   ];
 

@@ -447,6 +447,25 @@ const MIGRATIONS: Migration[] = [
       'CREATE INDEX connector_states_owner_idx ON connector_states (app_id, owner_id, expires_at)',
     ],
   },
+  {
+    version: 27,
+    name: 'create app_audit_log',
+    // Every change an operator makes (the admin API, the CLI, later the console): who, what, when, the
+    // fields before and after (never a secret's value). Pruned with the other app logs.
+    statements: [
+      `CREATE TABLE app_audit_log (
+        id bigserial PRIMARY KEY,
+        app_id text NOT NULL,
+        logged_at timestamptz NOT NULL DEFAULT now(),
+        actor jsonb NOT NULL,
+        action text NOT NULL,
+        target text NOT NULL,
+        before jsonb NULL,
+        after jsonb NULL
+      )`,
+      'CREATE INDEX app_audit_log_app_time_idx ON app_audit_log (app_id, logged_at DESC, id DESC)',
+    ],
+  },
 ];
 
 /**
