@@ -270,6 +270,17 @@ test.describe.serial('connector calls', () => {
 
     const disconnected = await runCli(['connectors', 'disconnect', 'crm'], env);
     expect(JSON.parse(disconnected.stdout)).toEqual({ success: true, revoked: true });
+    // Both are the operator's changes: in the audit log, as the CLI's.
+    const audit = await api(server, `/api/apps/${APP}/admin/audit-log?limit=2`, {
+      method: 'GET',
+      token: SERVICE_TOKEN,
+    });
+    expect(
+      (audit.json.items as Array<Record<string, unknown>>).map((item) => [item.action, item.actor]),
+    ).toEqual([
+      ['connector.disconnect', { kind: 'service', via: 'cli' }],
+      ['connector.connect', { kind: 'service', via: 'cli' }],
+    ]);
     const unknown = await runCli(['connectors', 'connect', 'nosuch'], env);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('No connector "nosuch"');

@@ -161,7 +161,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     llm,
     buildExtractionPart(shared, files, llm),
     buildCustomIntegrationsPart(shared, secrets, files),
-    await buildConnectorsPart(shared, secrets, files),
+    await buildConnectorsPart(shared, secrets, files, appLogs),
     buildCoreIntegrationsPart(shared),
     entities,
     functions,

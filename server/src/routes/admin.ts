@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CLI_USER_AGENT } from '../lib/cli-user-agent';
 import { ForbiddenError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
 import type { RealtimeHub } from '../realtime/realtime-hub';
@@ -8,7 +7,8 @@ import { AdminCreateUserSchema, AdminUpdateUserSchema, AppSettingsSchema } from 
 import { RealtimePingSchema } from '../schemas/realtime';
 import { SecretParamsSchema, SecretValueSchema } from '../schemas/secrets';
 import type { AdminChanges } from '../services/admin/admin-changes';
-import type { AuditActor, AuditLog } from '../services/audit/audit-log';
+import type { AuditLog } from '../services/audit/audit-log';
+import { serviceActorOf as actorOf } from './audit-actor';
 import type { LlmService } from '../services/llm/llm-service';
 import type { SecretsService } from '../services/secrets/secrets-service';
 import type { CallerGuard } from './caller-guard';
@@ -21,12 +21,6 @@ export interface AdminRoutesDeps {
   hub: RealtimeHub;
   secrets: Pick<SecretsService, 'names'>;
   llm: Pick<LlmService, 'recentUsage'>;
-}
-
-/** actorOf is who a service-role change comes from, for the audit log. */
-function actorOf(request: FastifyRequest): AuditActor {
-  const agent = request.headers['user-agent'] ?? '';
-  return { kind: 'service', via: agent.startsWith(CLI_USER_AGENT) ? 'cli' : 'api' };
 }
 
 /**

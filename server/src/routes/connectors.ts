@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { parseInput } from '../lib/validation';
 import { ConnectorError } from '../services/connectors/connector-errors';
 import { APP_OWNER, type ConnectorsService } from '../services/connectors/connectors-service';
+import { serviceActorOf } from './audit-actor';
 import type { CallerGuard } from './caller-guard';
 import { errorAnswer, handleError } from './error-map';
 import { messagePage, sendHtmlPage } from './html-page';
@@ -126,12 +127,15 @@ export function registerConnectorsRoutes(app: FastifyInstance, deps: ConnectorsR
   app.post(`${base}/admin/connectors/:type/connect`, async (request) => {
     const { appId, type } = parseInput(TypeParams, request.params);
     await guard.service(request, appId);
-    return connectors.startConnect(type, APP_OWNER, { redirectUri: redirectUriOf(request) });
+    return connectors.startConnect(type, APP_OWNER, {
+      redirectUri: redirectUriOf(request),
+      actor: serviceActorOf(request),
+    });
   });
   app.delete(`${base}/admin/connectors/:type`, async (request) => {
     const { appId, type } = parseInput(TypeParams, request.params);
     await guard.service(request, appId);
-    return connectors.disconnect(type, APP_OWNER);
+    return connectors.disconnect(type, APP_OWNER, serviceActorOf(request));
   });
 
   // The provider's answer: a page for the operator's browser, a redirect back for a user.

@@ -3,6 +3,7 @@
 // without its secrets does not stop the start: a warning names them, and its calls answer 409.
 import type { PublicFetch } from '../../lib/public-fetch';
 import { registerConnectorsRoutes, CONNECT_CALLBACK_PATH } from '../../routes/connectors';
+import type { AuditLog } from '../../services/audit/audit-log';
 import { createDiscoveries } from '../../services/auth/oidc-client';
 import {
   createConnectorsService,
@@ -23,6 +24,7 @@ export async function buildConnectorsPart(
   shared: Shared,
   secrets: { secrets: SecretsService },
   files: { fetchPublic: PublicFetch },
+  appLogs: { audit: AuditLog },
 ): Promise<ConnectorsPart> {
   const { config } = shared;
   const declared = shared.project.connectors ?? new Map();
@@ -37,6 +39,7 @@ export async function buildConnectorsPart(
     stateTtlMs: config.SIGN_IN_STATE_TTL_SECONDS * 1000,
     fetchPublic: files.fetchPublic,
     callTimeoutMs: config.CONNECTOR_CALL_TIMEOUT_S * 1000,
+    audit: appLogs.audit,
   });
   if (declared.size > 0) {
     for (const { type, missing } of await connectors.unconfigured()) {

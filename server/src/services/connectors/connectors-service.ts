@@ -10,6 +10,7 @@ import type { ConnectorsStore } from '../../store/connectors-store';
 import { secretUrl, type Discoveries, type ReadSecret } from '../auth/oidc-client';
 import type { PublicFetch } from '../../lib/public-fetch';
 import { sendCall, targetUrl, type CallAnswer, type ConnectorCall } from './connector-calls';
+import type { AuditActor, AuditLog } from '../audit/audit-log';
 import { ConnectorError } from './connector-errors';
 import { authorizeUrl, exchangeCode, revokeToken } from './connector-oauth';
 import { missingSecretNames, resolveConnectorSettings, type ConnectorSettings } from './connector-settings';
@@ -33,6 +34,8 @@ export interface ConnectorsServiceDeps {
   /** fetchPublic is the outbound guard `callApi` goes through; callTimeoutMs bounds each call. */
   fetchPublic: PublicFetch;
   callTimeoutMs: number;
+  /** audit records the operator's connects and disconnects of the app's connections. */
+  audit: Pick<AuditLog, 'record'>;
 }
 
 /** ConnectorView is a connector as the admin API lists it (no tokens). */
@@ -67,6 +70,7 @@ const StateSchema = z.object({
   codeVerifier: z.string(),
   redirectUri: z.string(),
   fromUrl: z.string().optional(),
+  actor: z.custom<AuditActor>((value) => typeof value === 'object' && value !== null).optional(),
 });
 
 /** ConnectorsService is what the connector routes and the CLI call. */
@@ -77,14 +81,14 @@ export interface ConnectorsService {
   startConnect(
     ref: string,
     ownerId: string,
-    input: { redirectUri: string; fromUrl?: string | undefined },
+    input: { redirectUri: string; fromUrl?: string | undefined; actor?: AuditActor | undefined },
   ): Promise<{ redirect_url: string }>;
   finishConnect(query: URLSearchParams): Promise<FinishedConnect>;
   token(ref: string, ownerId: string): Promise<TokenAnswer>;
   settingsOf(ref: string): Promise<ConnectorSettings>;
   /** call sends one request to the connector's API with the app's connection (one retry after a 401). */
   call(ref: string, call: ConnectorCall): Promise<CallAnswer>;
-  disconnect(ref: string, ownerId: string): Promise<{ success: true; revoked: boolean }>;
+  disconnect(ref: string, ownerId: string, actor?: AuditActor): Promise<{ success: true; revoked: boolean }>;
   /** unconfigured names, per connector lacking secrets, what to set (the start-up warning). */
   unconfigured(): Promise<Array<{ type: string; missing: string[] }>>;
 }
@@ -177,7 +181,13 @@ export function createConnectorsService(deps: ConnectorsServiceDeps): Connectors
       const state = randomSecret();
       const id = sha256Hex(state);
       const codeVerifier = randomPKCECodeVerifier();
-      const kept = { connector: def.type, ownerId, codeVerifier, redirectUri: input.redirectUri };
+      const kept = {
+        connector: def.type,
+        ownerId,
+        codeVerifier,
+        redirectUri: input.redirectUri,
+        ...(input.actor ? { actor: input.actor } : {}),
+      };
       const sealed = sealSecret(
         deps.key,
         ['connector-state', deps.appId, id],
@@ -231,6 +241,13 @@ export function createConnectorsService(deps: ConnectorsServiceDeps): Connectors
         sealed: tokens.seal(deps.appId, started.connector, started.ownerId, fresh),
         expiresAt: fresh.expiresAt === undefined ? null : new Date(fresh.expiresAt * 1000),
       });
+      if (started.ownerId === APP_OWNER && started.actor) {
+        await deps.audit.record(deps.appId, started.actor, {
+          action: 'connector.connect',
+          target: `connector:${started.connector}`,
+          after: { status: 'connected', scopes: fresh.scope ?? null },
+        });
+      }
       return whose();
     },
 
@@ -254,10 +271,18 @@ export function createConnectorsService(deps: ConnectorsServiceDeps): Connectors
       return sendCall(deps.fetchPublic, url, call, fresh.accessToken, deps.callTimeoutMs);
     },
 
-    async disconnect(ref, ownerId) {
+    async disconnect(ref, ownerId, actor) {
       const def = definitionOf(ref);
       const removed = await deps.store.remove(deps.appId, def.type, ownerId);
       if (!removed) return { success: true, revoked: false };
+      if (actor) {
+        await deps.audit.record(deps.appId, actor, {
+          action: 'connector.disconnect',
+          target: `connector:${def.type}`,
+          before: { status: removed.status },
+          after: { status: 'not_connected' },
+        });
+      }
       // The connection is gone here whatever the provider says; revoking is a courtesy to the user.
       try {
         const kept = tokens.open(deps.appId, removed);
