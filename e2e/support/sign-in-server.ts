@@ -24,8 +24,19 @@ export interface SignInSetup {
   stop(): Promise<void>;
 }
 
+/** SignInOptions add to the app's auth config and to the secrets set before the start (other providers). */
+export interface SignInOptions {
+  /** authConfig is merged into `auth/config.jsonc` (e.g. `{ enableGithubLogin: true }`). */
+  authConfig?: Record<string, unknown>;
+  /** secrets are set with the CLI too; given the oidc-provider's issuer (its port is chosen first). */
+  secrets?: (issuer: string) => Record<string, string>;
+}
+
 /** startSignInServer starts the provider and a server with env added (e.g. a short state TTL). */
-export async function startSignInServer(env: Record<string, string> = {}): Promise<SignInSetup> {
+export async function startSignInServer(
+  env: Record<string, string> = {},
+  options: SignInOptions = {},
+): Promise<SignInSetup> {
   const root = await mkdtemp(join(tmpdir(), 'queen-provider-sign-in-'));
   const project = join(root, 'base44');
   await mkdir(join(project, 'auth'), { recursive: true });
@@ -33,6 +44,18 @@ export async function startSignInServer(env: Record<string, string> = {}): Promi
     join(project, 'auth/config.jsonc'),
     '{ "enableGoogleLogin": true, "googleOAuthClientId": "queen-test-client", "enableSSOLogin": true, "ssoProviderName": "custom" }\n',
   );
+  if (options.authConfig) {
+    const base = {
+      enableGoogleLogin: true,
+      googleOAuthClientId: 'queen-test-client',
+      enableSSOLogin: true,
+      ssoProviderName: 'custom',
+    };
+    await writeFile(
+      join(project, 'auth/config.jsonc'),
+      `${JSON.stringify({ ...base, ...options.authConfig })}\n`,
+    );
+  }
   const dataDir = join(root, 'data');
   const key = randomBytes(32).toString('base64');
   const providerPort = await freePort();
@@ -53,6 +76,7 @@ export async function startSignInServer(env: Record<string, string> = {}): Promi
     sso_client_secret: CLIENT_SECRET,
     sso_discovery_url: `${issuer}/.well-known/openid-configuration`,
   };
+  Object.assign(secrets, options.secrets?.(issuer));
   for (const [name, value] of Object.entries(secrets)) {
     const set = await runCli(['secrets', 'set', name], cliEnv, value);
     if (set.code !== 0) throw new Error(`secrets set ${name}: ${set.stderr}`);

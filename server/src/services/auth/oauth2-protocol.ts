@@ -26,6 +26,8 @@ export interface OAuth2Provider {
   clientSecret: string;
   scope: string;
   identify(read: UserInfoReader): Promise<Exchanged['identity']>;
+  /** errorsWith200 says the token endpoint answers a refusal with 200 and an `error` body (GitHub). */
+  errorsWith200?: boolean;
   /** refresh replaces the refresh grant (Facebook has none); absent: the standard refresh grant. */
   refresh?: (refreshToken: string) => Promise<ProviderTokens>;
 }
@@ -41,7 +43,28 @@ export function oauth2Configuration(provider: OAuth2Provider): client.Configurat
   );
   config.timeout = PROVIDER_TIMEOUT_SECONDS;
   if (isLoopbackHttp(authorize) || isLoopbackHttp(token)) client.allowInsecureRequests(config);
+  if (provider.errorsWith200) config[client.customFetch] = refusalsAs400(token.href);
   return config;
+}
+
+/**
+ * refusalsAs400 fetches as usual, but a token endpoint's 200 whose body is an OAuth `error` (GitHub's way
+ * of refusing a code) becomes a 400, so openid-client reports the refusal (401) rather than a malformed
+ * answer. Only the status changes; openid-client still reads and checks the body.
+ */
+function refusalsAs400(tokenEndpoint: string): client.CustomFetch {
+  return async (url, options) => {
+    const response = await fetch(url, options);
+    if (url !== tokenEndpoint || response.status !== 200) return response;
+    const text = await response.text();
+    let refused = false;
+    try {
+      refused = typeof (JSON.parse(text) as { error?: unknown }).error === 'string';
+    } catch {
+      // Not JSON: openid-client says so.
+    }
+    return new Response(text, { status: refused ? 400 : 200, headers: response.headers });
+  };
 }
 
 /** readBounded reads at most limit bytes of a body, or throws UpstreamError. */

@@ -80,6 +80,7 @@ export async function githubProtocol(secret: ReadSecret): Promise<ProviderProtoc
     clientId,
     clientSecret,
     scope: 'read:user user:email',
+    errorsWith200: true,
     async identify(read: UserInfoReader): Promise<Identity> {
       const user = await read(userinfo, GitHubUserSchema);
       const chosen = githubEmail(await read(emails, GitHubEmailsSchema), user?.email);
