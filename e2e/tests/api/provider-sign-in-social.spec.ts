@@ -56,19 +56,23 @@ test.describe.serial('sign-in with GitHub, Microsoft and a form_post callback', 
       { APP_VISIBILITY: 'private_with_login', APP_SELF_SIGNUP: 'true' },
       {
         authConfig: { enableGithubLogin: true, enableMicrosoftLogin: true },
-        secrets: (issuer) => ({
+        // Only what the start requires goes through the CLI (a process each); the endpoints follow below.
+        secrets: () => ({
           github_oauth_client_id: github.clientId,
           github_oauth_client_secret: github.clientSecret,
-          github_oauth_authorize_url: `${github.url}/login/oauth/authorize`,
-          github_oauth_token_url: `${github.url}/login/oauth/access_token`,
-          github_oauth_userinfo_url: `${github.url}/user`,
-          github_oauth_emails_url: `${github.url}/user/emails`,
           microsoft_oauth_client_id: 'queen-test-client',
           microsoft_oauth_client_secret: 'queen-test-client-secret-0123456789',
-          microsoft_oauth_discovery_url: `${issuer}/.well-known/openid-configuration`,
         }),
       },
     );
+    const endpoints = {
+      github_oauth_authorize_url: `${github.url}/login/oauth/authorize`,
+      github_oauth_token_url: `${github.url}/login/oauth/access_token`,
+      github_oauth_userinfo_url: `${github.url}/user`,
+      github_oauth_emails_url: `${github.url}/user/emails`,
+      microsoft_oauth_discovery_url: `${setup.provider.issuer}/.well-known/openid-configuration`,
+    };
+    for (const [name, value] of Object.entries(endpoints)) await setup.setSecret(name, value);
     server = setup.server;
     github.redirectUri = `${server.url}/api/apps/auth/callback`;
   });
