@@ -29,7 +29,7 @@ export interface SignInOptions {
   /** authConfig is merged into `auth/config.jsonc` (e.g. `{ enableGithubLogin: true }`). */
   authConfig?: Record<string, unknown>;
   /** secrets are set with the CLI too; given the oidc-provider's issuer (its port is chosen first). */
-  secrets?: (issuer: string) => Record<string, string>;
+  secrets?: (issuer: string) => Record<string, string> | Promise<Record<string, string>>;
 }
 
 /** startSignInServer starts the provider and a server with env added (e.g. a short state TTL). */
@@ -76,7 +76,7 @@ export async function startSignInServer(
     sso_client_secret: CLIENT_SECRET,
     sso_discovery_url: `${issuer}/.well-known/openid-configuration`,
   };
-  Object.assign(secrets, options.secrets?.(issuer));
+  Object.assign(secrets, await options.secrets?.(issuer));
   for (const [name, value] of Object.entries(secrets)) {
     const set = await runCli(['secrets', 'set', name], cliEnv, value);
     if (set.code !== 0) throw new Error(`secrets set ${name}: ${set.stderr}`);

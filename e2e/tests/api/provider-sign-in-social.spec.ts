@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { exportPKCS8, exportSPKI, generateKeyPair } from 'jose';
 import { expect, test } from '../../support/test';
 import { createUser, uniqueEmail, userClient } from '../../support/auth-helpers';
+import { atProviderFormPost, startAppleFront, type AppleFront } from '../../support/apple-front';
 import { atGitHub, startGitHubDouble, type GitHubDouble } from '../../support/github-oauth-double';
 import {
   atProvider,
@@ -16,7 +18,8 @@ import { startSignInServer, type SignInSetup } from '../../support/sign-in-serve
 
 // Sign-in with GitHub (OAuth 2 and its user info) against a GitHub double, Microsoft through its discovery
 // URL pointed at a real OpenID Connect provider (oidc-provider, in-process), and a provider's form_post
-// callback (Apple's answer) bounced to the GET callback. One server for the file.
+// callback bounced to the GET callback, and Apple (its signed client secret, its form_post answer) in front of
+// the same provider. One server for the file.
 
 const APP = DEFAULT_APP_ID;
 const GITHUB = `/api/apps/auth/github/login?from_url=${encodeURIComponent('/home')}`;
@@ -24,6 +27,8 @@ const GITHUB = `/api/apps/auth/github/login?from_url=${encodeURIComponent('/home
 let setup: SignInSetup;
 let server: RunningServer;
 let github: GitHubDouble;
+let apple: AppleFront;
+const APPLE = { teamId: 'TEAM123456', keyId: 'KEY1234567', clientId: 'queen-test-client' };
 
 /** gitHubAccount adds a GitHub account whose primary email is email (verified or not). */
 function gitHubAccount(email: string, verified = true, publicEmail: string | null = null) {
@@ -52,16 +57,21 @@ test.describe.serial('sign-in with GitHub, Microsoft and a form_post callback', 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
     github = await startGitHubDouble();
+    const appleKey = await generateKeyPair('ES256', { extractable: true });
     setup = await startSignInServer(
       { APP_VISIBILITY: 'private_with_login', APP_SELF_SIGNUP: 'true' },
       {
-        authConfig: { enableGithubLogin: true, enableMicrosoftLogin: true },
+        authConfig: { enableGithubLogin: true, enableMicrosoftLogin: true, enableAppleLogin: true },
         // Only what the start requires goes through the CLI (a process each); the endpoints follow below.
-        secrets: () => ({
+        secrets: async () => ({
           github_oauth_client_id: github.clientId,
           github_oauth_client_secret: github.clientSecret,
           microsoft_oauth_client_id: 'queen-test-client',
           microsoft_oauth_client_secret: 'queen-test-client-secret-0123456789',
+          apple_oauth_client_id: APPLE.clientId,
+          apple_oauth_team_id: APPLE.teamId,
+          apple_oauth_key_id: APPLE.keyId,
+          apple_oauth_private_key: await exportPKCS8(appleKey.privateKey),
         }),
       },
     );
@@ -72,12 +82,18 @@ test.describe.serial('sign-in with GitHub, Microsoft and a form_post callback', 
       github_oauth_emails_url: `${github.url}/user/emails`,
       microsoft_oauth_discovery_url: `${setup.provider.issuer}/.well-known/openid-configuration`,
     };
+    apple = await startAppleFront(setup.provider, {
+      ...APPLE,
+      publicKey: await exportSPKI(appleKey.publicKey),
+    });
+    Object.assign(endpoints, { apple_oauth_discovery_url: apple.discoveryUrl });
     for (const [name, value] of Object.entries(endpoints)) await setup.setSecret(name, value);
     server = setup.server;
     github.redirectUri = `${server.url}/api/apps/auth/callback`;
   });
 
   test.afterAll(async () => {
+    await apple?.close();
     await setup?.stop();
     await github?.close();
   });
@@ -192,5 +208,45 @@ test.describe.serial('sign-in with GitHub, Microsoft and a form_post callback', 
       user: 'a'.repeat(20_000),
     });
     expect(tooBig.status).toBe(413);
+  });
+
+  test('Apple: a signed client secret, and the form_post answer brought back as a GET with the cookie', async () => {
+    /** signInWithApple signs accountId in, the provider answering with a form the test POSTs cross-site. */
+    const signInWithApple = async (accountId: string) => {
+      const jar = new CookieJar();
+      const started = await startSignIn(server, jar, '/api/apps/auth/apple/login?from_url=%2F');
+      expect(new URL(started.providerUrl ?? '').searchParams.get('response_mode')).toBe('form_post');
+      const { action, fields } = await atProviderFormPost(
+        setup.provider,
+        started.providerUrl ?? '',
+        accountId,
+      );
+      expect(action).toBe(`${server.url}/api/apps/auth/callback`);
+      // The cross-site POST carries no SameSite=Lax cookie; Apple adds the name on a first sign-in.
+      const user = JSON.stringify({ name: { firstName: 'Ann', lastName: 'Apple' } });
+      const posted = await visit(new CookieJar(), action, { ...fields, user });
+      expect(posted.status).toBe(303);
+      return visit(jar, new URL(posted.headers.get('location') ?? '', server.url).href);
+    };
+    const email = uniqueEmail('apple-new');
+    setup.provider.accounts.set('apple-new', { email, email_verified: true });
+    const created = await signInWithApple('apple-new');
+    expect(created.status).toBe(302);
+    const me = await userClient(server, tokenOf(created).token).auth.me();
+    expect(me.email).toBe(email);
+    expect(me.full_name).toBe('Ann Apple');
+
+    // Apple's email_verified may be the string "true": it signs in to an existing account.
+    const existingEmail = uniqueEmail('apple-existing');
+    const existing = await createUser(server, { email: existingEmail });
+    setup.provider.accounts.set('apple-existing', {
+      email: existingEmail,
+      email_verified: 'true' as unknown as boolean,
+    });
+    const signedIn = await signInWithApple('apple-existing');
+    expect(tokenOf(signedIn).isNewUser).toBe('false');
+    expect((await userClient(server, tokenOf(signedIn).token).auth.me()).id).toBe(existing.user.id);
+    expect(apple.refusals).toEqual([]);
+    expect(apple.accepted).toBe(2);
   });
 });

@@ -22,8 +22,8 @@ export const APPLE_DISCOVERY_URL = 'https://appleid.apple.com/.well-known/openid
 export const APPLE_AUDIENCE = 'https://appleid.apple.com';
 /** APPLE_SECRET_SECONDS is the client secret's lifetime: one is signed per use (Apple allows 6 months). */
 export const APPLE_SECRET_SECONDS = 300;
-/** APPLE_SCOPE is Apple's: no `openid` (the ID token always comes), name and email. */
-export const APPLE_SCOPE = 'name email';
+/** APPLE_SCOPE asks for the ID token, the name and the email (Apple's discovery lists all three). */
+export const APPLE_SCOPE = 'openid name email';
 
 /** AppleKey is who signs the client secret: the team, the key and the Services ID (the client id). */
 export interface AppleKey {
