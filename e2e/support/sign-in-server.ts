@@ -1,12 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, AUTH_ENV, SERVICE_TOKEN } from './auth-helpers';
 import { runCli } from './cli-process';
 import { startOidcProvider, type TestProvider } from './oidc-provider';
 import { DEFAULT_APP_ID } from './sdk-client';
-import { freePort, removeServerData, startServer, type RunningServer } from './server-process';
+import {
+  freePort,
+  PGLITE_TEMPLATE_ENV,
+  removeServerData,
+  startServer,
+  type RunningServer,
+} from './server-process';
 
 // A server whose app enables Google and SSO, both pointed at an in-process oidc-provider: the secrets the
 // start requires are set with the CLI before it starts (the provider's port is chosen first), the provider is
@@ -77,6 +83,9 @@ export async function startSignInServer(
     sso_discovery_url: `${issuer}/.well-known/openid-configuration`,
   };
   Object.assign(secrets, await options.secrets?.(issuer));
+  // The migrated PGlite folder (global-setup.ts): the first CLI run then skips initdb and the migrations.
+  const template = process.env[PGLITE_TEMPLATE_ENV];
+  if (template) await cp(template, join(dataDir, 'pglite'), { recursive: true });
   for (const [name, value] of Object.entries(secrets)) {
     const set = await runCli(['secrets', 'set', name], cliEnv, value);
     if (set.code !== 0) throw new Error(`secrets set ${name}: ${set.stderr}`);

@@ -55,7 +55,8 @@ async function signInWithGitHub(account: string, deny = false): Promise<Response
 
 test.describe.serial('sign-in with GitHub, Microsoft and a form_post callback', () => {
   test.beforeAll(async () => {
-    test.setTimeout(120_000);
+    // One CLI process per secret the start requires (twelve): generous on a loaded machine.
+    test.setTimeout(180_000);
     github = await startGitHubDouble();
     const appleKey = await generateKeyPair('ES256', { extractable: true });
     setup = await startSignInServer(
