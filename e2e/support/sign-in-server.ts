@@ -1,12 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, AUTH_ENV, SERVICE_TOKEN } from './auth-helpers';
 import { runCli } from './cli-process';
 import { startOidcProvider, type TestProvider } from './oidc-provider';
 import { DEFAULT_APP_ID } from './sdk-client';
-import { freePort, removeServerData, startServer, type RunningServer } from './server-process';
+import {
+  freePort,
+  PGLITE_TEMPLATE_ENV,
+  removeServerData,
+  startServer,
+  type RunningServer,
+} from './server-process';
 
 // A server whose app enables Google and SSO, both pointed at an in-process oidc-provider: the secrets the
 // start requires are set with the CLI before it starts (the provider's port is chosen first), the provider is
@@ -24,8 +30,19 @@ export interface SignInSetup {
   stop(): Promise<void>;
 }
 
+/** SignInOptions add to the app's auth config and to the secrets set before the start (other providers). */
+export interface SignInOptions {
+  /** authConfig is merged into `auth/config.jsonc` (e.g. `{ enableGithubLogin: true }`). */
+  authConfig?: Record<string, unknown>;
+  /** secrets are set with the CLI too; given the oidc-provider's issuer (its port is chosen first). */
+  secrets?: (issuer: string) => Record<string, string> | Promise<Record<string, string>>;
+}
+
 /** startSignInServer starts the provider and a server with env added (e.g. a short state TTL). */
-export async function startSignInServer(env: Record<string, string> = {}): Promise<SignInSetup> {
+export async function startSignInServer(
+  env: Record<string, string> = {},
+  options: SignInOptions = {},
+): Promise<SignInSetup> {
   const root = await mkdtemp(join(tmpdir(), 'queen-provider-sign-in-'));
   const project = join(root, 'base44');
   await mkdir(join(project, 'auth'), { recursive: true });
@@ -33,6 +50,18 @@ export async function startSignInServer(env: Record<string, string> = {}): Promi
     join(project, 'auth/config.jsonc'),
     '{ "enableGoogleLogin": true, "googleOAuthClientId": "queen-test-client", "enableSSOLogin": true, "ssoProviderName": "custom" }\n',
   );
+  if (options.authConfig) {
+    const base = {
+      enableGoogleLogin: true,
+      googleOAuthClientId: 'queen-test-client',
+      enableSSOLogin: true,
+      ssoProviderName: 'custom',
+    };
+    await writeFile(
+      join(project, 'auth/config.jsonc'),
+      `${JSON.stringify({ ...base, ...options.authConfig })}\n`,
+    );
+  }
   const dataDir = join(root, 'data');
   const key = randomBytes(32).toString('base64');
   const providerPort = await freePort();
@@ -50,6 +79,10 @@ export async function startSignInServer(env: Record<string, string> = {}): Promi
     sso_client_secret: CLIENT_SECRET,
     sso_discovery_url: `${issuer}/.well-known/openid-configuration`,
   };
+  Object.assign(secrets, await options.secrets?.(issuer));
+  // The migrated PGlite folder (global-setup.ts): the first CLI run then skips initdb and the migrations.
+  const template = process.env[PGLITE_TEMPLATE_ENV];
+  if (template) await cp(template, join(dataDir, 'pglite'), { recursive: true });
   for (const [name, value] of Object.entries(secrets)) {
     const set = await runCli(['secrets', 'set', name], cliEnv, value);
     if (set.code !== 0) throw new Error(`secrets set ${name}: ${set.stderr}`);

@@ -78,11 +78,31 @@ export function tokensOf(
   };
 }
 
+/** OidcOptions are a provider's departures from plain OpenID Connect (Microsoft's and Apple's). */
+export interface OidcOptions {
+  /** emailVerified reads whether the provider verified the email (default: `email_verified` true or "true"). */
+  emailVerified?: (claims: Record<string, unknown>) => boolean;
+  /** authorizationParams are added to the redirect (Apple's `response_mode=form_post`). */
+  authorizationParams?: Record<string, string>;
+  /** callbackName reads a name the callback itself carries when the ID token has none (Apple's `user`). */
+  callbackName?: (callbackUrl: URL) => string | undefined;
+}
+
+/** claimedVerified is OpenID Connect's `email_verified`, which some providers send as the string "true". */
+export function claimedVerified(claims: Record<string, unknown>): boolean {
+  return claims.email_verified === true || claims.email_verified === 'true';
+}
+
 /**
  * oidcProtocol is the OpenID Connect side of a sign-in on config: PKCE S256, state and nonce out; the code
  * exchange and ID token checks back, with the user info read when the ID token carries no email.
  */
-export function oidcProtocol(config: client.Configuration, scope: string): ProviderProtocol {
+export function oidcProtocol(
+  config: client.Configuration,
+  scope: string,
+  options: OidcOptions = {},
+): ProviderProtocol {
+  const verified = options.emailVerified ?? claimedVerified;
   return {
     async authorizationUrl({ redirectUri, state, nonce, codeVerifier }) {
       return client.buildAuthorizationUrl(config, {
@@ -92,6 +112,7 @@ export function oidcProtocol(config: client.Configuration, scope: string): Provi
         nonce,
         code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
         code_challenge_method: 'S256',
+        ...options.authorizationParams,
       });
     },
     async exchange({ callbackUrl, state, nonce, codeVerifier }) {
@@ -104,17 +125,17 @@ export function oidcProtocol(config: client.Configuration, scope: string): Provi
         });
         const claims = response.claims();
         if (!claims) throw new UnauthorizedError('The provider sent no ID token', 'provider_refused');
-        let { email, email_verified: emailVerified, name } = claims;
+        let said: Record<string, unknown> = claims;
         // Many providers put the email in the user info only (scope `email` without ID token claims).
-        if (typeof email !== 'string') {
-          const info = await client.fetchUserInfo(config, response.access_token, claims.sub);
-          ({ email, email_verified: emailVerified, name } = info);
+        if (typeof claims.email !== 'string') {
+          said = await client.fetchUserInfo(config, response.access_token, claims.sub);
         }
+        const name = typeof said.name === 'string' ? said.name : options.callbackName?.(callbackUrl);
         return {
           identity: {
-            email: typeof email === 'string' ? email : undefined,
-            emailVerified: emailVerified === true || emailVerified === 'true',
-            name: typeof name === 'string' ? name : undefined,
+            email: typeof said.email === 'string' ? said.email : undefined,
+            emailVerified: verified(said),
+            name,
           },
           tokens: tokensOf(response),
         };
