@@ -53,8 +53,6 @@ export interface Finished {
 export interface ProviderSignInService {
   /** offers says whether provider is enabled here and served by this flow. */
   offers(provider: string): provider is SignInProvider;
-  /** notYet says whether provider is enabled but not served by this server yet (Microsoft, Apple, GitHub…). */
-  notYet(provider: string): boolean;
   start(input: StartInput): Promise<{ location: string; cookie: string }>;
   finish(input: FinishInput): Promise<Finished>;
 }
@@ -67,7 +65,6 @@ export function createProviderSignInService(deps: ProviderSignInServiceDeps): Pr
 
   return {
     offers,
-    notYet: (provider) => enabled.has(provider) && !offers(provider),
     async start(input) {
       await deps.throttle('provider-sign-in', input.ip);
       if (!offers(input.provider))
