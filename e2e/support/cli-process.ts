@@ -60,7 +60,8 @@ export function startCli(args: string[], env: Record<string, string>, input = ''
         waiting.add(check);
         check();
         void done.then(() => {
-          if (waiting.delete(check)) reject(new Error(`the CLI ended without printing ${pattern}: ${stderr}`));
+          if (waiting.delete(check))
+            reject(new Error(`the CLI ended without printing ${pattern}: ${stderr}`));
         });
       });
     },

@@ -19,6 +19,8 @@ export interface OAuth2ServiceDouble {
   accessTokenTtlSeconds: number;
   refreshes: number;
   revoked: string[];
+  /** refreshAnswer, when set, is what the token endpoint answers every refresh with (a rate limit…). */
+  refreshAnswer: { status: number; error: string } | null;
   /** forgetAccessTokens makes every access token issued so far unknown (the API answers 401). */
   forgetAccessTokens(): void;
   close(): Promise<void>;
@@ -41,6 +43,7 @@ export async function startOAuth2ServiceDouble(): Promise<OAuth2ServiceDouble> {
     accessTokenTtlSeconds: 3600,
     refreshes: 0,
     revoked: [] as string[],
+    refreshAnswer: null as { status: number; error: string } | null,
   };
 
   const json = (response: ServerResponse, status: number, value: unknown) => {
@@ -80,6 +83,8 @@ export async function startOAuth2ServiceDouble(): Promise<OAuth2ServiceDouble> {
       return issue(response);
     }
     if (form.get('grant_type') === 'refresh_token') {
+      if (state.refreshAnswer)
+        return json(response, state.refreshAnswer.status, { error: state.refreshAnswer.error });
       const refresh = form.get('refresh_token') ?? '';
       if (!refreshTokens.delete(refresh)) return json(response, 400, { error: 'invalid_grant' });
       state.refreshes += 1;
@@ -177,6 +182,12 @@ export async function startOAuth2ServiceDouble(): Promise<OAuth2ServiceDouble> {
     },
     get revoked() {
       return state.revoked;
+    },
+    get refreshAnswer() {
+      return state.refreshAnswer;
+    },
+    set refreshAnswer(answer: { status: number; error: string } | null) {
+      state.refreshAnswer = answer;
     },
     forgetAccessTokens: () => accessTokens.clear(),
     close() {

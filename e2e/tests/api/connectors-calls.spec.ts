@@ -9,6 +9,8 @@ import {
   uniqueEmail,
   userClient,
 } from '../../support/auth-helpers';
+import { initiateUserConnect } from '../../support/connector-flow';
+import { CookieJar } from '../../support/provider-sign-in-flow';
 import { startOAuth2ServiceDouble, type OAuth2ServiceDouble } from '../../support/oauth2-service-double';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import { runCli, startCli } from '../../support/cli-process';
@@ -35,11 +37,17 @@ async function setSecret(name: string, value: string) {
   expect(result.status).toBe(200);
 }
 
-/** follow opens a connect URL: the double grants at once and sends the browser to our callback. */
-async function follow(redirectUrl: string): Promise<Response> {
+/**
+ * follow opens a connect URL: the double grants at once and sends the browser to our callback, opened with
+ * jar's cookies (a user's connect needs the one its initiate set).
+ */
+async function follow(redirectUrl: string, jar = new CookieJar()): Promise<Response> {
   const atDouble = await fetch(redirectUrl, { redirect: 'manual' });
   const callback = atDouble.headers.get('location') ?? '';
-  return fetch(callback, { redirect: 'manual', headers: { accept: 'text/html' } });
+  return fetch(callback, {
+    redirect: 'manual',
+    headers: { accept: 'text/html', cookie: jar.header(callback) },
+  });
 }
 
 async function connectApp() {
@@ -172,6 +180,8 @@ test.describe.serial('connector calls', () => {
       { path: '/api/../admin' },
       { path: '/api/%2e%2e/admin' },
       { path: '/api\\admin' },
+      { path: '/api/.\t./.\t./admin' },
+      { path: '/api/echo\n' },
       { method: 'TRACE', path: '/api/echo' },
     ]) {
       const refused = await callApi(request);
@@ -179,13 +189,44 @@ test.describe.serial('connector calls', () => {
     }
   });
 
-  test('an upstream 401 gets one refresh and one retry; the rotated refresh token serves the next one', async () => {
+  test('an upstream 401 gets one refresh and one retry, then none for a while', async () => {
     const before = crm.refreshes;
-    for (const round of [1, 2]) {
-      crm.forgetAccessTokens();
-      const answer = await callApi({ path: '/api/echo' });
-      expect(answer.json).toMatchObject({ success: true, status_code: 200 });
-      expect(crm.refreshes).toBe(before + round);
+    crm.forgetAccessTokens();
+    const answer = await callApi({ path: '/api/echo' });
+    expect(answer.json).toMatchObject({ success: true, status_code: 200 });
+    expect(crm.refreshes).toBe(before + 1);
+    // A path that keeps answering 401 does not make every call a refresh.
+    crm.forgetAccessTokens();
+    const again = await callApi({ path: '/api/echo' });
+    expect(again.json).toMatchObject({ success: false, phase: 'responded', status_code: 401 });
+    expect(crm.refreshes).toBe(before + 1);
+  });
+
+  test('expiring tokens refresh with the rotated refresh token; a rate-limited refresh keeps the connection', async () => {
+    crm.accessTokenTtlSeconds = 5; // inside the 60 s margin: each read refreshes
+    try {
+      await connectApp();
+      const before = crm.refreshes;
+      for (const round of [1, 2]) {
+        expect((await callApi({ path: '/api/echo' })).json).toMatchObject({ success: true });
+        expect(crm.refreshes).toBe(before + round);
+      }
+      crm.refreshAnswer = { status: 429, error: 'rate_limit_exceeded' };
+      const limited = await callApi({ path: '/api/echo' });
+      expect(limited.status).toBe(502);
+      expect(limited.json.code).toBe('connector_provider_unavailable');
+      crm.refreshAnswer = null;
+      const listed = await api(server, `/api/apps/${APP}/admin/connectors`, {
+        method: 'GET',
+        token: SERVICE_TOKEN,
+      });
+      expect(JSON.stringify(listed.json)).toContain('"type":"crm","connector_id":null');
+      expect(JSON.stringify(listed.json)).not.toContain('"status":"broken"');
+      expect((await callApi({ path: '/api/echo' })).json).toMatchObject({ success: true });
+    } finally {
+      crm.refreshAnswer = null;
+      crm.accessTokenTtlSeconds = 3600;
+      await connectApp();
     }
   });
 
@@ -211,8 +252,8 @@ test.describe.serial('connector calls', () => {
     >;
     expect(before.mine).toMatchObject({ status: 404, code: 'connector_not_connected' });
 
-    const started = await userClient(server, user.token).connectors.connectAppUser('crm');
-    const back = await follow(started as unknown as string);
+    const started = await initiateUserConnect(server, user.token, 'crm');
+    const back = await follow(started.redirectUrl, started.jar);
     expect(back.status).toBe(303);
 
     const after = (await invoke()).data as Record<string, { value?: Record<string, unknown> }>;
@@ -228,9 +269,8 @@ test.describe.serial('connector calls', () => {
 
   test('disconnecting revokes at the provider', async () => {
     const user = await createUser(server, { email: uniqueEmail('crm-revoke') });
-    await follow(
-      (await userClient(server, user.token).connectors.connectAppUser('crm')) as unknown as string,
-    );
+    const started = await initiateUserConnect(server, user.token, 'crm');
+    await follow(started.redirectUrl, started.jar);
     const revokedBefore = crm.revoked.length;
     const removed = await api(server, `/api/apps/${APP}/app-user-auth/connectors/crm`, {
       method: 'DELETE',

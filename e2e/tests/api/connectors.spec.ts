@@ -12,6 +12,7 @@ import {
   userClient,
 } from '../../support/auth-helpers';
 import { startOidcProvider, type TestProvider } from '../../support/oidc-provider';
+import { initiateUserConnect } from '../../support/connector-flow';
 import { atProvider, visit, CookieJar } from '../../support/provider-sign-in-flow';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import { freePort, REPO_ROOT, startServer, type RunningServer } from '../../support/server-process';
@@ -49,10 +50,18 @@ function account(email: string) {
   return id;
 }
 
-/** grant opens redirectUrl as a browser would, signs accountId in at the provider, and opens our callback. */
-async function grant(redirectUrl: string, accountId: string, cancel = false): Promise<Response> {
+/**
+ * grant opens redirectUrl as a browser would (with jar's cookies: the one that started a user's connect),
+ * signs accountId in at the provider, and opens our callback.
+ */
+async function grant(
+  redirectUrl: string,
+  accountId: string,
+  cancel = false,
+  jar = new CookieJar(),
+): Promise<Response> {
   const callback = await atProvider(provider, redirectUrl, accountId, cancel);
-  return visit(new CookieJar(), callback);
+  return visit(jar, callback);
 }
 
 async function connectApp(email = uniqueEmail('calendar-owner')): Promise<Response> {
@@ -246,9 +255,14 @@ test.describe.serial('connectors', () => {
   test('a user connects their own calendar; only their on-behalf-of reads it, and they can disconnect it', async () => {
     const first = await createUser(server, { email: uniqueEmail('calendar-user') });
     const second = await createUser(server, { email: uniqueEmail('calendar-other') });
-    const started = await userClient(server, first.token).connectors.connectAppUser(CONNECTOR_ID);
-    expect(typeof started).toBe('string');
-    const back = await grant(started as unknown as string, account(first.user.email));
+    const started = await initiateUserConnect(server, first.token, CONNECTOR_ID);
+    expect(started.status).toBe(200);
+    // The link alone is not enough: finished in another browser (a victim's), it connects nothing.
+    const elsewhere = await grant(started.redirectUrl, account(uniqueEmail('victim')));
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.text()).toContain('started in another browser');
+    const again = await initiateUserConnect(server, first.token, CONNECTOR_ID);
+    const back = await grant(again.redirectUrl, account(first.user.email), false, again.jar);
     expect(back.status).toBe(303);
     expect(back.headers.get('location')).toBe(`${server.url}/`);
 
@@ -279,10 +293,7 @@ test.describe.serial('connectors', () => {
   test('from_url must be ours or CORS_ORIGINS; a refused consent comes back with connector_error', async () => {
     const user = await createUser(server, { email: uniqueEmail('calendar-from') });
     const initiate = (fromUrl: string) =>
-      api(server, `/api/apps/${APP}/app-user-auth/connectors/googlecalendar/initiate`, {
-        token: user.token,
-        body: { from_url: fromUrl },
-      });
+      initiateUserConnect(server, user.token, 'googlecalendar', { from_url: fromUrl });
     const foreign = await initiate('https://evil.example/steal');
     expect(foreign.status).toBe(400);
     expect(foreign.json.code).toBe('from_url_not_allowed');
@@ -292,7 +303,7 @@ test.describe.serial('connectors', () => {
 
     const allowed = await initiate('https://front.example/settings?tab=2');
     expect(allowed.status).toBe(200);
-    const cancelled = await grant(String(allowed.json.redirect_url), account(user.user.email), true);
+    const cancelled = await grant(allowed.redirectUrl, account(user.user.email), true, allowed.jar);
     expect(cancelled.status).toBe(303);
     const target = new URL(cancelled.headers.get('location') ?? '');
     expect(`${target.origin}${target.pathname}`).toBe('https://front.example/settings');

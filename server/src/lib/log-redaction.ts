@@ -9,13 +9,13 @@ export const REDACTED = '[redacted]';
 // forms), then its value up to the next separator. Each character is read once: the value's class never
 // overlaps the separators that end it.
 const CREDENTIAL_PARAM =
-  /((?:[?&]|%3F|%26)[A-Za-z0-9_.-]*(?:token|signature|secret|password|code)(?:=|%3D))(?:%(?!26)|[^&#%])*/gi;
+  /((?:[?&]|%3F|%26)[A-Za-z0-9_.-]*(?:token|signature|secret|password|code|state)(?:=|%3D))(?:%(?!26)|[^&#%])*/gi;
 
 /**
  * CREDENTIAL_NAME tells a credential's parameter by its decoded name, however it is spelled on the wire
- * (`%61ccess_token`, `access%5Ftoken`, `access_token[]`, `sig`, `api_key`).
+ * (`%61ccess_token`, `access%5Ftoken`, `access_token[]`, `sig`, `api_key`); an OAuth `state` too.
  */
-const CREDENTIAL_NAME = /token|sig|secret|passw|code|key/i;
+const CREDENTIAL_NAME = /token|sig|secret|passw|code|key|state/i;
 
 function decodedName(name: string): string {
   try {

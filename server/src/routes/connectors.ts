@@ -6,7 +6,12 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { z } from 'zod';
 import { parseInput } from '../lib/validation';
 import { ConnectorError } from '../services/connectors/connector-errors';
-import { APP_OWNER, type ConnectorsService } from '../services/connectors/connectors-service';
+import { sha256Hex } from '../lib/secure-random';
+import {
+  APP_OWNER,
+  bindingCookieName,
+  type ConnectorsService,
+} from '../services/connectors/connectors-service';
 import { serviceActorOf } from './audit-actor';
 import type { CallerGuard } from './caller-guard';
 import { errorAnswer, handleError } from './error-map';
@@ -98,7 +103,7 @@ export function registerConnectorsRoutes(app: FastifyInstance, deps: ConnectorsR
   });
 
   // A signed-in user's own connection.
-  app.post(`${base}/app-user-auth/connectors/:id/initiate`, async (request) => {
+  app.post(`${base}/app-user-auth/connectors/:id/initiate`, async (request, reply) => {
     const { appId, id } = parseInput(IdParams, request.params);
     const user = await guard.user(request, appId);
     const fromUrl =
@@ -110,7 +115,12 @@ export function registerConnectorsRoutes(app: FastifyInstance, deps: ConnectorsR
     if (target === null) {
       throw new ConnectorError('from_url_not_allowed', 'from_url must be on this app or one of CORS_ORIGINS');
     }
-    return connectors.startConnect(id, user.id, { redirectUri: redirectUriOf(request), fromUrl: target });
+    const redirectUri = redirectUriOf(request);
+    const started = await connectors.startConnect(id, user.id, { redirectUri, fromUrl: target });
+    if (started.binding) {
+      reply.header('set-cookie', bindingCookie(started.binding, redirectUri.startsWith('https:'), 600));
+    }
+    return { redirect_url: started.redirect_url };
   });
   app.delete(`${base}/app-user-auth/connectors/:id`, async (request) => {
     const { appId, id } = parseInput(IdParams, request.params);
@@ -127,10 +137,11 @@ export function registerConnectorsRoutes(app: FastifyInstance, deps: ConnectorsR
   app.post(`${base}/admin/connectors/:type/connect`, async (request) => {
     const { appId, type } = parseInput(TypeParams, request.params);
     await guard.service(request, appId);
-    return connectors.startConnect(type, APP_OWNER, {
+    const started = await connectors.startConnect(type, APP_OWNER, {
       redirectUri: redirectUriOf(request),
       actor: serviceActorOf(request),
     });
+    return { redirect_url: started.redirect_url };
   });
   app.delete(`${base}/admin/connectors/:type`, async (request) => {
     const { appId, type } = parseInput(TypeParams, request.params);
@@ -143,7 +154,11 @@ export function registerConnectorsRoutes(app: FastifyInstance, deps: ConnectorsR
     scope.setErrorHandler((error: FastifyError, request, reply) => callbackError(error, request, reply));
     scope.get(CONNECT_CALLBACK_PATH, async (request, reply) => {
       const query = new URLSearchParams(parseInput(CallbackQuery, request.query));
-      const done = await connectors.finishConnect(query);
+      const cookies = cookiesOf(request);
+      const done = await connectors.finishConnect(query, (name) => cookies.get(name));
+      // This connect's binding cookie has done its work: the browser drops it.
+      const used = bindingCookieName(sha256Hex(query.get('state') ?? ''));
+      if (cookies.has(used)) reply.header('set-cookie', bindingCookie({ name: used, value: '' }, false, 0));
       if (done.kind === 'app') {
         return done.error
           ? sendHtmlPage(
@@ -172,6 +187,23 @@ export function registerConnectorsRoutes(app: FastifyInstance, deps: ConnectorsR
       return reply.code(303).header('cache-control', 'no-store').header('location', target.href).send();
     });
   });
+}
+
+/** bindingCookie binds a started connect to this browser; Lax, so the provider's redirect back carries it. */
+function bindingCookie(binding: { name: string; value: string }, secure: boolean, maxAge: number): string {
+  return `${binding.name}=${binding.value}; Path=${CONNECT_CALLBACK_PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+/** MAX_COOKIES bounds how many cookies of the Cookie header are read. */
+const MAX_COOKIES = 50;
+
+function cookiesOf(request: FastifyRequest): Map<string, string> {
+  const cookies = new Map<string, string>();
+  for (const part of (request.headers.cookie ?? '').split(';').slice(0, MAX_COOKIES)) {
+    const at = part.indexOf('=');
+    if (at > 0) cookies.set(part.slice(0, at).trim(), part.slice(at + 1).trim());
+  }
+  return cookies;
 }
 
 /** callbackError answers a browser with a page (a person reads it), anything else as every route does. */

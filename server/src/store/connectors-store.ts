@@ -8,6 +8,8 @@ export interface ConnectionRow {
   status: 'connected' | 'broken';
   expires_at: Date | null;
   connected_at: Date;
+  /** generation counts connects: a refresh writes only into the generation it read. */
+  generation: number;
 }
 
 /** NewConnection is what a finished connect stores. */
@@ -26,7 +28,7 @@ export const MAX_PENDING_STATES = 20;
 /** ConnectorsStore is the SQL for connector connections and started connects. */
 export type ConnectorsStore = ReturnType<typeof createConnectorsStore>;
 
-const COLUMNS = 'connector, owner_id, sealed, status, expires_at, connected_at';
+const COLUMNS = 'connector, owner_id, sealed, status, expires_at, connected_at, generation';
 
 /** createConnectorsStore returns the SQL for connectors (token values arrive and leave sealed). */
 export function createConnectorsStore(db: Queryable) {
@@ -64,7 +66,7 @@ export function createConnectorsStore(db: Queryable) {
          VALUES ($1, $2, $3, $4, $5, 'connected', $6, now(), now())
          ON CONFLICT (app_id, connector, owner_id) DO UPDATE SET sealed = EXCLUDED.sealed,
            status = 'connected', expires_at = EXCLUDED.expires_at, refresh_lease_until = NULL,
-           connected_at = now(), updated_at = now()`,
+           generation = connector_connections.generation + 1, connected_at = now(), updated_at = now()`,
         [
           connection.appId,
           connection.connector,
@@ -79,38 +81,51 @@ export function createConnectorsStore(db: Queryable) {
      * takeRefreshLease marks the connection as being refreshed by the caller until leaseMs passes, unless
      * another caller holds an unexpired lease; it says whether the caller got it.
      */
-    async takeRefreshLease(appId: string, connector: string, ownerId: string, leaseMs: number) {
+    async takeRefreshLease(
+      appId: string,
+      connector: string,
+      ownerId: string,
+      generation: number,
+      leaseMs: number,
+    ) {
       const { rows } = await db.query<{ owner_id: string }>(
-        `UPDATE connector_connections SET refresh_lease_until = now() + ($4::int * interval '1 millisecond')
-         WHERE app_id = $1 AND connector = $2 AND owner_id = $3
+        `UPDATE connector_connections SET refresh_lease_until = now() + ($5::int * interval '1 millisecond')
+         WHERE app_id = $1 AND connector = $2 AND owner_id = $3 AND generation = $4
            AND (refresh_lease_until IS NULL OR refresh_lease_until < now())
          RETURNING owner_id`,
-        [appId, connector, ownerId, leaseMs],
+        [appId, connector, ownerId, generation, leaseMs],
       );
       return rows.length > 0;
     },
-    /** refreshed stores refreshed tokens and ends the lease. */
+    /** refreshed stores refreshed tokens and ends the lease, unless a reconnect replaced the generation. */
     async refreshed(
       appId: string,
       connector: string,
       ownerId: string,
+      generation: number,
       sealed: string,
       expiresAt: Date | null,
     ): Promise<void> {
       await db.query(
-        `UPDATE connector_connections SET sealed = $4, expires_at = $5, status = 'connected',
+        `UPDATE connector_connections SET sealed = $5, expires_at = $6, status = 'connected',
            refresh_lease_until = NULL, updated_at = now()
-         WHERE app_id = $1 AND connector = $2 AND owner_id = $3`,
-        [appId, connector, ownerId, sealed, expiresAt],
+         WHERE app_id = $1 AND connector = $2 AND owner_id = $3 AND generation = $4`,
+        [appId, connector, ownerId, generation, sealed, expiresAt],
       );
     },
-    /** endLease gives the lease up, marking the connection broken when the provider refused it. */
-    async endLease(appId: string, connector: string, ownerId: string, broken: boolean): Promise<void> {
+    /** endLease gives the lease up, marking that generation broken when the provider refused it. */
+    async endLease(
+      appId: string,
+      connector: string,
+      ownerId: string,
+      generation: number,
+      broken: boolean,
+    ): Promise<void> {
       await db.query(
         `UPDATE connector_connections SET refresh_lease_until = NULL,
-           status = CASE WHEN $4 THEN 'broken' ELSE status END, updated_at = now()
-         WHERE app_id = $1 AND connector = $2 AND owner_id = $3`,
-        [appId, connector, ownerId, broken],
+           status = CASE WHEN $5 THEN 'broken' ELSE status END, updated_at = now()
+         WHERE app_id = $1 AND connector = $2 AND owner_id = $3 AND generation = $4`,
+        [appId, connector, ownerId, generation, broken],
       );
     },
     /** remove deletes a connection and returns it (null: there was none). */
@@ -137,16 +152,21 @@ export function createConnectorsStore(db: Queryable) {
              ORDER BY expires_at DESC OFFSET $3))`,
         [appId, ownerId, MAX_PENDING_STATES - 1],
       );
+      // Started connects nobody finished (any owner, a deleted user's too), a bounded batch at a time.
+      await db.query(
+        `DELETE FROM connector_states WHERE id = ANY (ARRAY(
+           SELECT id FROM connector_states WHERE expires_at < now() LIMIT 100))`,
+      );
       await db.query(
         'INSERT INTO connector_states (id, app_id, owner_id, sealed, expires_at) VALUES ($1, $2, $3, $4, $5)',
         [id, appId, ownerId, sealed, expiresAt],
       );
     },
-    /** takeState removes a started connect and returns it if it had not expired (single use). */
-    async takeState(id: string): Promise<{ app_id: string; sealed: string } | null> {
-      const { rows } = await db.query<{ app_id: string; sealed: string }>(
-        'DELETE FROM connector_states WHERE id = $1 AND expires_at >= now() RETURNING app_id, sealed',
-        [id],
+    /** takeState removes appId's started connect and returns it if it had not expired (single use). */
+    async takeState(appId: string, id: string): Promise<{ sealed: string } | null> {
+      const { rows } = await db.query<{ sealed: string }>(
+        'DELETE FROM connector_states WHERE id = $1 AND app_id = $2 AND expires_at >= now() RETURNING sealed',
+        [id, appId],
       );
       return rows[0] ?? null;
     },

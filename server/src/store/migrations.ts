@@ -420,8 +420,9 @@ const MIGRATIONS: Migration[] = [
     version: 26,
     name: 'create connector_connections and connector_states',
     // A connector's connection for the app (owner_id '') or for one user, its tokens sealed with the secrets
-    // key; a refresh holds a short lease so one instance refreshes while the others wait. A started connect
-    // is a row keyed by the hash of its state, taken once.
+    // key; a refresh holds a short lease so one instance refreshes while the others wait, and writes only
+    // into the generation it read (a reconnect meanwhile wins). A started connect is a row keyed by the hash
+    // of its state, taken once.
     statements: [
       `CREATE TABLE connector_connections (
         app_id text NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
@@ -432,6 +433,7 @@ const MIGRATIONS: Migration[] = [
         status text NOT NULL,
         expires_at timestamptz NULL,
         refresh_lease_until timestamptz NULL,
+        generation int NOT NULL DEFAULT 1,
         connected_at timestamptz NOT NULL,
         updated_at timestamptz NOT NULL,
         PRIMARY KEY (app_id, connector, owner_id)
@@ -445,6 +447,7 @@ const MIGRATIONS: Migration[] = [
         expires_at timestamptz NOT NULL
       )`,
       'CREATE INDEX connector_states_owner_idx ON connector_states (app_id, owner_id, expires_at)',
+      'CREATE INDEX connector_states_expiry_idx ON connector_states (expires_at)',
     ],
   },
   {

@@ -16,6 +16,13 @@ export const REFRESH_MARGIN_SECONDS = 60;
 const REFRESH_LEASE_MS = 15_000;
 /** WAIT_STEP_MS is how often a waiting caller looks for another instance's refreshed token. */
 const WAIT_STEP_MS = 200;
+/**
+ * FORCED_REFRESH_COOLDOWN_MS spaces the refreshes an API's 401 asks for (per connection, on this instance):
+ * a path that always answers 401 must not turn every call into a call to the provider's token endpoint.
+ */
+export const FORCED_REFRESH_COOLDOWN_MS = 30_000;
+/** MAX_COOLDOWNS bounds the remembered forced refreshes (older ones are forgotten first). */
+const MAX_COOLDOWNS = 10_000;
 
 const TokensSchema = z.object({
   accessToken: z.string(),
@@ -59,6 +66,7 @@ export function createConnectionTokens(deps: {
     ownerId,
   ];
   const running = new Map<string, Promise<ConnectorTokens>>();
+  const lastForced = new Map<string, number>();
 
   const seal = (appId: string, connector: string, ownerId: string, tokens: ConnectorTokens) =>
     sealSecret(deps.key, owner(appId, connector, ownerId), JSON.stringify(tokens));
@@ -89,11 +97,12 @@ export function createConnectionTokens(deps: {
     ownerId: string,
     settings: () => Promise<ConnectorSettings>,
     stale: ConnectorTokens,
+    generation: number,
   ): Promise<ConnectorTokens> {
     const deadline = now() + REFRESH_LEASE_MS;
     for (;;) {
-      if (await deps.store.takeRefreshLease(appId, connector, ownerId, REFRESH_LEASE_MS)) break;
-      // Another instance is refreshing: wait for its tokens (or for its lease to lapse).
+      if (await deps.store.takeRefreshLease(appId, connector, ownerId, generation, REFRESH_LEASE_MS)) break;
+      // Another instance is refreshing (or a reconnect replaced the connection): wait for its tokens.
       await sleep(WAIT_STEP_MS);
       const row = await current(appId, connector, ownerId);
       const tokens = open(appId, row);
@@ -105,29 +114,32 @@ export function createConnectionTokens(deps: {
         );
       }
     }
-    // Holding the lease: the stored tokens may have been refreshed by the holder before us.
-    const latest = open(appId, await current(appId, connector, ownerId));
-    if (latest.accessToken !== stale.accessToken) {
-      await deps.store.endLease(appId, connector, ownerId, false);
-      return latest;
-    }
-    if (!latest.refreshToken) {
-      await deps.store.endLease(appId, connector, ownerId, false);
-      throw new ConnectorError(
-        'connector_reauthorization_required',
-        `${connector}'s access token expired and the provider gave no refresh token: connect it again`,
-      );
-    }
+    let refused = false;
     try {
-      const fresh = await refreshTokens(await settings(), latest.refreshToken);
-      const kept = { ...fresh, connectionConfig: fresh.connectionConfig ?? latest.connectionConfig };
-      const expiresAt = kept.expiresAt === undefined ? null : new Date(kept.expiresAt * 1000);
-      await deps.store.refreshed(appId, connector, ownerId, seal(appId, connector, ownerId, kept), expiresAt);
-      return kept;
-    } catch (error) {
-      const refused = error instanceof ConnectorError && error.code === 'connector_reauthorization_required';
-      await deps.store.endLease(appId, connector, ownerId, refused);
-      throw refused ? brokenError(connector) : error;
+      // Holding the lease: the stored tokens may have been refreshed by the holder before us.
+      const row = await current(appId, connector, ownerId);
+      const latest = open(appId, row);
+      if (latest.accessToken !== stale.accessToken) return latest;
+      if (!latest.refreshToken) {
+        throw new ConnectorError(
+          'connector_reauthorization_required',
+          `${connector}'s access token expired and the provider gave no refresh token: connect it again`,
+        );
+      }
+      try {
+        const fresh = await refreshTokens(await settings(), latest.refreshToken);
+        const kept = { ...fresh, connectionConfig: fresh.connectionConfig ?? latest.connectionConfig };
+        const expiresAt = kept.expiresAt === undefined ? null : new Date(kept.expiresAt * 1000);
+        const sealed = seal(appId, connector, ownerId, kept);
+        await deps.store.refreshed(appId, connector, ownerId, generation, sealed, expiresAt);
+        return kept;
+      } catch (error) {
+        refused = error instanceof ConnectorError && error.code === 'connector_reauthorization_required';
+        throw refused ? brokenError(connector) : error;
+      }
+    } finally {
+      // A no-op after `refreshed` (it ended the lease); otherwise the lease is given back at once.
+      await deps.store.endLease(appId, connector, ownerId, generation, refused);
     }
   }
 
@@ -136,12 +148,16 @@ export function createConnectionTokens(deps: {
     connector: string,
     ownerId: string,
     settings: () => Promise<ConnectorSettings>,
-    stale: ConnectorTokens,
+    row: ConnectionRow,
   ): Promise<ConnectorTokens> {
-    const key = `${appId}\u0000${connector}\u0000${ownerId}`;
+    // A refresh started for an older generation is not this connection's any more.
+    const key = `${appId}\u0000${connector}\u0000${ownerId}\u0000${row.generation}`;
     const pending = running.get(key);
     if (pending) return pending;
-    const started = refresh(appId, connector, ownerId, settings, stale).finally(() => running.delete(key));
+    const stale = open(appId, row);
+    const started = refresh(appId, connector, ownerId, settings, stale, row.generation).finally(() =>
+      running.delete(key),
+    );
     running.set(key, started);
     return started;
   }
@@ -150,13 +166,23 @@ export function createConnectionTokens(deps: {
     seal,
     open,
     async valid(appId, connector, ownerId, settings) {
-      const tokens = open(appId, await current(appId, connector, ownerId));
+      const row = await current(appId, connector, ownerId);
+      const tokens = open(appId, row);
       if (isFresh(tokens)) return tokens;
-      return once(appId, connector, ownerId, settings, tokens);
+      return once(appId, connector, ownerId, settings, row);
     },
     async forceRefresh(appId, connector, ownerId, settings) {
-      const tokens = open(appId, await current(appId, connector, ownerId));
-      return once(appId, connector, ownerId, settings, tokens);
+      const row = await current(appId, connector, ownerId);
+      const key = `${appId}\u0000${connector}\u0000${ownerId}`;
+      const last = lastForced.get(key);
+      if (last !== undefined && now() - last < FORCED_REFRESH_COOLDOWN_MS) return open(appId, row);
+      lastForced.delete(key);
+      lastForced.set(key, now());
+      if (lastForced.size > MAX_COOLDOWNS) {
+        const oldest = lastForced.keys().next().value;
+        if (oldest !== undefined) lastForced.delete(oldest);
+      }
+      return once(appId, connector, ownerId, settings, row);
     },
   };
 }

@@ -57,6 +57,10 @@ export function targetUrl(settings: ConnectorSettings, call: ConnectorCall): URL
     );
   }
   const decoded = safeDecode(call.path);
+  // URL parsing drops tabs and newlines: `/.\t./` would come out as `/../`. No control character passes.
+  if ([...decoded].some((char) => char.charCodeAt(0) <= 0x20 || char.charCodeAt(0) === 0x7f)) {
+    throw new InvalidInputError('path: must not hold spaces or control characters');
+  }
   if (
     /^[a-z][a-z0-9+.-]*:/i.test(call.path) ||
     call.path.startsWith('//') ||
@@ -67,6 +71,9 @@ export function targetUrl(settings: ConnectorSettings, call: ConnectorCall): URL
   }
   const path = call.path.startsWith('/') ? call.path : `/${call.path}`;
   const url = new URL(`${settings.apiProtocol}//${host}${settings.apiBasePath}${path}`);
+  if (settings.apiBasePath && !url.pathname.startsWith(`${settings.apiBasePath}/`)) {
+    throw new InvalidInputError(`path: must stay under ${settings.apiBasePath}/`);
+  }
   for (const [name, value] of Object.entries(call.query)) {
     for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(item));
   }

@@ -66,19 +66,28 @@ function tokensOf(
   response: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers,
 ): ConnectorTokens {
   const expiresIn = response.expiresIn();
+  const now = Math.floor(Date.now() / 1000);
   return {
     accessToken: response.access_token,
     refreshToken: response.refresh_token,
-    expiresAt: expiresIn === undefined ? undefined : Math.floor(Date.now() / 1000) + expiresIn,
+    expiresAt: expiresIn === undefined ? undefined : now + expiresIn,
     scope: response.scope,
     connectionConfig: connectionConfigOf(response as unknown as Record<string, unknown>),
   };
 }
 
+/** REFUSED_GRANT are the OAuth errors that mean the refresh token or code will never work again. */
+const REFUSED_GRANT = new Set(['invalid_grant', 'unauthorized_client']);
+
 /** failureOf tells a refusal (the provider answered with an OAuth error) from an outage. */
 function failureOf(error: unknown, type: string, step: string): ConnectorError {
   if (error instanceof ConnectorError) return error;
-  if (error instanceof client.ResponseBodyError || error instanceof client.AuthorizationResponseError) {
+  // Only a grant the provider says is dead breaks the connection; a rate limit or an outage at the token
+  // endpoint (whatever error body it carries) keeps it.
+  if (
+    (error instanceof client.ResponseBodyError && REFUSED_GRANT.has(error.error) && error.status === 400) ||
+    error instanceof client.AuthorizationResponseError
+  ) {
     return new ConnectorError(
       'connector_reauthorization_required',
       `${type} refused the ${step} (${error.error}): connect it again`,

@@ -59,6 +59,18 @@ export interface TokenAnswer {
   expires_at: string | null;
 }
 
+/**
+ * StartedConnect is where to send the browser, and for a user's connect the cookie that binds it to the
+ * browser that asked (a connect link finished in someone else's browser is refused: no account swap).
+ */
+export interface StartedConnect {
+  redirect_url: string;
+  binding?: { name: string; value: string };
+}
+
+/** bindingCookieName is the cookie of one started connect (several may run in one browser). */
+export const bindingCookieName = (stateId: string) => `base44_connect_${stateId.slice(0, 16)}`;
+
 /** FinishedConnect says whose connection the callback made (or why not), and where a user goes back to. */
 export type FinishedConnect =
   | { kind: 'app'; connector: string; error?: string }
@@ -70,6 +82,8 @@ const StateSchema = z.object({
   codeVerifier: z.string(),
   redirectUri: z.string(),
   fromUrl: z.string().optional(),
+  /** binding is the hash of the cookie a user's connect set on the browser that started it. */
+  binding: z.string().optional(),
   actor: z.custom<AuditActor>((value) => typeof value === 'object' && value !== null).optional(),
 });
 
@@ -82,8 +96,12 @@ export interface ConnectorsService {
     ref: string,
     ownerId: string,
     input: { redirectUri: string; fromUrl?: string | undefined; actor?: AuditActor | undefined },
-  ): Promise<{ redirect_url: string }>;
-  finishConnect(query: URLSearchParams): Promise<FinishedConnect>;
+  ): Promise<StartedConnect>;
+  /** finishConnect takes the callback's state once; cookie reads the browser's cookie by name. */
+  finishConnect(
+    query: URLSearchParams,
+    cookie: (name: string) => string | undefined,
+  ): Promise<FinishedConnect>;
   token(ref: string, ownerId: string): Promise<TokenAnswer>;
   settingsOf(ref: string): Promise<ConnectorSettings>;
   /** call sends one request to the connector's API with the app's connection (one retry after a 401). */
@@ -181,12 +199,14 @@ export function createConnectorsService(deps: ConnectorsServiceDeps): Connectors
       const state = randomSecret();
       const id = sha256Hex(state);
       const codeVerifier = randomPKCECodeVerifier();
+      const binding = ownerId === APP_OWNER ? undefined : randomSecret();
       const kept = {
         connector: def.type,
         ownerId,
         codeVerifier,
         redirectUri: input.redirectUri,
         ...(input.actor ? { actor: input.actor } : {}),
+        ...(binding ? { binding: sha256Hex(binding) } : {}),
       };
       const sealed = sealSecret(
         deps.key,
@@ -200,14 +220,18 @@ export function createConnectorsService(deps: ConnectorsServiceDeps): Connectors
         codeVerifier,
         scopes: def.scopes,
       });
-      return { redirect_url: url };
+      return {
+        redirect_url: url,
+        ...(binding ? { binding: { name: bindingCookieName(id), value: binding } } : {}),
+      };
     },
 
-    async finishConnect(query) {
+    async finishConnect(query, cookie) {
       const state = query.get('state') ?? '';
       const id = sha256Hex(state);
-      const taken = state.length > 0 && state.length <= 200 ? await deps.store.takeState(id) : null;
-      if (!taken || taken.app_id !== deps.appId) {
+      const taken =
+        state.length > 0 && state.length <= 200 ? await deps.store.takeState(deps.appId, id) : null;
+      if (!taken) {
         throw new ConnectorError(
           'connector_state_invalid',
           'This connect answer is unknown, used or expired: start connecting again',
@@ -216,6 +240,15 @@ export function createConnectorsService(deps: ConnectorsServiceDeps): Connectors
       const started = StateSchema.parse(
         JSON.parse(openSecret(deps.key, ['connector-state', deps.appId, id], taken.sealed)),
       );
+      if (started.binding) {
+        const presented = cookie(bindingCookieName(id));
+        if (!presented || sha256Hex(presented) !== started.binding) {
+          throw new ConnectorError(
+            'connector_state_invalid',
+            'This connect was started in another browser: open the app in this browser and connect from there',
+          );
+        }
+      }
       const whose = (error?: string): FinishedConnect =>
         started.ownerId === APP_OWNER
           ? { kind: 'app', connector: started.connector, ...(error ? { error } : {}) }
