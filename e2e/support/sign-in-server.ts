@@ -24,11 +24,26 @@ export interface SignInSetup {
   stop(): Promise<void>;
 }
 
-/** startSignInServer starts the provider and a server with env added (e.g. a short state TTL). */
-export async function startSignInServer(env: Record<string, string> = {}): Promise<SignInSetup> {
+/** SignInServerOptions shape the app the server hosts. */
+export interface SignInServerOptions {
+  /** appName is the project's name (its `config.jsonc`), shown on a hosted app's sign-in page. */
+  appName?: string;
+}
+
+/**
+ * startSignInServer starts the provider and a server with env added (e.g. a short state TTL, or SITE_DIST
+ * to host a fixture app's build).
+ */
+export async function startSignInServer(
+  env: Record<string, string> = {},
+  options: SignInServerOptions = {},
+): Promise<SignInSetup> {
   const root = await mkdtemp(join(tmpdir(), 'queen-provider-sign-in-'));
   const project = join(root, 'base44');
   await mkdir(join(project, 'auth'), { recursive: true });
+  if (options.appName) {
+    await writeFile(join(project, 'config.jsonc'), `${JSON.stringify({ name: options.appName })}\n`);
+  }
   await writeFile(
     join(project, 'auth/config.jsonc'),
     '{ "enableGoogleLogin": true, "googleOAuthClientId": "queen-test-client", "enableSSOLogin": true, "ssoProviderName": "custom" }\n',
