@@ -2,7 +2,7 @@
 // write it (`base44.auth.loginWithProvider('google', location.href)` with the real @base44/sdk), served by
 // us with Google and SSO pointed at an in-process OpenID provider (support/sign-in-server.ts). Chromium
 // signs in three ways: the app's button on its own page (full-page redirect, back on the same page), the
-// same app in a cross-site iframe (the SDK's popup), and our `/login` page's provider buttons.
+// same app in an iframe on another origin (the SDK's popup), and our `/login` page's provider buttons.
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,7 +20,11 @@ const APP_NAME = 'Sign-in App';
 
 let setup: SignInSetup;
 let host: Server;
-/** hostUrl is the embedding page's address: `localhost`, another site than the app's `127.0.0.1`. */
+/**
+ * hostUrl is the embedding page's address: another origin than the app's (another port), on the same site.
+ * A cross-site embedder (`localhost` around `127.0.0.1`) cannot be tested here: Playwright's contexts block
+ * third-party storage as incognito windows do, and the SDK's client then throws reading localStorage.
+ */
 let hostUrl: string;
 
 /** account makes a person at the provider with a verified email; its id is what the login form takes. */
@@ -44,7 +48,7 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   // The embedding page's port is known first: the server must list it as a frame ancestor.
   const hostPort = await freePort();
-  hostUrl = `http://localhost:${hostPort}`;
+  hostUrl = `http://127.0.0.1:${hostPort}`;
   host = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/html' });
     response.end(
@@ -91,7 +95,7 @@ test("the app's Continue with Google signs in and lands back on the page it came
   expect(errors).toEqual([]);
 });
 
-test('in a cross-site iframe the SDK signs in through a popup, and the iframe ends signed in', async ({
+test('in an iframe on another origin the SDK signs in through a popup, and the iframe ends signed in', async ({
   page,
 }) => {
   const email = uniqueEmail('sign-in-app-popup');
