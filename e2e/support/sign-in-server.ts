@@ -1,12 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, AUTH_ENV, SERVICE_TOKEN } from './auth-helpers';
 import { runCli } from './cli-process';
 import { startOidcProvider, type TestProvider } from './oidc-provider';
 import { DEFAULT_APP_ID } from './sdk-client';
-import { freePort, removeServerData, startServer, type RunningServer } from './server-process';
+import {
+  freePort,
+  PGLITE_TEMPLATE_ENV,
+  removeServerData,
+  startServer,
+  type RunningServer,
+} from './server-process';
 
 // A server whose app enables Google and SSO, both pointed at an in-process oidc-provider: the secrets the
 // start requires are set with the CLI before it starts (the provider's port is chosen first), the provider is
@@ -49,6 +55,10 @@ export async function startSignInServer(
     '{ "enableGoogleLogin": true, "googleOAuthClientId": "queen-test-client", "enableSSOLogin": true, "ssoProviderName": "custom" }\n',
   );
   const dataDir = join(root, 'data');
+  // Start from the run's migrated PGlite folder (global-setup.ts), as startServer does for a folder of its
+  // own: the CLI then opens a database instead of running initdb and every migration first.
+  const template = process.env[PGLITE_TEMPLATE_ENV];
+  if (template) await cp(template, join(dataDir, 'pglite'), { recursive: true });
   const key = randomBytes(32).toString('base64');
   const providerPort = await freePort();
   const issuer = `http://127.0.0.1:${providerPort}`;

@@ -5,7 +5,6 @@
 // same app in an iframe on another origin (the SDK's popup), and our `/login` page's provider buttons.
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { uniqueEmail } from '../../support/auth-helpers';
 import { axeViolations } from '../../support/axe';
