@@ -142,6 +142,7 @@ test("our /login page offers a button per enabled provider, named and keyboard r
   // In the hosted app's neutral look, with no WCAG 2.2 AA violation.
   await expect(page.locator('html')).toHaveAttribute('data-look', 'neutral');
   expect(await axeViolations(page)).toEqual([]);
+  await page.screenshot({ path: test.info().outputPath('login-with-providers.png'), fullPage: true });
 
   // The keyboard reaches the buttons first (after the brand link), with a visible focus ring.
   await page.keyboard.press('Tab');
