@@ -103,11 +103,20 @@ test('in an iframe on another origin the SDK signs in through a popup, and the i
   await page.goto(hostUrl);
   const frame = page.frameLocator('iframe[title="app"]');
   const popupOpened = page.waitForEvent('popup');
+  const loginRequest = page
+    .context()
+    .waitForEvent('request', (request) => new URL(request.url()).pathname === '/api/apps/auth/login');
   await frame.getByRole('button', { name: 'Continue with Google' }).click();
   const popup = await popupOpened;
-  // The popup started at our server, which asked for the app's origin as the one to hand the token to.
+  // The popup started at our server, asking for the app's origin as the one to hand the token to.
+  const started = new URL((await loginRequest).url());
+  expect(started.origin).toBe(setup.server.url);
+  expect(started.searchParams.get('popup_origin')).toBe(setup.server.url);
+  expect(started.searchParams.get('from_url')).toBe(`${setup.server.url}/settings`);
+  // Listened for before the form is sent: the popup may close (the SDK closes it) before the next line runs.
+  const popupClosed = popup.waitForEvent('close');
   await signInAtProvider(popup, id);
-  await popup.waitForEvent('close');
+  await popupClosed;
 
   await expect(frame.getByText(`Signed in as ${email}`)).toBeVisible();
   // The top page never navigated; the iframe is back on /settings without the token in its address.
