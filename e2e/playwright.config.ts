@@ -15,6 +15,7 @@ const POSTGRES_API_SPECS = [
   '**/read-cache-instances.spec.ts',
   '**/realtime-instances.spec.ts',
   '**/agents-instances.spec.ts',
+  '**/connectors-instances.spec.ts',
   '**/identity-cache.spec.ts',
   '**/secrets-instances.spec.ts',
   '**/secrets-cli.spec.ts',

@@ -28,7 +28,8 @@ declare module 'oidc-provider' {
     pkce?: { required?: () => boolean };
     features?: Record<string, { enabled: boolean }>;
     loadExistingGrant?(ctx: ProviderContext): Promise<GrantLike | undefined>;
-    ttl?: Record<string, number>;
+    ttl?: Record<string, number | (() => number)>;
+    issueRefreshToken?(ctx: unknown, client: { grantTypeAllowed(type: string): boolean }): Promise<boolean>;
     cookies?: { keys?: string[] };
   }
   export default class Provider {
@@ -36,5 +37,11 @@ declare module 'oidc-provider' {
     proxy: boolean;
     listen(port: number, host?: string): Server;
     on(event: string, listener: (...args: unknown[]) => void): this;
+    use(
+      middleware: (
+        ctx: { path: string; status: number; body: unknown },
+        next: () => Promise<void>,
+      ) => Promise<void>,
+    ): void;
   }
 }

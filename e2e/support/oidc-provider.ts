@@ -20,17 +20,30 @@ export interface TestProvider {
   clientId: string;
   clientSecret: string;
   accounts: Map<string, TestAccount>;
+  /** accessTokenTtlSeconds is the lifetime of the access tokens issued from now on (default an hour). */
+  accessTokenTtlSeconds: number;
+  /** refuseTokens makes the token endpoint answer `invalid_grant` to everything (a revoked refresh token). */
+  refuseTokens: boolean;
+  /** refreshes counts refresh-token grants the provider answered. */
+  readonly refreshes: number;
+  /** userinfo asks the provider's user-info endpoint about accessToken: its email, or null if refused. */
+  userinfo(accessToken: string): Promise<string | null>;
   close(): Promise<void>;
 }
 
 /**
- * startOidcProvider starts a provider on port (default a free one) whose one client redirects to callbackUrl.
+ * startOidcProvider starts a provider on port (default a free one) whose one client redirects to callbackUrl
+ * (or any of several).
  * Pick the port first (freePort) when the server must know the provider's URL before it starts.
  */
-export async function startOidcProvider(callbackUrl: string, port?: number): Promise<TestProvider> {
+export async function startOidcProvider(
+  callbackUrl: string | string[],
+  port?: number,
+): Promise<TestProvider> {
   port ??= await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const accounts = new Map<string, TestAccount>();
+  const state = { accessTokenTtlSeconds: 3600, refreshes: 0, refuseTokens: false };
   const clientId = 'queen-test-client';
   const clientSecret = 'queen-test-client-secret-0123456789';
   const provider = new Provider(issuer, {
@@ -38,8 +51,8 @@ export async function startOidcProvider(callbackUrl: string, port?: number): Pro
       {
         client_id: clientId,
         client_secret: clientSecret,
-        redirect_uris: [callbackUrl],
-        grant_types: ['authorization_code'],
+        redirect_uris: Array.isArray(callbackUrl) ? callbackUrl : [callbackUrl],
+        grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
       },
     ],
@@ -50,7 +63,10 @@ export async function startOidcProvider(callbackUrl: string, port?: number): Pro
     },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     pkce: { required: () => true },
-    features: { devInteractions: { enabled: true } },
+    // Every code comes with a refresh token (no `offline_access` consent step to drive).
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    ttl: { AccessToken: () => state.accessTokenTtlSeconds },
+    features: { devInteractions: { enabled: true }, revocation: { enabled: true } },
     // Consent is given already: the test drives the login form only.
     async loadExistingGrant(ctx) {
       const clientId = ctx.oidc.client?.clientId;
@@ -63,6 +79,18 @@ export async function startOidcProvider(callbackUrl: string, port?: number): Pro
     },
     cookies: { keys: ['queen-test-cookie-key-0123456789'] },
   });
+  provider.use(async (ctx, next) => {
+    if (state.refuseTokens && ctx.path === '/token') {
+      ctx.status = 400;
+      ctx.body = { error: 'invalid_grant', error_description: 'refused by the test' };
+      return;
+    }
+    await next();
+  });
+  provider.on('grant.success', (ctx) => {
+    const params = (ctx as { oidc?: { params?: { grant_type?: unknown } } }).oidc?.params;
+    if (params?.grant_type === 'refresh_token') state.refreshes += 1;
+  });
   const server: Server = provider.listen(port, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   return {
@@ -70,6 +98,26 @@ export async function startOidcProvider(callbackUrl: string, port?: number): Pro
     clientId,
     clientSecret,
     accounts,
+    get accessTokenTtlSeconds() {
+      return state.accessTokenTtlSeconds;
+    },
+    set accessTokenTtlSeconds(seconds: number) {
+      state.accessTokenTtlSeconds = seconds;
+    },
+    get refuseTokens() {
+      return state.refuseTokens;
+    },
+    set refuseTokens(refuse: boolean) {
+      state.refuseTokens = refuse;
+    },
+    get refreshes() {
+      return state.refreshes;
+    },
+    async userinfo(accessToken) {
+      const response = await fetch(`${issuer}/me`, { headers: { authorization: `Bearer ${accessToken}` } });
+      if (!response.ok) return null;
+      return ((await response.json()) as { email?: string }).email ?? null;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

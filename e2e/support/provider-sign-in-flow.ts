@@ -84,10 +84,16 @@ export async function atProvider(
     if (response.status !== 200 || !interaction) {
       throw new Error(`provider answered ${response.status} at ${url}: ${await response.text()}`);
     }
-    await response.text();
+    const page = await response.text();
+    // The dev interactions ask for a login, then (when the client asks `prompt=consent`) a consent.
+    const consent = /name="prompt" value="consent"/.test(page);
     const submitted = cancel
       ? await visit(jar, `${url}/abort`)
-      : await visit(jar, url, { prompt: 'login', login: accountId, password: 'any' });
+      : await visit(
+          jar,
+          url,
+          consent ? { prompt: 'consent' } : { prompt: 'login', login: accountId, password: 'any' },
+        );
     url = locationOf(submitted, url);
   }
   throw new Error('the provider never sent the browser back');

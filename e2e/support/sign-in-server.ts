@@ -30,8 +30,12 @@ export interface SignInSetup {
   stop(): Promise<void>;
 }
 
-/** SignInServerOptions shape the app the server hosts. */
-export interface SignInServerOptions {
+/** SignInOptions add to the app's auth config and to the secrets set before the start (other providers). */
+export interface SignInOptions {
+  /** authConfig is merged into `auth/config.jsonc` (e.g. `{ enableGithubLogin: true }`). */
+  authConfig?: Record<string, unknown>;
+  /** secrets are set with the CLI too; given the oidc-provider's issuer (its port is chosen first). */
+  secrets?: (issuer: string) => Record<string, string> | Promise<Record<string, string>>;
   /** appName is the project's name (its `config.jsonc`), shown on a hosted app's sign-in page. */
   appName?: string;
 }
@@ -42,7 +46,7 @@ export interface SignInServerOptions {
  */
 export async function startSignInServer(
   env: Record<string, string> = {},
-  options: SignInServerOptions = {},
+  options: SignInOptions = {},
 ): Promise<SignInSetup> {
   const root = await mkdtemp(join(tmpdir(), 'queen-provider-sign-in-'));
   const project = join(root, 'base44');
@@ -54,11 +58,19 @@ export async function startSignInServer(
     join(project, 'auth/config.jsonc'),
     '{ "enableGoogleLogin": true, "googleOAuthClientId": "queen-test-client", "enableSSOLogin": true, "ssoProviderName": "custom" }\n',
   );
+  if (options.authConfig) {
+    const base = {
+      enableGoogleLogin: true,
+      googleOAuthClientId: 'queen-test-client',
+      enableSSOLogin: true,
+      ssoProviderName: 'custom',
+    };
+    await writeFile(
+      join(project, 'auth/config.jsonc'),
+      `${JSON.stringify({ ...base, ...options.authConfig })}\n`,
+    );
+  }
   const dataDir = join(root, 'data');
-  // Start from the run's migrated PGlite folder (global-setup.ts), as startServer does for a folder of its
-  // own: the CLI then opens a database instead of running initdb and every migration first.
-  const template = process.env[PGLITE_TEMPLATE_ENV];
-  if (template) await cp(template, join(dataDir, 'pglite'), { recursive: true });
   const key = randomBytes(32).toString('base64');
   const providerPort = await freePort();
   const issuer = `http://127.0.0.1:${providerPort}`;
@@ -68,9 +80,6 @@ export async function startSignInServer(
     SECRETS_KEY: key,
     APP_ID: DEFAULT_APP_ID,
     PROJECT_DIR: project,
-    // The server runs on PGlite: the CLI must write its data folder, never a database DATABASE_URL names
-    // (CI sets one for the PostgreSQL projects, and it is shared).
-    DATABASE_URL: '',
   };
   const secrets: Record<string, string> = {
     google_oauth_client_secret: CLIENT_SECRET,
@@ -78,6 +87,10 @@ export async function startSignInServer(
     sso_client_secret: CLIENT_SECRET,
     sso_discovery_url: `${issuer}/.well-known/openid-configuration`,
   };
+  Object.assign(secrets, await options.secrets?.(issuer));
+  // The migrated PGlite folder (global-setup.ts): the first CLI run then skips initdb and the migrations.
+  const template = process.env[PGLITE_TEMPLATE_ENV];
+  if (template) await cp(template, join(dataDir, 'pglite'), { recursive: true });
   for (const [name, value] of Object.entries(secrets)) {
     const set = await runCli(['secrets', 'set', name], cliEnv, value);
     if (set.code !== 0) throw new Error(`secrets set ${name}: ${set.stderr}`);

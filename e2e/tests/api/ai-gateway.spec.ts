@@ -262,7 +262,9 @@ test.describe('cost guards, on an app public without login', () => {
     const refused = await refusal(ask());
     expect(refused).toBeInstanceOf(RateLimitError);
     expect(refused.message).toContain('LLM_DAILY_TOKEN_BUDGET');
-    expect(Number(refused.headers?.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(refused.headers?.get('retry-after'))).toBeGreaterThan(60);
+    // The budget comes back tomorrow: the client is told not to retry on its own.
+    expect(refused.headers?.get('x-should-retry')).toBe('false');
     expect(refused.type).toBe('rate_limit_error');
   });
 

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '../../support/test';
-import { api, createUser, failure, SERVICE_TOKEN, uniqueEmail, userClient } from '../../support/auth-helpers';
+import {
+  api,
+  createUser,
+  failure,
+  SERVICE_TOKEN,
+  serviceClient,
+  uniqueEmail,
+  userClient,
+} from '../../support/auth-helpers';
 import type { TestProvider } from '../../support/oidc-provider';
 import {
   atProvider,
@@ -84,6 +92,37 @@ test.describe.serial('sign-in with an OpenID Connect provider', () => {
     const unverified = await signInThrough(server, provider, ssoPath('/'), account(email, false));
     expect(unverified.status).toBe(403);
     expect(await unverified.text()).toContain('did not confirm that you own this email address');
+  });
+
+  test("sso.getAccessToken gives the provider's access token, refreshed once it expired", async () => {
+    const sso = serviceClient(server).asServiceRole.sso;
+    const email = uniqueEmail('sso-tokens');
+    const fresh = tokenOf(await signInThrough(server, provider, ssoPath('/'), account(email)));
+    const userId = (await userClient(server, fresh.token).auth.me()).id;
+    const refreshesBefore = provider.refreshes;
+    const { access_token: kept } = await sso.getAccessToken(userId);
+    // A valid token from the provider itself (not one of ours), handed out as it was stored: no refresh.
+    expect(await provider.userinfo(kept)).toBe(email);
+    expect(kept).not.toBe(fresh.token);
+    expect(provider.refreshes).toBe(refreshesBefore);
+
+    // Tokens that live 30 s are within the refresh margin as soon as they are issued: each read refreshes.
+    provider.accessTokenTtlSeconds = 30;
+    try {
+      const shortLived = tokenOf(await signInThrough(server, provider, ssoPath('/'), account(email)));
+      expect(shortLived.isNewUser).toBe('false');
+      const { access_token: refreshed } = await sso.getAccessToken(userId);
+      expect(provider.refreshes).toBe(refreshesBefore + 1);
+      expect(refreshed).not.toBe(kept);
+      expect(await provider.userinfo(refreshed)).toBe(email);
+    } finally {
+      provider.accessTokenTtlSeconds = 3600;
+    }
+
+    // A password user keeps the answer they had: one of our own access tokens.
+    const password = await createUser(server, { email: uniqueEmail('sso-password') });
+    const { access_token: ours } = await sso.getAccessToken(password.user.id);
+    expect((await userClient(server, ours).auth.me()).id).toBe(password.user.id);
   });
 
   test('SSO by explicit endpoints, with the issuer taken from the authorization endpoint', async () => {

@@ -156,3 +156,47 @@ test('with no server running the CLI writes the database itself; a wrong key the
   expect(names.json).toEqual({ names: ['OFFLINE_TOKEN'] });
   expect(server.logs()).toMatch(/"stored":1.*app secrets/);
 });
+
+test('every change above is in the audit log, by the CLI through the server or on the database, never a value', async () => {
+  // One more change by another caller of the admin API (not the CLI), and a user to refuse.
+  const settings = await api(server, `/api/apps/${DEFAULT_APP_ID}/admin/settings`, {
+    method: 'PUT',
+    token: SERVICE_TOKEN,
+    body: { self_signup: false },
+  });
+  expect(settings.status).toBe(200);
+  const log = await api(server, `/api/apps/${DEFAULT_APP_ID}/admin/audit-log?limit=50`, {
+    method: 'GET',
+    token: SERVICE_TOKEN,
+  });
+  expect(log.status).toBe(200);
+  const items = log.json.items as Array<Record<string, unknown>>;
+  expect(items[0]).toMatchObject({
+    action: 'app.settings',
+    actor: { kind: 'service', via: 'api' },
+    before: { self_signup: true },
+    after: { self_signup: false },
+  });
+  const secretRows = items.filter((item) => String(item.target).startsWith('secret:'));
+  expect(secretRows.map((item) => [item.action, item.target, item.actor])).toEqual([
+    ['secret.set', 'secret:OFFLINE_TOKEN', { kind: 'cli' }],
+    ['secret.delete', 'secret:RESEND_API_KEY', { kind: 'service', via: 'cli' }],
+    ['secret.set', 'secret:RESEND_API_KEY', { kind: 'service', via: 'cli' }],
+  ]);
+  expect(JSON.stringify(log.json)).not.toContain(VALUE);
+  // Newest first, paged by time: an entry older than the newest one is where the next page starts.
+  const older = await api(
+    server,
+    `/api/apps/${DEFAULT_APP_ID}/admin/audit-log?limit=1&before=${encodeURIComponent(String(items[0]?.logged_at))}`,
+    { method: 'GET', token: SERVICE_TOKEN },
+  );
+  expect((older.json.items as unknown[]).length).toBe(1);
+  const bad = await api(server, `/api/apps/${DEFAULT_APP_ID}/admin/audit-log?before=yesterday`, {
+    method: 'GET',
+    token: SERVICE_TOKEN,
+  });
+  expect(bad.status).toBe(400);
+  expect((await api(server, `/api/apps/${DEFAULT_APP_ID}/admin/audit-log`, { method: 'GET' })).status).toBe(
+    401,
+  );
+});

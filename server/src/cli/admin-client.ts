@@ -1,6 +1,7 @@
 // The CLI's one way into a running server: a call of its service-role API with SERVICE_TOKEN, its answer
 // checked, and the one message for a token that server refuses.
 import { z } from 'zod';
+import { CLI_USER_AGENT } from '../lib/cli-user-agent';
 import { formatIssues } from '../lib/validation';
 
 /** AdminServer is a server running on this DATA_DIR and the service token the CLI calls it with. */
@@ -49,6 +50,7 @@ export async function callAdminApi<S extends z.ZodType>(
     method: request.method,
     headers: {
       authorization: `Bearer ${server.serviceToken}`,
+      'user-agent': CLI_USER_AGENT,
       ...(hasBody ? { 'content-type': 'application/json' } : {}),
     },
     ...(hasBody ? { body: JSON.stringify(request.body) } : {}),

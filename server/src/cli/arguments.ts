@@ -5,7 +5,16 @@ import { z } from 'zod';
 import { formatIssues } from '../lib/validation';
 import { AdminCreateUserSchema, AdminUpdateUserSchema, AppSettingsSchema } from '../schemas/auth';
 import { secretNameProblem } from '../services/secrets/secret-names';
-import { ENTITIES_USAGE, FILES_USAGE, FUNCTIONS_USAGE, LOGS_USAGE, SECRETS_USAGE, USAGE } from './usage';
+import { CONNECTOR_TYPE } from '../schemas/connector-files';
+import {
+  CONNECTORS_USAGE,
+  ENTITIES_USAGE,
+  FILES_USAGE,
+  FUNCTIONS_USAGE,
+  LOGS_USAGE,
+  SECRETS_USAGE,
+  USAGE,
+} from './usage';
 
 /** CLI_OPTIONS are the options of every command; parseArgs refuses any other (`Unknown option '--value'`). */
 const CLI_OPTIONS = {
@@ -40,6 +49,9 @@ export type AppSettings = z.infer<typeof AppSettingsSchema>;
 /** SecretsAction is what `secrets` does: list the names, or set or delete one secret. */
 export type SecretsAction = { action: 'list' } | { action: 'set' | 'delete'; secret: string };
 
+/** ConnectorsAction is what `connectors` does: list them, or connect or disconnect the app's connection. */
+export type ConnectorsAction = { action: 'list' } | { action: 'connect' | 'disconnect'; connector: string };
+
 /** CliCommand is one command with its checked input; set-role, disable-user and enable-user are update-user. */
 export type CliCommand =
   | { name: 'help' }
@@ -50,6 +62,7 @@ export type CliCommand =
   | { name: 'migrate' }
   | { name: 'files-prune'; dryRun: boolean; minAgeHours: number }
   | ({ name: 'secrets' } & SecretsAction)
+  | ({ name: 'connectors' } & ConnectorsAction)
   | { name: 'functions-install' }
   | { name: 'logs'; functionName: string | undefined; limit: number; follow: boolean }
   | { name: 'entities-infer'; dryRun: boolean };
@@ -98,6 +111,14 @@ function secretsOf(action: string | undefined, secret: string | undefined): CliC
   return { name: 'secrets', action, secret };
 }
 
+function connectorsOf(action: string | undefined, connector: string | undefined): CliCommand {
+  if (action === 'list') return { name: 'connectors', action };
+  if ((action !== 'connect' && action !== 'disconnect') || !connector || !CONNECTOR_TYPE.test(connector)) {
+    throw new Error(CONNECTORS_USAGE);
+  }
+  return { name: 'connectors', action, connector };
+}
+
 function commandOf(positionals: readonly string[], values: CliValues): CliCommand {
   const [name, action, target] = positionals;
   if (!name || name === 'help' || values.help) return { name: 'help' };
@@ -141,6 +162,8 @@ function commandOf(positionals: readonly string[], values: CliValues): CliComman
     }
     case 'secrets':
       return secretsOf(action, target);
+    case 'connectors':
+      return connectorsOf(action, target);
     case 'functions':
       if (action !== 'install') throw new Error(FUNCTIONS_USAGE);
       return { name: 'functions-install' };

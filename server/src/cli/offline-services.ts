@@ -5,22 +5,28 @@ import type { ServerConfig } from '../config/server-env';
 import { buildAccountsPart, buildSecretsService, openPlatformDatabase } from '../platform/platform';
 import { USER_ENTITY } from '../project/user-entity';
 import { createAppLogsService, type AppLogsService } from '../services/app-logs/app-logs-service';
-import { createAppsService, type AppsService } from '../services/apps/apps-service';
-import type { UsersService } from '../services/auth/users-service';
+import { createAppsService } from '../services/apps/apps-service';
+import { createAdminChanges, type AdminChanges } from '../services/admin/admin-changes';
+import { createAuditLog, type AuditActor } from '../services/audit/audit-log';
 import { pruneFiles, type PruneReport } from '../services/files/file-prune';
 import { openFileStorage } from '../services/files/open-file-storage';
 import { createRateLimiter } from '../services/limits/rate-limiter';
 import type { SecretsService } from '../services/secrets/secrets-service';
 import { createAppLogsStore } from '../store/app-logs-store';
 import { createAppsStore } from '../store/apps-store';
+import { createAuditLogStore } from '../store/audit-log-store';
 import { createFilesStore } from '../store/files-store';
 import { createFunctionLogsStore } from '../store/function-logs-store';
+import { createUsersStore } from '../store/users-store';
 import type { CliContext } from './cli-context';
+
+/** CLI_ACTOR is who the audit log names for a change the CLI makes on the database itself. */
+export const CLI_ACTOR: AuditActor = { kind: 'cli' };
 
 /** OfflineServices are built on demand, so a command builds (and writes) only what it uses. */
 export interface OfflineServices {
-  /** accounts are the admin API's users and apps (`admin/users`, `admin/settings`); the app row ensured. */
-  accounts(): Promise<{ users: UsersService; apps: AppsService }>;
+  /** changes are the admin API's audited changes (users, settings, secrets), logged as the CLI's. */
+  changes(): Promise<AdminChanges>;
   /** secrets is the admin API's secrets service, with the configured key and no other instance to tell. */
   secrets(): SecretsService;
   /** ensureApp creates the app's row if it is missing (a secret belongs to an app). */
@@ -41,11 +47,18 @@ export async function withOfflineServices<T>(
   const log = pino({ level: 'warn' });
   try {
     return await use({
-      async accounts() {
+      async changes() {
         // The project's User entity: its declared roles and default, as the server has them.
         const userEntity = context.project.entities.get(USER_ENTITY);
         const part = await buildAccountsPart({ config, db, secrets, log, userEntity });
-        return { users: part.accounts.users, apps: part.apps };
+        const users = createUsersStore(db);
+        return createAdminChanges({
+          users: part.accounts.users,
+          findUser: (appId, email) => users.findByEmail(appId, email),
+          apps: part.apps,
+          secrets: buildSecretsService(db, secrets),
+          audit: createAuditLog(createAuditLogStore(db)),
+        });
       },
       secrets: () => buildSecretsService(db, secrets),
       ensureApp: () => createAppsService(createAppsStore(db)).ensureApp(config.APP_ID),

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { parseCliArguments } from './arguments';
 import { contextOf, findTarget } from './cli-context';
 import { appSettingsCommand } from './commands/app-settings';
+import { connectorsCommand } from './commands/connectors';
 import { createUserCommand } from './commands/create-user';
 import { entitiesInferCommand } from './commands/entities-infer';
 import { pruneFilesCommand } from './commands/files-prune';
@@ -67,6 +68,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return 0;
     case 'secrets':
       io.print(json(await secretsCommand(context, command)));
+      return 0;
+    case 'connectors':
+      io.print(json(await connectorsCommand(context, command)));
       return 0;
     case 'functions-install': {
       const report = await functionsInstallCommand(context);

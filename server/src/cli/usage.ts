@@ -14,6 +14,10 @@ export const USAGE = `Usage: npm run cli -- <command> [options]
   secrets set <NAME>      the value is read from stdin when piped, else typed at a hidden prompt
   secrets list            names only (values are never shown)
   secrets delete <NAME>
+  connectors list         each declared connector: configured or not (and the secrets it lacks), connected or not
+  connectors connect <type>
+                          with the server running: prints the address to open, waits until it is connected
+  connectors disconnect <type>
   functions install       fetch every function's npm: packages into the functions' Deno cache (a deploy step)
   logs [--function <name>] [--limit <n>] [--follow]
                           backend function calls (status, duration, output), oldest first; --follow polls
@@ -27,6 +31,8 @@ export const USAGE = `Usage: npm run cli -- <command> [options]
 Reads DATA_DIR, APP_ID, PROJECT_DIR, SERVICE_TOKEN, JWT_SECRET and SECRETS_KEY like the server; with a server
 running on DATA_DIR, commands act on the app that server hosts.`;
 
+export const CONNECTORS_USAGE =
+  'Usage: npm run cli -- connectors list | connectors connect <type> | connectors disconnect <type>';
 export const ENTITIES_USAGE = 'Usage: npm run cli -- entities infer [--app <path>] [--dry-run]';
 export const FILES_USAGE = 'Usage: npm run cli -- files prune [--dry-run] [--min-age-hours <h>]';
 export const FUNCTIONS_USAGE = 'Usage: npm run cli -- functions install';

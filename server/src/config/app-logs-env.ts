@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /** AppLogsEnvShape lists the environment variables of page logs (`appLogs`). */
 export const AppLogsEnvShape = {
-  // Page views older than this are deleted by a periodic prune (off the request path).
+  // Page views, function logs and audit rows older than this are deleted by a periodic prune (off the request path).
   APP_LOG_RETENTION_DAYS: count(90, 36_500),
   // Page views one IP may log per minute (shared through Redis with REDIS_URL); more → 429.
   APP_LOG_RATE_LIMIT_PER_MINUTE: count(600, 1_000_000),

@@ -6,7 +6,7 @@ import { AuthEnvShape } from './auth-env';
 import { blankAsUndefined, milliseconds } from './env-values';
 import { FilesEnvShape, fileStorageKind } from './files-env';
 import { ExtractionEnvShape } from './extraction-env';
-import { AgentsEnvShape } from './agents-env';
+import { AgentsEnvShape, ConnectorsEnvShape } from './agents-env';
 import { FunctionsEnvShape } from './functions-env';
 import { HostingEnvShape } from './hosting-env';
 import { HttpEnvShape } from './http-env';
@@ -146,6 +146,7 @@ export const ServerEnvSchema = z.object({
   ...ExtractionEnvShape,
   ...LlmEnvShape,
   ...AgentsEnvShape,
+  ...ConnectorsEnvShape,
   ...FunctionsEnvShape,
 });
 

@@ -27,6 +27,7 @@ import { buildAppLogsPart } from './parts/app-logs';
 import { buildAuthPart } from './parts/auth';
 import { buildAutomationsPart } from './parts/automations';
 import { buildCoreIntegrationsPart } from './parts/core-integrations';
+import { buildConnectorsPart } from './parts/connectors';
 import { buildCustomIntegrationsPart } from './parts/custom-integrations';
 import { buildEntitiesPart } from './parts/entities';
 import { buildExtractionPart } from './parts/extraction';
@@ -160,12 +161,13 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     llm,
     buildExtractionPart(shared, files, llm),
     buildCustomIntegrationsPart(shared, secrets, files),
+    await buildConnectorsPart(shared, secrets, files, appLogs),
     buildCoreIntegrationsPart(shared),
     entities,
     functions,
     await buildAgentsPart(shared, entities, llm, functions),
     await buildAutomationsPart(shared, functions),
-    buildAdminPart(shared, auth, secrets, llm),
+    buildAdminPart(shared, auth, secrets, llm, appLogs),
     await buildSitePart(shared, images, secrets, input.site),
   ];
 

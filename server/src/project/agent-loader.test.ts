@@ -1,31 +1,16 @@
 // Agent files and skills: the e2e fixture loads as apps write it (unknown keys kept), and each kind of
 // mistake stops the start naming the file and the key.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useTempProjects } from '../test-support/temp-project';
 import { loadAgents, splitFrontMatter } from './agent-loader';
 import { loadProject } from './project-loader';
 
 const FIXTURE = resolve(import.meta.dirname, '../../../e2e/fixtures/agents/base44');
 const shown = (file: string) => file.split('/').slice(-2).join('/');
 const entities = new Map([['Task', { name: 'Task', properties: {}, required: [], rls: {} }]]);
-const dirs: string[] = [];
-
-async function projectWith(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'agents-'));
-  dirs.push(dir);
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(join(dir, path, '..'), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
-  return dir;
-}
+const projectWith = useTempProjects('agents');
 const agent = (fields: object) => JSON.stringify({ name: 'helper', instructions: 'Help.', ...fields });
-
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
 
 describe('loadAgents', () => {
   it('loads the fixture: tools resolved, skills selected, every key of the file kept', async () => {

@@ -1,26 +1,12 @@
 // `auth/config.jsonc`: read from the auth folder (or `authDir`), the defaults without it, and a wrong value
 // stops the start naming the file and the key.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { shownPath, useTempProjects } from '../test-support/temp-project';
 import { loadAuthConfig } from './auth-config-loader';
 import { loadProject } from './project-loader';
 
-const dirs: string[] = [];
-const shown = (file: string) => file.split('/').slice(-3).join('/');
-async function projectWith(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'auth-config-'));
-  dirs.push(dir);
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(join(dir, path, '..'), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
-  return dir;
-}
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
+const shown = shownPath;
+const projectWith = useTempProjects('auth-config');
 
 describe('loadAuthConfig', () => {
   it('gives the defaults without a file, and reads the file with comments and unknown keys', async () => {

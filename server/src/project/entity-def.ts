@@ -1,4 +1,5 @@
 import type { ProjectAgents } from './agent-def';
+import type { ConnectorDef } from './connector-loader';
 import type { LoadedAuthConfig } from './auth-config-loader';
 import type { CustomIntegration } from './integration-loader';
 import type { EntityRls } from '../rules/rule-schema';
@@ -46,4 +47,6 @@ export interface Project {
   agents?: ProjectAgents;
   /** auth is `auth/config.jsonc`, the app's sign-in methods (absent: the defaults). */
   auth?: LoadedAuthConfig;
+  /** connectors are `connectors/<type>.jsonc`, by type in lower case (absent: none). */
+  connectors?: ReadonlyMap<string, ConnectorDef>;
 }

@@ -8,6 +8,7 @@ import {
   SeedFileSchema,
 } from '../schemas/entity-project';
 import { loadAgents } from './agent-loader';
+import { loadConnectors } from './connector-loader';
 import { loadAuthConfig } from './auth-config-loader';
 import { loadCustomIntegrations } from './integration-loader';
 import type { EntityDef, Project, SeedSet } from './entity-def';
@@ -141,6 +142,7 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
   const customIntegrations = await loadCustomIntegrations(dir, shown);
   const agents = await loadAgents(dir, config.agentsDir, entities, shown);
   const auth = await loadAuthConfig(dir, config.authDir, shown);
+  const connectors = await loadConnectors(dir, config.connectorsDir, shown);
   return {
     name: identity.name,
     ...(identity.appId ? { appId: identity.appId } : {}),
@@ -150,5 +152,6 @@ export async function loadProject(dir: string, options: LoadOptions = {}): Promi
     customIntegrations,
     agents,
     auth,
+    connectors,
   };
 }

@@ -2,23 +2,24 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ForbiddenError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
 import type { RealtimeHub } from '../realtime/realtime-hub';
-import { AppParamsSchema, LlmUsageQuerySchema } from '../schemas/apps';
+import { AppParamsSchema, AuditLogQuerySchema, LlmUsageQuerySchema } from '../schemas/apps';
 import { AdminCreateUserSchema, AdminUpdateUserSchema, AppSettingsSchema } from '../schemas/auth';
 import { RealtimePingSchema } from '../schemas/realtime';
 import { SecretParamsSchema, SecretValueSchema } from '../schemas/secrets';
-import type { AppsService } from '../services/apps/apps-service';
+import type { AdminChanges } from '../services/admin/admin-changes';
+import type { AuditLog } from '../services/audit/audit-log';
+import { serviceActorOf as actorOf } from './audit-actor';
 import type { LlmService } from '../services/llm/llm-service';
 import type { SecretsService } from '../services/secrets/secrets-service';
-import type { UsersService } from '../services/auth/users-service';
 import type { CallerGuard } from './caller-guard';
 
 /** AdminRoutesDeps is what the operator API needs. */
 export interface AdminRoutesDeps {
-  apps: AppsService;
-  users: UsersService;
+  changes: AdminChanges;
+  audit: Pick<AuditLog, 'list'>;
   guard: CallerGuard;
   hub: RealtimeHub;
-  secrets: SecretsService;
+  secrets: Pick<SecretsService, 'names'>;
   llm: Pick<LlmService, 'recentUsage'>;
 }
 
@@ -35,20 +36,31 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
 
   app.post('/api/apps/:appId/admin/users', async (request, reply) => {
     const appId = await serviceApp(request);
-    const user = await deps.users.createUser(appId, parseInput(AdminCreateUserSchema, request.body));
+    const input = parseInput(AdminCreateUserSchema, request.body);
+    const user = await deps.changes.createUser(appId, actorOf(request), input);
     return reply.code(201).send(user);
   });
 
   app.patch('/api/apps/:appId/admin/users', async (request) => {
     const appId = await serviceApp(request);
     const { email, ...changes } = parseInput(AdminUpdateUserSchema, request.body);
-    return deps.users.updateByEmail(appId, email, changes);
+    return deps.changes.updateUser(appId, actorOf(request), email, changes);
   });
 
   app.put('/api/apps/:appId/admin/settings', async (request) => {
     const appId = await serviceApp(request);
     const input = parseInput(AppSettingsSchema, request.body);
-    return deps.apps.updateSettings(appId, { visibility: input.visibility, selfSignup: input.self_signup });
+    return deps.changes.updateSettings(appId, actorOf(request), {
+      visibility: input.visibility,
+      selfSignup: input.self_signup,
+    });
+  });
+
+  // Every change an operator made, newest first (paged by `before`, the last entry's logged_at).
+  app.get('/api/apps/:appId/admin/audit-log', async (request) => {
+    const appId = await serviceApp(request);
+    const query = parseInput(AuditLogQuerySchema, request.query);
+    return { items: await deps.audit.list(appId, query) };
   });
 
   // What the LLM integrations spent, newest first: tokens per call, model and caller.
@@ -68,14 +80,14 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
     await serviceApp(request);
     const { appId, name } = parseInput(SecretParamsSchema, request.params);
     const { value } = parseInput(SecretValueSchema, request.body);
-    await deps.secrets.set(appId, name, value);
+    await deps.changes.setSecret(appId, actorOf(request), name, value);
     return { name, set: true };
   });
 
   app.delete('/api/apps/:appId/admin/secrets/:name', async (request) => {
     await serviceApp(request);
     const { appId, name } = parseInput(SecretParamsSchema, request.params);
-    await deps.secrets.delete(appId, name);
+    await deps.changes.deleteSecret(appId, actorOf(request), name);
     return { name, deleted: true };
   });
 

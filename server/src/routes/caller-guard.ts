@@ -1,4 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import { ForbiddenError, UnauthorizedError } from '../lib/errors';
+import { INVALID_TOKEN, SIGN_IN_REQUIRED } from '../services/identity/access-tokens';
 import type { AppAccess, Principal } from '../services/identity/app-access';
 
 /** UserRow is a signed-in principal's account, as the guard hands it to routes. */
@@ -25,9 +27,17 @@ export interface CallerGuard {
   user(request: FastifyRequest, appId: string): Promise<UserRow>;
   /** admin is the app's admin user, or null for the service role; anyone else gets 401/403. */
   admin(request: FastifyRequest, appId: string): Promise<UserRow | null>;
-  /** service throws unless the caller is the service role. */
+  /** service throws unless the caller is the service role by SERVICE_TOKEN (the operator API). */
   service(request: FastifyRequest, appId: string): Promise<void>;
+  /**
+   * serviceRole is the service role, a backend function's own included (connectors' tokens are read from
+   * functions), with its on-behalf-of user; users get 403, anyone else 401.
+   */
+  serviceRole(request: FastifyRequest, appId: string): Promise<ServicePrincipal>;
 }
+
+/** ServicePrincipal is the service role as the guard hands it over. */
+export type ServicePrincipal = Extract<Principal, { kind: 'service' }>;
 
 function headerOf(request: FastifyRequest, name: string): string | undefined {
   const header = request.headers[name];
@@ -63,6 +73,12 @@ export function createCallerGuard(deps: { apps: AppsService; access: AppAccess }
     },
     async service(request, appId) {
       deps.access.requireService(await principal(request, appId));
+    },
+    async serviceRole(request, appId) {
+      const resolved = await principal(request, appId);
+      if (resolved.kind === 'service') return resolved;
+      if (resolved.kind === 'user') throw new ForbiddenError('This call needs the service role');
+      throw new UnauthorizedError(resolved.kind === 'anonymous' ? SIGN_IN_REQUIRED : INVALID_TOKEN);
     },
   };
 }

@@ -27,6 +27,7 @@ import {
   UpstreamError,
 } from '../lib/errors';
 import { ImportRefusedError, RecordValidationError } from '../services/entities/entity-errors';
+import { CONNECTOR_ERROR_STATUS, ConnectorError } from '../services/connectors/connector-errors';
 
 /** ErrorBody is what a failed request answers: always a string `message`, sometimes more for the SDK. */
 export type ErrorBody = { message: string } & Record<string, unknown>;
@@ -155,6 +156,9 @@ export function errorAnswer(error: unknown, bodyLimit: number, detailAllowed = f
       },
     };
   }
+  if (error instanceof ConnectorError) {
+    return { status: CONNECTOR_ERROR_STATUS[error.code], body: { message: error.message, code: error.code } };
+  }
   if (error instanceof ImportRefusedError) {
     // The SDK's ImportResult shape plus the report; as an error status the SDK throws with it in `data`.
     return {
@@ -213,8 +217,16 @@ export async function handleError(error: FastifyError, request: FastifyRequest, 
  * routes answer with it.
  */
 export async function handleOpenAiError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // OpenAI's clients retry a 429 on their own unless told not to: a spent budget (retry in minutes or
+  // hours) would only be asked again, and counted again.
+  if (error instanceof TooManyRequestsError && error.retryAfterSeconds > OPENAI_CLIENT_MAX_WAIT_SECONDS) {
+    reply.header('x-should-retry', 'false');
+  }
   return answerError(error, request, reply, openAiErrorBody);
 }
+
+/** OPENAI_CLIENT_MAX_WAIT_SECONDS is the longest Retry-After OpenAI's clients wait out before retrying. */
+const OPENAI_CLIENT_MAX_WAIT_SECONDS = 60;
 
 /** openAiErrorBody is answer's body plus OpenAI's error object (its `type` told by the status). */
 export function openAiErrorBody(answer: ErrorAnswer): ErrorBody {

@@ -33,6 +33,11 @@ const LoginQuerySchema = z.object({
 const ProviderSchema = z.object({ provider: z.string().regex(/^[a-z0-9-]{1,40}$/) });
 const AppSchema = z.object({ appId: z.string().max(200) });
 const CallbackQuerySchema = z.record(z.string().max(64), z.string().max(8192));
+/** FORM_CALLBACK_LIMIT bounds a form_post callback (code, state, Apple's `user` and its ID token). */
+export const FORM_CALLBACK_LIMIT = 16 * 1024;
+const FormCallbackSchema = CallbackQuerySchema.refine((form) => Object.keys(form).length <= 20, {
+  message: 'at most 20 fields',
+});
 
 function cookieOf(request: FastifyRequest): string | undefined {
   const header = request.headers.cookie ?? '';
@@ -141,5 +146,38 @@ export async function registerProviderSignInRoutes(
     );
     scope.get('/api/apps/auth/callback', callback);
     scope.get('/api/apps/auth/final-callback', callback);
+    await scope.register(registerFormCallbacks);
   });
+}
+
+/**
+ * registerFormCallbacks answers a provider's `response_mode=form_post` (Apple): a cross-site POST, which
+ * does not carry our SameSite=Lax state cookie. It is answered with a 303 to the GET callback with the same
+ * fields, so the browser comes back with a top-level GET that does carry it; the flow then runs once, there.
+ * The form parser is registered in this scope only.
+ */
+async function registerFormCallbacks(scope: FastifyInstance): Promise<void> {
+  scope.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: FORM_CALLBACK_LIMIT },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+  const repost = (path: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type !== 'application/x-www-form-urlencoded') {
+      throw new InvalidInputError('The sign-in callback takes a form (application/x-www-form-urlencoded)');
+    }
+    const form = parseInput(FormCallbackSchema, request.body ?? {});
+    // The ID token is not carried into a URL (logs, history): the code exchange fetches it anew.
+    delete form.id_token;
+    const query = new URLSearchParams(form).toString();
+    return reply
+      .code(303)
+      .header('cache-control', 'no-store')
+      .header('location', query ? `${path}?${query}` : path)
+      .send();
+  };
+  const options = { bodyLimit: FORM_CALLBACK_LIMIT };
+  scope.post('/api/apps/auth/callback', options, repost('/api/apps/auth/callback'));
+  scope.post('/api/apps/auth/final-callback', options, repost('/api/apps/auth/final-callback'));
 }

@@ -106,6 +106,7 @@ export const ProjectConfigSchema = z.looseObject({
   seedDir: projectFolder.default('seed'),
   agentsDir: projectFolder.default('agents'),
   authDir: projectFolder.default('auth'),
+  connectorsDir: projectFolder.default('connectors'),
 });
 
 /** AppIdFileSchema is `.app.jsonc`, where base44's CLI keeps the app's id (the server's APP_ID by default). */

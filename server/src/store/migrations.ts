@@ -400,6 +400,72 @@ const MIGRATIONS: Migration[] = [
       'CREATE UNIQUE INDEX agent_messages_id_idx ON agent_messages (conversation_id, id)',
     ],
   },
+  {
+    version: 25,
+    name: 'create provider_tokens',
+    // The tokens an external sign-in provider gave for a user, sealed with the secrets key (never readable
+    // from the database alone); removed with the user.
+    statements: [
+      `CREATE TABLE provider_tokens (
+        user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        provider text NOT NULL,
+        sealed text NOT NULL,
+        expires_at timestamptz NULL,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (user_id, provider)
+      )`,
+    ],
+  },
+  {
+    version: 26,
+    name: 'create connector_connections and connector_states',
+    // A connector's connection for the app (owner_id '') or for one user, its tokens sealed with the secrets
+    // key; a refresh holds a short lease so one instance refreshes while the others wait. A started connect
+    // is a row keyed by the hash of its state, taken once.
+    statements: [
+      `CREATE TABLE connector_connections (
+        app_id text NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+        connector text NOT NULL,
+        owner_id text NOT NULL,
+        user_id text NULL REFERENCES users (id) ON DELETE CASCADE,
+        sealed text NOT NULL,
+        status text NOT NULL,
+        expires_at timestamptz NULL,
+        refresh_lease_until timestamptz NULL,
+        connected_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        PRIMARY KEY (app_id, connector, owner_id)
+      )`,
+      'CREATE INDEX connector_connections_user_idx ON connector_connections (user_id) WHERE user_id IS NOT NULL',
+      `CREATE TABLE connector_states (
+        id text PRIMARY KEY,
+        app_id text NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+        owner_id text NOT NULL,
+        sealed text NOT NULL,
+        expires_at timestamptz NOT NULL
+      )`,
+      'CREATE INDEX connector_states_owner_idx ON connector_states (app_id, owner_id, expires_at)',
+    ],
+  },
+  {
+    version: 27,
+    name: 'create app_audit_log',
+    // Every change an operator makes (the admin API, the CLI, later the console): who, what, when, the
+    // fields before and after (never a secret's value). Pruned with the other app logs.
+    statements: [
+      `CREATE TABLE app_audit_log (
+        id bigserial PRIMARY KEY,
+        app_id text NOT NULL,
+        logged_at timestamptz NOT NULL DEFAULT now(),
+        actor jsonb NOT NULL,
+        action text NOT NULL,
+        target text NOT NULL,
+        before jsonb NULL,
+        after jsonb NULL
+      )`,
+      'CREATE INDEX app_audit_log_app_time_idx ON app_audit_log (app_id, logged_at DESC, id DESC)',
+    ],
+  },
 ];
 
 /**

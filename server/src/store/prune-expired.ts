@@ -3,7 +3,8 @@ import type { Queryable } from './database';
 /** ExpiringTable is a per-app log table and its time column (a closed list: names go into SQL). */
 export type ExpiringTable =
   | { table: 'app_page_views'; timeColumn: 'viewed_at' }
-  | { table: 'app_function_logs'; timeColumn: 'logged_at' };
+  | { table: 'app_function_logs'; timeColumn: 'logged_at' }
+  | { table: 'app_audit_log'; timeColumn: 'logged_at' };
 
 /**
  * pruneExpired deletes at most batch rows of table older than cutoff (any app) and says how many. Expired

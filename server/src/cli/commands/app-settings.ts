@@ -3,7 +3,7 @@
 import { adminPath, AnswerObjectSchema, callAdminApi } from '../admin-client';
 import type { AppSettings } from '../arguments';
 import { viaOf, type CliContext, type CommandReport } from '../cli-context';
-import { withOfflineServices } from '../offline-services';
+import { CLI_ACTOR, withOfflineServices } from '../offline-services';
 
 /** appSettingsCommand changes the settings given and reports them all. */
 export async function appSettingsCommand(context: CliContext, settings: AppSettings): Promise<CommandReport> {
@@ -15,7 +15,7 @@ export async function appSettingsCommand(context: CliContext, settings: AppSetti
         AnswerObjectSchema,
       )
     : await withOfflineServices(context, async (offline) =>
-        (await offline.accounts()).apps.updateSettings(appId, {
+        (await offline.changes()).updateSettings(appId, CLI_ACTOR, {
           visibility: settings.visibility,
           selfSignup: settings.self_signup,
         }),

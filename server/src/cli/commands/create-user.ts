@@ -3,7 +3,7 @@
 import { adminPath, AnswerObjectSchema, callAdminApi } from '../admin-client';
 import type { AdminCreateUser } from '../arguments';
 import { viaOf, type CliContext, type CommandReport } from '../cli-context';
-import { withOfflineServices } from '../offline-services';
+import { CLI_ACTOR, withOfflineServices } from '../offline-services';
 
 /** createUserCommand creates user in the app and reports the new user. */
 export async function createUserCommand(context: CliContext, user: AdminCreateUser): Promise<CommandReport> {
@@ -15,7 +15,7 @@ export async function createUserCommand(context: CliContext, user: AdminCreateUs
         AnswerObjectSchema,
       )
     : await withOfflineServices(context, async (offline) =>
-        (await offline.accounts()).users.createUser(appId, user),
+        (await offline.changes()).createUser(appId, CLI_ACTOR, user),
       );
   return { ok: true, via: viaOf(context), result };
 }

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { adminPath, callAdminApi } from '../admin-client';
 import type { SecretsAction } from '../arguments';
 import { viaOf, type CliContext } from '../cli-context';
-import { withOfflineServices } from '../offline-services';
+import { CLI_ACTOR, withOfflineServices } from '../offline-services';
 import { readSecretValue } from '../secret-input';
 
 /** SecretsCommandResult is what the CLI prints: names and outcomes, never a value. */
@@ -37,10 +37,9 @@ async function setSecret(context: CliContext, name: string, value: string): Prom
   }
   await withOfflineServices(context, async (offline) => {
     await offline.ensureApp();
-    const secrets = offline.secrets();
     // The key must open what is already there: two keys in one table would be a silent split.
-    await secrets.verifyKey(appId);
-    await secrets.set(appId, name, value);
+    await offline.secrets().verifyKey(appId);
+    await (await offline.changes()).setSecret(appId, CLI_ACTOR, name, value);
   });
 }
 
@@ -51,7 +50,9 @@ async function deleteSecret(context: CliContext, name: string): Promise<void> {
     await callAdminApi(context.server, { method: 'DELETE', path }, DeletedAnswerSchema);
     return;
   }
-  await withOfflineServices(context, (offline) => offline.secrets().delete(appId, name));
+  await withOfflineServices(context, async (offline) =>
+    (await offline.changes()).deleteSecret(appId, CLI_ACTOR, name),
+  );
 }
 
 /** secretsCommand runs a secrets action; the value to set is read from stdin, else a hidden prompt. */

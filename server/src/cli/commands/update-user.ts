@@ -3,7 +3,7 @@
 import { adminPath, AnswerObjectSchema, callAdminApi } from '../admin-client';
 import type { AdminUpdateUser } from '../arguments';
 import { viaOf, type CliContext, type CommandReport } from '../cli-context';
-import { withOfflineServices } from '../offline-services';
+import { CLI_ACTOR, withOfflineServices } from '../offline-services';
 
 /** updateUserCommand applies change (role, disabled) to the user it names by email and reports the user. */
 export async function updateUserCommand(
@@ -19,7 +19,7 @@ export async function updateUserCommand(
         AnswerObjectSchema,
       )
     : await withOfflineServices(context, async (offline) =>
-        (await offline.accounts()).users.updateByEmail(appId, email, changes),
+        (await offline.changes()).updateUser(appId, CLI_ACTOR, email, changes),
       );
   return { ok: true, via: viaOf(context), result };
 }

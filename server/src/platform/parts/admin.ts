@@ -1,6 +1,8 @@
-// The operator API under `/api/apps/:appId/admin/` (service role only): users, app settings, secrets and
-// LLM usage. The CLI calls it while a server runs, so the database is never opened by two processes.
+// The operator API under `/api/apps/:appId/admin/` (service role only): users, app settings, secrets, LLM
+// usage and the audit log every change through it is written to. The CLI calls it while a server runs, so the database is never opened by two processes.
 import { registerAdminRoutes } from '../../routes/admin';
+import { createAdminChanges } from '../../services/admin/admin-changes';
+import type { AuditLog } from '../../services/audit/audit-log';
 import type { Accounts } from '../../services/auth/accounts';
 import type { LlmService } from '../../services/llm/llm-service';
 import type { SecretsService } from '../../services/secrets/secrets-service';
@@ -12,13 +14,21 @@ export function buildAdminPart(
   auth: { accounts: Accounts },
   secrets: { secrets: SecretsService },
   llm: { llm: LlmService },
+  appLogs: { audit: AuditLog },
 ): Part {
+  const changes = createAdminChanges({
+    users: auth.accounts.users,
+    findUser: (appId, email) => shared.identity.users.findByEmail(appId, email),
+    apps: shared.apps,
+    secrets: secrets.secrets,
+    audit: appLogs.audit,
+  });
   return {
     name: 'admin',
     routes: (app, { guard }) =>
       registerAdminRoutes(app, {
-        apps: shared.apps,
-        users: auth.accounts.users,
+        changes,
+        audit: appLogs.audit,
         guard,
         hub: shared.realtime.hub,
         secrets: secrets.secrets,

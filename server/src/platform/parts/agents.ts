@@ -76,7 +76,13 @@ export async function buildAgentsPart(
   const recovered = await turns.recoverAbandoned(true);
   if (recovered > 0)
     logger.warn({ conversations: recovered }, 'ended agent turns a stopped server left running');
-  const agents = createAgentsService({ agents: definitions.agents, store, turns, leaseMs: LEASE_MS });
+  const agents = createAgentsService({
+    agents: definitions.agents,
+    store,
+    turns,
+    leaseMs: LEASE_MS,
+    limiter: shared.limiter,
+  });
   return {
     name: 'agents',
     agents,

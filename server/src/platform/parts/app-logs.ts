@@ -6,18 +6,24 @@ import { createAnalyticsService } from '../../services/analytics/analytics-servi
 import { createAppLogsService, type AppLogsService } from '../../services/app-logs/app-logs-service';
 import { createAnalyticsStore } from '../../store/analytics-store';
 import { createAppLogsStore } from '../../store/app-logs-store';
+import { createAuditLogStore } from '../../store/audit-log-store';
+import { createAuditLog, type AuditLog } from '../../services/audit/audit-log';
 import { createFunctionLogsStore } from '../../store/function-logs-store';
 import type { Part, Shared } from './part';
 
 /** AppLogsPart is the app logs service (the functions part records each call in it). */
 export interface AppLogsPart extends Part {
   appLogs: AppLogsService;
+  /** audit is the operators' change log (the admin part writes it). */
+  audit: AuditLog;
 }
 
 /** buildAppLogsPart builds the app logs, starts their pruning, and writes the buffered views on close. */
 export function buildAppLogsPart(shared: Shared): AppLogsPart {
   const { config, db } = shared;
+  const audit = createAuditLog(createAuditLogStore(db));
   const appLogs = createAppLogsService({
+    audit,
     store: createAppLogsStore(db),
     functionStore: createFunctionLogsStore(db),
     limiter: shared.limiter,
@@ -33,6 +39,7 @@ export function buildAppLogsPart(shared: Shared): AppLogsPart {
   return {
     name: 'app logs',
     appLogs,
+    audit,
     routes(app, { guard }) {
       registerAppLogsRoutes(app, { guard, appLogs });
       registerAnalyticsRoutes(app, { guard, analytics });

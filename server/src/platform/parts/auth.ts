@@ -6,12 +6,15 @@ import { registerPublicSettingsRoutes } from '../../routes/public-settings';
 import { registerUsersRoutes } from '../../routes/users';
 import { createAccounts, type Accounts } from '../../services/auth/accounts';
 import { createProviderSignInService } from '../../services/auth/provider-sign-in-service';
+import { createProviderProtocols } from '../../services/auth/provider-protocols';
+import { createProviderTokenVault } from '../../services/auth/provider-token-vault';
 import { createSignInStates } from '../../services/auth/sign-in-state';
 import { enabledProviders, requireProviderCredentials } from '../../services/auth/sign-in-providers';
 import type { SecretsService } from '../../services/secrets/secrets-service';
 import { localUrlOf } from '../startup-report';
 import { USER_ENTITY } from '../../project/user-entity';
 import { createAuthCodesStore } from '../../store/auth-codes-store';
+import { createProviderTokensStore } from '../../store/provider-tokens-store';
 import type { Part, Shared } from './part';
 
 /** AuthPart is the accounts service, for the parts that act on users (entities, admin, functions). */
@@ -40,6 +43,13 @@ async function checkSignInProviders(shared: Shared, secrets: SecretsService): Pr
 export async function buildAuthPart(shared: Shared, secrets: { secrets: SecretsService }): Promise<AuthPart> {
   const { config, apps } = shared;
   await checkSignInProviders(shared, secrets.secrets);
+  const auth = shared.project.auth?.config;
+  const protocols = createProviderProtocols(auth, (name) => secrets.secrets.get(config.APP_ID, name));
+  const vault = createProviderTokenVault({
+    key: shared.secrets.secretsKey,
+    store: createProviderTokensStore(shared.db),
+    protocols,
+  });
   const accounts = await createAccounts({
     config,
     identity: shared.identity,
@@ -51,11 +61,13 @@ export async function buildAuthPart(shared: Shared, secrets: { secrets: SecretsS
     events: shared.events,
     limiter: shared.limiter,
     appResetPage: shared.bundle.authPages.resetPassword,
+    providerTokens: vault,
   });
   const providerSignIn = createProviderSignInService({
     appId: config.APP_ID,
-    auth: shared.project.auth?.config,
-    secret: (name) => secrets.secrets.get(config.APP_ID, name),
+    auth,
+    protocols,
+    vault,
     states: createSignInStates({
       key: shared.secrets.secretsKey,
       ttlMs: config.SIGN_IN_STATE_TTL_SECONDS * 1000,

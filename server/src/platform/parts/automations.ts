@@ -1,7 +1,7 @@
 // Function automations (`function.jsonc` `automations`): the runner (services/automations/) calls functions
 // as the service role; entity writes on this instance nudge it, other instances' writes are found by its
 // poll. It runs only when some function declares automations; connector automations are loaded and logged
-// as not run (the runner says so: this server has no connectors).
+// as not run (the runner says so: connector webhooks are not supported yet).
 import { createAutomationRunner } from '../../services/automations/automation-runner';
 import type { FunctionsService } from '../../services/functions/functions-service';
 import { createAutomationsStore } from '../../store/automations-store';

@@ -2,11 +2,18 @@
 // message, which starts the agent's turn (agent-turns.ts) and answers the stored message at once. A
 // conversation belongs to its creator: admins and the service role see every one, anyone else gets 404.
 import { randomUUID } from 'node:crypto';
-import { ConflictError, NotFoundError, PayloadTooLargeError, UnauthorizedError } from '../../lib/errors';
+import {
+  ConflictError,
+  NotFoundError,
+  PayloadTooLargeError,
+  TooManyRequestsError,
+  UnauthorizedError,
+} from '../../lib/errors';
 import type { AgentDef } from '../../project/agent-loader';
 import type { Caller } from '../../rules/caller';
 import type { AddMessageBody, ListConversationsQuery } from '../../schemas/agents';
 import type { AgentConversationsStore } from '../../store/agent-conversations-store';
+import type { RateLimiter } from '../limits/rate-limiter';
 import type { AgentTurns } from './agent-turns';
 import type { CallHeaders } from './agent-tools';
 import {
@@ -20,6 +27,13 @@ import {
 
 /** MAX_MESSAGES is the most messages one conversation holds (then the app starts a new one). */
 export const MAX_MESSAGES = 1_000;
+/**
+ * CONVERSATIONS_PER_HOUR is how many conversations one user may start in an hour: apps start one per chat,
+ * and a script must not fill the database with empty ones.
+ */
+export const CONVERSATIONS_PER_HOUR = 120;
+const HOUR_MS = 60 * 60 * 1000;
+
 /** LIST_MESSAGES is how many of each conversation's newest messages a listing carries. */
 export const LIST_MESSAGES = 20;
 
@@ -57,6 +71,8 @@ export function createAgentsService(deps: {
   store: AgentConversationsStore;
   turns: AgentTurns;
   leaseMs: number;
+  /** limiter counts conversation starts per user (shared by every instance with REDIS_URL). */
+  limiter: Pick<RateLimiter, 'hit'>;
 }): AgentsService {
   const { store } = deps;
 
@@ -116,6 +132,19 @@ export function createAgentsService(deps: {
     async createConversation(appId, caller, input) {
       requireSignedIn(caller);
       if (!deps.agents.has(input.agent_name)) throw new NotFoundError(`Agent ${input.agent_name} not found`);
+      if (caller.kind === 'user') {
+        const decision = await deps.limiter.hit(
+          `agent-conversations:${appId}:${caller.user.id}`,
+          CONVERSATIONS_PER_HOUR,
+          HOUR_MS,
+        );
+        if (!decision.allowed) {
+          throw new TooManyRequestsError(
+            `You started ${CONVERSATIONS_PER_HOUR} conversations in the last hour: continue one of them, or try again later`,
+            decision.retryAfterSeconds,
+          );
+        }
+      }
       const now = new Date().toISOString();
       const row = {
         id: randomUUID(),
@@ -136,8 +165,8 @@ export function createAgentsService(deps: {
       const row = await readable(appId, caller, id);
       const agent = deps.agents.get(row.agent_name);
       if (!agent) throw new NotFoundError(`Agent ${row.agent_name} is no longer part of this app`);
-      const history = (await store.messages(id)) as AgentMessage[];
-      if (history.length >= MAX_MESSAGES - 1) {
+      // Every refusal comes before the history is read: a refused message costs one count, not the thread.
+      if ((await store.messageCount(id)) >= MAX_MESSAGES - 1) {
         throw new PayloadTooLargeError(`This conversation holds ${MAX_MESSAGES} messages: start a new one`);
       }
       const message = newMessage('user', body.content, caller, {
@@ -152,7 +181,8 @@ export function createAgentsService(deps: {
       const started = await store.startTurn(appId, id, message, new Date(Date.now() + deps.leaseMs));
       if (!started)
         throw new ConflictError('The agent is still answering the previous message: wait for its reply');
-      history.push(message);
+      // Read after the message was appended: it is the history's last entry.
+      const history = (await store.messages(id)) as AgentMessage[];
       deps.turns.start({ conversation: row, history, agent, caller, headers });
       return message;
     },

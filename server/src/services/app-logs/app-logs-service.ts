@@ -2,6 +2,7 @@
 // (function-call-logs.ts), each buffered and written in batches off the request path, read back by
 // admins, and deleted here together once older than the retention period.
 import type { FetchLogsQuery, StatsQuery } from '../../schemas/app-logs';
+import type { AuditLog } from '../audit/audit-log';
 import type { AppLogsStore } from '../../store/app-logs-store';
 import type { FunctionLogsStore } from '../../store/function-logs-store';
 import type { FunctionCallRecord } from '../functions/functions-service';
@@ -32,6 +33,8 @@ export interface AppLogsDeps {
   store: AppLogsStore;
   /** functionStore keeps backend function calls (absent: they are not kept). */
   functionStore?: FunctionLogsStore;
+  /** audit is the audit log, pruned with the other logs (absent: not pruned here). */
+  audit?: Pick<AuditLog, 'prune'>;
   limiter: RateLimiter;
   /** visitorSecret keys the visitor hash (the server's JWT secret: shared by every instance). */
   visitorSecret: string;
@@ -59,7 +62,7 @@ export interface AppLogsService {
   fetchLogs(appId: string, query: FetchLogsQuery): Promise<PageViewPage>;
   /** stats returns views and distinct visitors in all, per page and per UTC day, over at most a year. */
   stats(appId: string, query: StatsQuery): Promise<PageViewStats>;
-  /** pruneExpired deletes page views and calls older than the retention period and says how many. */
+  /** pruneExpired deletes page views, calls and audit rows older than the retention period; says how many. */
   pruneExpired(): Promise<number>;
   /** flush writes this instance's buffered views and calls now. */
   flush(): Promise<void>;
@@ -89,8 +92,8 @@ export function createAppLogsService(deps: AppLogsDeps): AppLogsService {
 
   async function pruneExpired(): Promise<number> {
     const cutoff = new Date(now().getTime() - deps.retentionDays * DAY_MS).toISOString();
-    const pruned = await views.prune(cutoff, PRUNE_BATCH);
-    return pruned + (await calls.prune(cutoff, PRUNE_BATCH));
+    const pruned = (await views.prune(cutoff, PRUNE_BATCH)) + (await calls.prune(cutoff, PRUNE_BATCH));
+    return pruned + ((await deps.audit?.prune(cutoff, PRUNE_BATCH)) ?? 0);
   }
 
   return {

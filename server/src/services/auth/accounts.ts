@@ -7,7 +7,7 @@ import type { Mailer } from '../mail/mailer';
 import type { Identity } from '../identity/identity';
 import { appRolesOf } from '../users/app-roles';
 import { createUserWrites, type UserWrites } from '../users/user-writes';
-import { createUsersService, type UsersService } from './users-service';
+import { createUsersService, type ProviderAccessTokens, type UsersService } from './users-service';
 import type { AccountLog } from './account-deps';
 import type { AccessTokens } from '../identity/access-tokens';
 import { createPasswordHasher } from './password-hasher';
@@ -47,6 +47,8 @@ export async function createAccounts(input: {
   events?: EntityEvents | undefined;
   /** limiter counts sign-in attempts (the platform passes the one shared through Redis); default in process. */
   limiter?: RateLimiter | undefined;
+  /** providerTokens hands out the tokens external sign-in providers gave (sso.getAccessToken). */
+  providerTokens?: ProviderAccessTokens | undefined;
 }): Promise<Accounts> {
   const { config } = input;
   const { signer, users, tokens: accessTokens } = input.identity;
@@ -84,7 +86,7 @@ export async function createAccounts(input: {
     signUp: createSignUpService(deps, userWrites.announce),
     providerAccounts: createProviderAccounts(deps, userWrites.announce),
     throttle: deps.throttle,
-    users: createUsersService(deps, signIn, signer, userWrites),
+    users: createUsersService(deps, signIn, signer, userWrites, input.providerTokens),
   };
 }
 

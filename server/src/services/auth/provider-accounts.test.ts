@@ -72,6 +72,7 @@ describe('provider accounts', () => {
   it('signs an existing user in only for an email the provider verified', async () => {
     const { accounts } = setUp(userRow({}));
     await expect(accounts.signIn('app', { email: 'a@example.test', emailVerified: true })).resolves.toEqual({
+      userId: 'u1',
       accessToken: 'token-of-u1',
       isNewUser: false,
     });

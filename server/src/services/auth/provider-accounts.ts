@@ -15,6 +15,7 @@ export interface ProviderIdentity {
 
 /** ProviderSignedIn is our token for the user, and whether the sign-in created the account. */
 export interface ProviderSignedIn {
+  userId: string;
   accessToken: string;
   isNewUser: boolean;
 }
@@ -50,7 +51,7 @@ export function createProviderAccounts(deps: AccountDeps, announce: AnnounceUser
             user = updated;
           }
         }
-        return { accessToken: await deps.accessTokens.issueToken(user), isNewUser: false };
+        return { userId: user.id, accessToken: await deps.accessTokens.issueToken(user), isNewUser: false };
       }
       if (!identity.emailVerified) {
         throw new ForbiddenError(
@@ -71,7 +72,7 @@ export function createProviderAccounts(deps: AccountDeps, announce: AnnounceUser
         passwordHash: null,
       });
       announce(user, 'create');
-      return { accessToken: await deps.accessTokens.issueToken(user), isNewUser: true };
+      return { userId: user.id, accessToken: await deps.accessTokens.issueToken(user), isNewUser: true };
     },
   };
 }

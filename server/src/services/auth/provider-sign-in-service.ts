@@ -1,12 +1,13 @@
 // An external sign-in from start to end: `start` seals the state and sends the browser to the provider with
 // PKCE, state and nonce; `finish` takes the state back once, lets openid-client exchange the code and check
 // the ID token, reads the email and whether the provider verified it, and lands on the app user.
-import * as client from 'openid-client';
+import { randomNonce, randomPKCECodeVerifier } from 'openid-client';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import type { AuthConfig } from '../../schemas/auth-config';
 import type { AuthThrottle } from './auth-throttle';
-import { OIDC_PROVIDERS, oidcClient, providerFailure, type ReadSecret } from './oidc-client';
 import type { ProviderAccounts } from './provider-accounts';
+import type { ProviderProtocols } from './provider-protocols';
+import type { ProviderTokenVault } from './provider-token-vault';
 import { StateRefusedError, type SignInStates } from './sign-in-state';
 import { enabledProviders, type SignInProvider } from './sign-in-providers';
 
@@ -14,9 +15,11 @@ import { enabledProviders, type SignInProvider } from './sign-in-providers';
 export interface ProviderSignInServiceDeps {
   appId: string;
   auth: AuthConfig | undefined;
-  secret: ReadSecret;
+  protocols: ProviderProtocols;
   states: SignInStates;
   accounts: ProviderAccounts;
+  /** vault keeps the provider's tokens for the user, encrypted. */
+  vault: ProviderTokenVault;
   throttle: AuthThrottle;
 }
 
@@ -50,8 +53,6 @@ export interface Finished {
 export interface ProviderSignInService {
   /** offers says whether provider is enabled here and served by this flow. */
   offers(provider: string): provider is SignInProvider;
-  /** notYet says whether provider is enabled but not served by this server yet (Microsoft, Apple, GitHub…). */
-  notYet(provider: string): boolean;
   start(input: StartInput): Promise<{ location: string; cookie: string }>;
   finish(input: FinishInput): Promise<Finished>;
 }
@@ -60,18 +61,17 @@ export interface ProviderSignInService {
 export function createProviderSignInService(deps: ProviderSignInServiceDeps): ProviderSignInService {
   const enabled = new Set<string>(deps.auth ? enabledProviders(deps.auth) : []);
   const offers = (provider: string): provider is SignInProvider =>
-    enabled.has(provider) && (OIDC_PROVIDERS as readonly string[]).includes(provider);
+    enabled.has(provider) && deps.protocols.serves(provider);
 
   return {
     offers,
-    notYet: (provider) => enabled.has(provider) && !offers(provider),
     async start(input) {
       await deps.throttle('provider-sign-in', input.ip);
       if (!offers(input.provider))
         throw new NotFoundError(`Sign-in with ${input.provider} is not enabled for this app`);
-      const { config, scope } = await oidcClient(input.provider, deps.auth, deps.secret);
-      const codeVerifier = client.randomPKCECodeVerifier();
-      const nonce = client.randomNonce();
+      const protocol = await deps.protocols.protocolFor(input.provider);
+      const codeVerifier = randomPKCECodeVerifier();
+      const nonce = randomNonce();
       const { state, cookie } = deps.states.issue({
         app_id: deps.appId,
         provider: input.provider,
@@ -80,13 +80,11 @@ export function createProviderSignInService(deps: ProviderSignInServiceDeps): Pr
         code_verifier: codeVerifier,
         nonce,
       });
-      const location = client.buildAuthorizationUrl(config, {
-        redirect_uri: input.callbackUrl,
-        scope,
+      const location = await protocol.authorizationUrl({
+        redirectUri: input.callbackUrl,
         state,
         nonce,
-        code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
-        code_challenge_method: 'S256',
+        codeVerifier,
       });
       return { location: location.href, cookie };
     },
@@ -116,42 +114,28 @@ export function createProviderSignInService(deps: ProviderSignInServiceDeps): Pr
         );
       if (!offers(state.provider))
         throw new NotFoundError(`Sign-in with ${state.provider} is not enabled for this app`);
-      const { config } = await oidcClient(state.provider, deps.auth, deps.secret);
+      const protocol = await deps.protocols.protocolFor(state.provider);
       const current = new URL(input.callbackUrl);
       current.search = input.query.toString();
-      let email: unknown;
-      let emailVerified: unknown;
-      let name: unknown;
-      try {
-        const tokens = await client.authorizationCodeGrant(config, current, {
-          pkceCodeVerifier: state.code_verifier,
-          expectedNonce: state.nonce,
-          expectedState: sealed,
-          idTokenExpected: true,
-        });
-        const claims = tokens.claims();
-        if (!claims) throw new UnauthorizedError('The provider sent no ID token', 'provider_refused');
-        ({ email, email_verified: emailVerified, name } = claims);
-        // Many providers put the email in the user info only (scope `email` without ID token claims).
-        if (typeof email !== 'string') {
-          const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
-          ({ email, email_verified: emailVerified, name } = info);
-        }
-      } catch (failure) {
-        if (failure instanceof UnauthorizedError) throw failure;
-        throw providerFailure(failure, 'code exchange');
-      }
+      const { identity, tokens } = await protocol.exchange({
+        callbackUrl: current,
+        state: sealed,
+        nonce: state.nonce,
+        codeVerifier: state.code_verifier,
+      });
+      const { email } = identity;
       if (typeof email !== 'string' || !email.includes('@')) {
         throw new ForbiddenError(
           'The provider did not share an email address: allow it and sign in again',
           'no_email',
         );
       }
-      const signedIn = await deps.accounts.signIn(deps.appId, {
+      const { userId, ...signedIn } = await deps.accounts.signIn(deps.appId, {
         email: email.trim().toLowerCase(),
-        emailVerified: emailVerified === true || emailVerified === 'true',
-        name: typeof name === 'string' ? name.slice(0, 200) : undefined,
+        emailVerified: identity.emailVerified,
+        name: identity.name?.slice(0, 200),
       });
+      await deps.vault.save(deps.appId, userId, state.provider, tokens);
       return { fromUrl: state.from_url, popupOrigin: state.popup_origin, ...signedIn };
     },
   };

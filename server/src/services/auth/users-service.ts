@@ -37,7 +37,10 @@ export interface UsersService {
   updateMe(user: UserRow, changes: OwnProfileChanges): Promise<PublicUser>;
   /** invite creates (or re-approves) the user with role and mails a link to set a password. */
   invite(appId: string, input: InviteInput, origin: string): Promise<Invited>;
-  /** ssoAccessToken mints an access token for a user of the app (the route checks for the service role). */
+  /**
+   * ssoAccessToken returns the provider access token of a user who signed in with a provider (refreshed when
+   * expired), else mints our own access token for them (the route checks for the service role).
+   */
   ssoAccessToken(appId: string, userId: string): Promise<{ access_token: string }>;
   /** ssoIdToken returns a signed id token (sub, email, aud = app id) for a user of the app. */
   ssoIdToken(appId: string, userId: string): Promise<string>;
@@ -47,12 +50,18 @@ export interface UsersService {
   updateByEmail(appId: string, email: string, changes: UserAccessChanges): Promise<PublicUser>;
 }
 
+/** ProviderAccessTokens hands out a user's provider access token, or null when they have none. */
+export interface ProviderAccessTokens {
+  accessToken(appId: string, userId: string): Promise<string | null>;
+}
+
 /** createUsersService returns the signed-in user's profile, invitations, SSO tokens and operator actions. */
 export function createUsersService(
   deps: AccountDeps,
   signIn: SignInService,
   signer: SsoSigner,
   writes: UserWrites,
+  providerTokens?: ProviderAccessTokens,
 ): UsersService {
   async function requireByEmail(appId: string, email: string): Promise<UserRow> {
     const user = await deps.users.findByEmail(appId, email);
@@ -115,11 +124,11 @@ export function createUsersService(
       return { success: true, user_email: user.email, role: input.role };
     },
 
-    /** ssoAccessToken mints an access token for a user of the app (service role only, checked by the route). */
     async ssoAccessToken(appId: string, userId: string) {
       const user = await requireById(appId, userId);
       if (user.disabled) throw new InvalidInputError('userId: the user is disabled');
-      return { access_token: await deps.accessTokens.issueToken(user) };
+      const fromProvider = await providerTokens?.accessToken(appId, user.id);
+      return { access_token: fromProvider ?? (await deps.accessTokens.issueToken(user)) };
     },
 
     /** ssoIdToken returns a signed id token (sub, email, aud = app id) for a user of the app. */

@@ -253,7 +253,7 @@ export function createAutomationRunner(options: AutomationRunnerOptions): Automa
           } else {
             log.warn(
               { function: fn.functionName, automation: automation.name },
-              'connector automation not run: connectors are not available on this server',
+              `connector automation "${automation.name}" of function ${fn.functionName} is not supported yet`,
             );
           }
         }
