@@ -274,11 +274,12 @@ const REPO_APPS_DIR = resolve(import.meta.dirname, '../fixtures');
  * (index.html, src/, the SDK's client made in one place) but with no install of its own: the workspace's
  * Vite builds it, with its React and @base44/sdk. The build goes into the machine's build cache
  * (`fixture-builds/<name>-<hash>`, by the app's files, the app id and the workspace's package-lock.json),
- * once: about a second when it is not there. The app's project is projectDir (a `base44/` folder).
+ * once: about a second when it is not there. The app's project is projectDir (a `base44/` folder), unless
+ * the spec serves it with a project of its own (sign-in-app: the one startSignInServer writes).
  */
 export async function prepareRepoApp(
   name: string,
-  options: { appId: string; projectDir: string },
+  options: { appId: string; projectDir?: string },
 ): Promise<PreparedApp> {
   const source = join(REPO_APPS_DIR, name);
   const wanted = `${await sourceHash(source)} ${options.appId} ${createHash('sha256')
@@ -301,7 +302,12 @@ export async function prepareRepoApp(
     );
     log(name, `built in ${((Date.now() - started) / 1000).toFixed(1)} s into ${dir}`);
   }
-  return { name, appId: options.appId, dir, projectDir: options.projectDir };
+  return {
+    name,
+    appId: options.appId,
+    dir,
+    ...(options.projectDir ? { projectDir: options.projectDir } : {}),
+  };
 }
 
 /**

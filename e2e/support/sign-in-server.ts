@@ -36,9 +36,14 @@ export interface SignInOptions {
   authConfig?: Record<string, unknown>;
   /** secrets are set with the CLI too; given the oidc-provider's issuer (its port is chosen first). */
   secrets?: (issuer: string) => Record<string, string> | Promise<Record<string, string>>;
+  /** appName is the project's name (its `config.jsonc`), shown on a hosted app's sign-in page. */
+  appName?: string;
 }
 
-/** startSignInServer starts the provider and a server with env added (e.g. a short state TTL). */
+/**
+ * startSignInServer starts the provider and a server with env added (e.g. a short state TTL, or SITE_DIST
+ * to host a fixture app's build).
+ */
 export async function startSignInServer(
   env: Record<string, string> = {},
   options: SignInOptions = {},
@@ -46,6 +51,9 @@ export async function startSignInServer(
   const root = await mkdtemp(join(tmpdir(), 'queen-provider-sign-in-'));
   const project = join(root, 'base44');
   await mkdir(join(project, 'auth'), { recursive: true });
+  if (options.appName) {
+    await writeFile(join(project, 'config.jsonc'), `${JSON.stringify({ name: options.appName })}\n`);
+  }
   await writeFile(
     join(project, 'auth/config.jsonc'),
     '{ "enableGoogleLogin": true, "googleOAuthClientId": "queen-test-client", "enableSSOLogin": true, "ssoProviderName": "custom" }\n',

@@ -168,7 +168,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     await buildAgentsPart(shared, entities, llm, functions),
     await buildAutomationsPart(shared, functions),
     buildAdminPart(shared, auth, secrets, llm, appLogs),
-    await buildSitePart(shared, images, input.site),
+    await buildSitePart(shared, images, secrets, input.site),
   ];
 
   const app = await buildApp(

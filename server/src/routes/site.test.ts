@@ -8,7 +8,7 @@ import { DEFAULT_FRAME_ANCESTORS } from '../lib/content-security-policy';
 import { loadSiteBundle } from '../lib/site-bundle';
 import type { AppsService } from '../services/apps/apps-service';
 import type { ImageService } from '../services/images/image-service';
-import { registerSiteRoutes } from './site';
+import { registerSiteRoutes, type SignInChoices } from './site';
 
 const INDEX = '<html><head><!--app-boot--></head><body>Home</body></html>';
 const NOT_FOUND =
@@ -25,12 +25,18 @@ const images = { findStored: async () => null } as unknown as ImageService;
 let root: string;
 let app: FastifyInstance;
 
-async function serve(files: Record<string, string>) {
+async function serve(files: Record<string, string>, signInChoices?: () => Promise<SignInChoices>) {
   for (const [name, text] of Object.entries(files)) await writeFile(join(root, name), text);
   const bundle = await loadSiteBundle(root);
   app = Fastify();
-  await registerSiteRoutes(app, { bundle, appId: 'queen-test', apps, images });
+  await registerSiteRoutes(app, { bundle, appId: 'queen-test', apps, images, signInChoices });
   return bundle;
+}
+
+/** bootDataOf reads the boot data a served page carries. */
+function bootDataOf(html: string): unknown {
+  const text = /<script id="app-boot" type="application\/json">(.*?)<\/script>/.exec(html)?.[1];
+  return JSON.parse(text ?? 'null');
 }
 
 beforeEach(async () => {
@@ -53,6 +59,32 @@ describe('GET /login', () => {
     expect(response.body).toContain('<form>Sign in</form>');
     expect(response.body).toContain('<script id="app-boot" type="application/json">{"appId":"queen-test"');
     expect(response.body).not.toContain('<!--app-boot-->');
+  });
+
+  it("names the enabled sign-in providers in the page's boot data, read at each request", async () => {
+    let ssoName = 'Okta';
+    await serve({ 'index.html': INDEX, '404.html': NOT_FOUND, 'login.html': LOGIN }, async () => ({
+      signInProviders: ['google', 'sso'],
+      ssoName,
+    }));
+    const first = await app.inject({ url: '/login?from_url=%2F' });
+    expect(bootDataOf(first.body)).toMatchObject({
+      appId: 'queen-test',
+      signInProviders: ['google', 'sso'],
+      ssoName: 'Okta',
+    });
+    ssoName = 'Keycloak';
+    const second = await app.inject({ url: '/login' });
+    expect(bootDataOf(second.body)).toMatchObject({ ssoName: 'Keycloak' });
+    // Only the sign-in page is told.
+    expect(bootDataOf((await app.inject({ url: '/' })).body)).not.toHaveProperty('signInProviders');
+  });
+
+  it('without enabled providers, the boot data names none', async () => {
+    await serve({ 'index.html': INDEX, '404.html': NOT_FOUND, 'login.html': LOGIN });
+    const data = bootDataOf((await app.inject({ url: '/login' })).body);
+    expect(data).not.toHaveProperty('signInProviders');
+    expect(data).not.toHaveProperty('ssoName');
   });
 
   it('answers HEAD like GET, without a body', async () => {

@@ -22,6 +22,9 @@ import type { ImageService } from '../services/images/image-service';
 import { hostedPageHeaders, registerHostedAppFiles } from './site-hosted-app';
 import { answerUnknownRoute } from './unknown-route';
 
+/** SignInChoices are the external providers the sign-in page offers, for its boot data. */
+export type SignInChoices = Pick<BootData, 'signInProviders' | 'ssoName'>;
+
 /** SiteDeps is what serving the built site needs. */
 export interface SiteDeps {
   /** bundle is what SITE_DIST holds: our own site, or another app's build (served as a hosted app). */
@@ -33,6 +36,8 @@ export interface SiteDeps {
   appName?: string;
   /** returnOrigins are other origins the sign-in page may return to (CORS_ORIGINS), in its boot data. */
   returnOrigins?: readonly string[];
+  /** signInChoices answers the enabled providers for `/login`'s boot data (absent: none enabled). */
+  signInChoices?: (() => Promise<SignInChoices>) | undefined;
   /** frameAncestors is who may frame the site's pages (CSP source list); default DEFAULT_FRAME_ANCESTORS. */
   frameAncestors?: string;
   apps: AppsService;
@@ -115,6 +120,7 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
     const data = {
       ...(await bootData({ withHero: false })),
       ...(returnOrigins.length > 0 ? { returnOrigins: [...returnOrigins] } : {}),
+      ...(await deps.signInChoices?.()),
     };
     const page = hosted
       ? renderHostedLoginPage(loginHtml, data, deps.appName ?? deps.appId)

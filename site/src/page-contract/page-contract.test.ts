@@ -46,6 +46,26 @@ describe('boot data', () => {
     expect(parseBootData(text(42))).toEqual(data);
   });
 
+  it('reads back the sign-in providers: known ones, once each, in button order, with a sane SSO name', () => {
+    const read = (extra: object) => parseBootData(JSON.stringify({ ...data, ...extra }));
+    expect(read({ signInProviders: ['sso', 'google'], ssoName: ' Okta ' })).toEqual({
+      ...data,
+      signInProviders: ['google', 'sso'],
+      ssoName: 'Okta',
+    });
+    expect(read({ signInProviders: ['google', 'google', 'myspace', 7] })).toEqual({
+      ...data,
+      signInProviders: ['google'],
+    });
+    expect(read({ signInProviders: ['sso'], ssoName: 'x'.repeat(61) })).toEqual({
+      ...data,
+      signInProviders: ['sso'],
+    });
+    // No provider: no SSO name either, and the page is as it was.
+    expect(read({ signInProviders: 'google', ssoName: 'Okta' })).toEqual(data);
+    expect(read({ signInProviders: [] })).toEqual(data);
+  });
+
   it.each([undefined, null, '', 'not json', 'null', '42', '{"appId":7,"publicSettings":{"id":1}}'])(
     'reads %j as unknown',
     (text) => expect(parseBootData(text)).toEqual(NO_BOOT_DATA),

@@ -24,6 +24,16 @@ export interface PublicSettings {
 }
 
 /**
+ * SIGN_IN_PROVIDERS are the external sign-in providers a Base44 app may enable (`auth/config.jsonc`), in the
+ * order the sign-in page shows their buttons; `sso` is the app's own OpenID Connect provider.
+ */
+export const SIGN_IN_PROVIDERS = ['google', 'microsoft', 'github', 'facebook', 'apple', 'sso'] as const;
+export type SignInProviderId = (typeof SIGN_IN_PROVIDERS)[number];
+
+/** SSO_NAME_MAX_LENGTH bounds the SSO provider's name the page shows ("Continue with Okta"). */
+export const SSO_NAME_MAX_LENGTH = 60;
+
+/**
  * BootData is what the server writes into every page it serves and the page script reads before its first
  * request. The server always knows the app id; a page opened without a server (vite dev) reads null.
  */
@@ -41,6 +51,13 @@ export interface BootData {
    * sign-in page may send the browser back to with its token; set on the sign-in page only.
    */
   returnOrigins?: string[];
+  /**
+   * signInProviders are the external providers the app enables (none: the page is email and password only);
+   * set on the sign-in page only, which shows a "Continue with …" button for each.
+   */
+  signInProviders?: SignInProviderId[];
+  /** ssoName names the SSO provider on its button (the app secret `sso_name`); absent: "single sign-on". */
+  ssoName?: string;
 }
 
 /** NEUTRAL_LOOK is the `<html data-look>` value of a hosted app's sign-in page (login.css styles it). */
@@ -66,6 +83,18 @@ export function bootScript(data: BootData): string {
   return `<script id="${BOOT_SCRIPT_ID}" type="application/json">${serializeJsonForScript(data)}</script>`;
 }
 
+/** signInChoicesOf keeps the known providers (once each, in SIGN_IN_PROVIDERS order) and a sane SSO name. */
+function signInChoicesOf(raw: Partial<BootData>): Pick<BootData, 'signInProviders' | 'ssoName'> {
+  const listed: unknown[] = Array.isArray(raw.signInProviders) ? raw.signInProviders : [];
+  const providers = SIGN_IN_PROVIDERS.filter((provider) => listed.includes(provider));
+  if (providers.length === 0) return {};
+  const ssoName = typeof raw.ssoName === 'string' ? raw.ssoName.trim() : '';
+  return {
+    signInProviders: providers,
+    ...(ssoName && ssoName.length <= SSO_NAME_MAX_LENGTH ? { ssoName } : {}),
+  };
+}
+
 /** parseBootData reads the boot script's text; a missing or malformed one means "unknown" (NO_BOOT_DATA). */
 export function parseBootData(text: string | null | undefined): BootData {
   if (!text) return NO_BOOT_DATA;
@@ -86,6 +115,7 @@ export function parseBootData(text: string | null | undefined): BootData {
       ...(Array.isArray(raw.returnOrigins) && raw.returnOrigins.length > 0
         ? { returnOrigins: raw.returnOrigins.filter((origin) => typeof origin === 'string') }
         : {}),
+      ...signInChoicesOf(raw),
     };
   } catch {
     return NO_BOOT_DATA;

@@ -5,13 +5,16 @@ import { DEFAULT_FRAME_ANCESTORS } from '../../lib/content-security-policy';
 import { loadSiteBundle, type SiteBundle } from '../../lib/site-bundle';
 import { registerSiteRoutes } from '../../routes/site';
 import type { ImageService } from '../../services/images/image-service';
+import type { SecretsService } from '../../services/secrets/secrets-service';
 import { reportSiteBundle } from '../startup-report';
 import type { Part, Shared } from './part';
+import { signInChoicesFor } from './sign-in-choices';
 
 /** buildSitePart reports the bundle's problems and serves it; `/login` stays ours when hosting an app. */
 export async function buildSitePart(
   shared: Shared,
   images: { images: ImageService },
+  secrets: { secrets: SecretsService },
   /** site is the site config the page was prerendered from, to tell a stale build (absent: not checked). */
   site: SiteConfig | undefined,
 ): Promise<Part> {
@@ -21,6 +24,10 @@ export async function buildSitePart(
     bundle.kind === 'app' && config.OWN_SITE_DIST !== config.SITE_DIST
       ? await loadSiteBundle(config.OWN_SITE_DIST)
       : null;
+  // The sign-in page offers a button per provider the app enables (the SSO one named by `sso_name`).
+  const signInChoices = signInChoicesFor(shared.project.auth?.config, (name) =>
+    secrets.secrets.get(config.APP_ID, name),
+  );
   return {
     name: 'site',
     routes: (app, { returnOrigins }) =>
@@ -28,6 +35,7 @@ export async function buildSitePart(
         bundle,
         ownSite,
         returnOrigins,
+        signInChoices,
         appName: shared.project.name,
         appId: config.APP_ID,
         frameAncestors: config.FRAME_ANCESTORS ?? DEFAULT_FRAME_ANCESTORS,

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, renderUi, screen } from '../../testing/react-root';
 import type { AuthApi } from './api/auth-api';
 import type { LoginParams } from './lib/login-params';
+import type { ProviderSignIn } from './lib/provider-links';
 import { LoginPage } from './login-page';
 
 const ORIGIN = window.location.origin;
@@ -207,5 +208,88 @@ describe('LoginPage', () => {
     type('Password', 'secret');
     await submit();
     expect(navigate).toHaveBeenCalledWith(`${ORIGIN}/trips?access_token=jwt-signed-in`);
+  });
+
+  describe('external sign-in providers', () => {
+    const fromUrl = `${ORIGIN}/settings?tab=profile`;
+    const encodedFrom = encodeURIComponent(fromUrl);
+    const renderWith = (providerSignIn: ProviderSignIn | undefined, params: Partial<LoginParams> = {}) =>
+      renderUi(
+        <LoginPage
+          api={fakeApi()}
+          navigate={navigate}
+          brand="Camp Planner"
+          providerSignIn={providerSignIn}
+          params={{ fromUrl, resetToken: null, inviteToken: null, ...params }}
+        />,
+      );
+    const link = (name: string) => screen.getByRole<HTMLAnchorElement>('link', { name });
+    const hrefOf = (name: string) => link(name).getAttribute('href');
+
+    it('shows a link per enabled provider, each to the route the SDK uses, returning to from_url', () => {
+      renderWith({
+        appId: 'camp-app',
+        providers: ['google', 'microsoft', 'github', 'facebook', 'apple', 'sso'],
+        ssoName: 'Okta',
+      });
+      const query = `app_id=camp-app&from_url=${encodedFrom}`;
+      expect(hrefOf('Continue with Google')).toBe(`/api/apps/auth/login?${query}`);
+      expect(hrefOf('Continue with Microsoft')).toBe(`/api/apps/auth/microsoft/login?${query}`);
+      expect(hrefOf('Continue with GitHub')).toBe(`/api/apps/auth/github/login?${query}`);
+      expect(hrefOf('Continue with Facebook')).toBe(`/api/apps/auth/facebook/login?${query}`);
+      expect(hrefOf('Continue with Apple')).toBe(`/api/apps/auth/apple/login?${query}`);
+      expect(hrefOf('Continue with Okta')).toBe(`/api/apps/camp-app/auth/sso/login?${query}`);
+      // In that order, before the "or" and the email form.
+      const names = Array.from(
+        screen.getByRole('list', { name: 'Other ways to sign in' }).querySelectorAll('a'),
+        (anchor) => anchor.textContent,
+      );
+      expect(names).toEqual([
+        'Continue with Google',
+        'Continue with Microsoft',
+        'Continue with GitHub',
+        'Continue with Facebook',
+        'Continue with Apple',
+        'Continue with Okta',
+      ]);
+      const or = screen.getByText('or');
+      const email = field('Email');
+      expect(link('Continue with Okta').compareDocumentPosition(or)).toBe(Node.DOCUMENT_POSITION_FOLLOWING);
+      expect(or.compareDocumentPosition(email) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    });
+
+    it('labels SSO "single sign-on" without a name, and shows only the providers enabled', () => {
+      renderWith({ appId: 'camp-app', providers: ['sso'] });
+      expect(hrefOf('Continue with single sign-on')).toBe(
+        `/api/apps/camp-app/auth/sso/login?app_id=camp-app&from_url=${encodedFrom}`,
+      );
+      expect(screen.getAllByRole('link', { name: /^Continue with/ })).toHaveLength(1);
+    });
+
+    it('sends a from_url on another origin home, as the email form does', () => {
+      renderWith({ appId: 'camp-app', providers: ['google'] }, { fromUrl: 'https://evil.example/steal' });
+      expect(hrefOf('Continue with Google')).toBe(
+        `/api/apps/auth/login?app_id=camp-app&from_url=${encodeURIComponent(`${ORIGIN}/`)}`,
+      );
+    });
+
+    it('offers the providers on the sign-up step too, but not on the others', () => {
+      renderWith({ appId: 'camp-app', providers: ['google'] });
+      fireEvent.click(button('Create an account'));
+      expect(heading()).toBe('Create your account');
+      expect(link('Continue with Google')).toBeTruthy();
+      fireEvent.click(button('Sign in'));
+      fireEvent.click(button('Forgot password?'));
+      expect(heading()).toBe('Reset your password');
+      expect(screen.queryByRole('link', { name: /^Continue with/ })).toBeNull();
+    });
+
+    it('without providers the page is as before: no buttons, no "or"', () => {
+      renderWith(undefined);
+      expect(screen.queryByRole('link', { name: /^Continue with/ })).toBeNull();
+      expect(screen.queryByText('or')).toBeNull();
+      renderWith({ appId: 'camp-app', providers: [] });
+      expect(screen.queryByRole('list', { name: 'Other ways to sign in' })).toBeNull();
+    });
   });
 });

@@ -10,7 +10,8 @@ import { VerifyCodeForm } from './components/verify-code-form';
 import { withoutMailedTokens, type LoginParams } from './lib/login-params';
 import { initialView, type LoginView, type StepProps } from './lib/login-view';
 import { LoginCopyContext, loginCopy } from './lib/login-copy';
-import { returnUrlWithToken } from './lib/return-url';
+import { providerLinks, ProviderLinksContext, type ProviderSignIn } from './lib/provider-links';
+import { returnUrlWithToken, safeReturnTarget } from './lib/return-url';
 
 interface LoginPageProps {
   params: LoginParams;
@@ -21,6 +22,8 @@ interface LoginPageProps {
   brand?: string | undefined;
   /** returnOrigins are other origins `from_url` may return to (the server's CORS_ORIGINS). */
   returnOrigins?: readonly string[] | undefined;
+  /** providerSignIn are the external providers the app enables, shown as buttons (absent: none). */
+  providerSignIn?: ProviderSignIn | undefined;
 }
 
 const leave = (url: string) => window.location.assign(url);
@@ -29,7 +32,14 @@ const leave = (url: string) => window.location.assign(url);
  * LoginPage is the platform's sign-in page: sign in, sign up with a mailed code, reset a password and
  * accept an invite. It returns to the same-origin `from_url` with `access_token` appended.
  */
-export function LoginPage({ params, api, navigate = leave, brand, returnOrigins }: LoginPageProps) {
+export function LoginPage({
+  params,
+  api,
+  navigate = leave,
+  brand,
+  returnOrigins,
+  providerSignIn,
+}: LoginPageProps) {
   useHydratedMarker();
   const [view, setView] = useState<LoginView>(() => initialView(params));
   const [moved, setMoved] = useState(false);
@@ -58,18 +68,31 @@ export function LoginPage({ params, api, navigate = leave, brand, returnOrigins 
 
   const step: StepProps = { api, go, finish, focusOnShow: moved };
   const copy = useMemo(() => loginCopy(brand), [brand]);
+  // The provider returns to the same checked from_url the email form would (the server checks it again).
+  const links = useMemo(
+    () =>
+      providerSignIn
+        ? providerLinks(
+            providerSignIn,
+            safeReturnTarget(params.fromUrl, window.location.origin, returnOrigins).href,
+          )
+        : [],
+    [providerSignIn, params.fromUrl, returnOrigins],
+  );
   return (
     <LoginCopyContext.Provider value={copy}>
-      <AuthCard brand={brand}>
-        {view.step === 'sign-in' && <SignInForm {...step} email={view.email} notice={view.notice} />}
-        {view.step === 'sign-up' && <SignUpForm {...step} email={view.email} />}
-        {view.step === 'verify' && (
-          <VerifyCodeForm {...step} email={view.email} password={view.password} notice={view.notice} />
-        )}
-        {view.step === 'forgot' && <ForgotPasswordForm {...step} email={view.email} />}
-        {view.step === 'reset' && <SetPasswordForm {...step} token={view.token} invite={false} />}
-        {view.step === 'invite' && <SetPasswordForm {...step} token={view.token} invite />}
-      </AuthCard>
+      <ProviderLinksContext.Provider value={links}>
+        <AuthCard brand={brand}>
+          {view.step === 'sign-in' && <SignInForm {...step} email={view.email} notice={view.notice} />}
+          {view.step === 'sign-up' && <SignUpForm {...step} email={view.email} />}
+          {view.step === 'verify' && (
+            <VerifyCodeForm {...step} email={view.email} password={view.password} notice={view.notice} />
+          )}
+          {view.step === 'forgot' && <ForgotPasswordForm {...step} email={view.email} />}
+          {view.step === 'reset' && <SetPasswordForm {...step} token={view.token} invite={false} />}
+          {view.step === 'invite' && <SetPasswordForm {...step} token={view.token} invite />}
+        </AuthCard>
+      </ProviderLinksContext.Provider>
     </LoginCopyContext.Provider>
   );
 }

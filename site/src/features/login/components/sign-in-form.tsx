@@ -4,6 +4,7 @@ import { useLoginCopy } from '../lib/login-copy';
 import type { StepProps } from '../lib/login-view';
 import { LEAVING, useSubmit } from '../lib/use-submit';
 import { SubmitButton, TextButton } from './buttons';
+import { ProviderButtons } from './provider-buttons';
 import { FormError, FormNotice } from './form-messages';
 import { EmailField, TextField } from './text-field';
 import { ViewHeading } from './view-heading';
@@ -53,6 +54,7 @@ export function SignInForm({
         <p>{copy.welcomeBack}</p>
       </ViewHeading>
       <FormNotice message={notice ?? null} />
+      <ProviderButtons />
       <form onSubmit={submit}>
         <EmailField
           autoComplete="username"

@@ -3,6 +3,7 @@ import { useLoginCopy } from '../lib/login-copy';
 import type { StepProps } from '../lib/login-view';
 import { useSubmit } from '../lib/use-submit';
 import { SubmitButton, TextButton } from './buttons';
+import { ProviderButtons } from './provider-buttons';
 import { FormError } from './form-messages';
 import { EmailField, NewPasswordField } from './text-field';
 import { ViewHeading } from './view-heading';
@@ -30,6 +31,7 @@ export function SignUpForm({
       <ViewHeading title="Create your account" focusOnShow={focusOnShow}>
         <p>{copy.join} We will email you a code to confirm it is you.</p>
       </ViewHeading>
+      <ProviderButtons />
       <form onSubmit={submit}>
         <EmailField value={email} onChange={(event) => setEmail(event.target.value)} />
         <NewPasswordField
