@@ -65,7 +65,9 @@ function scriptJson(value: unknown): string {
 
 /**
  * popupPage posts `{access_token, is_new_user}` to the window that opened the popup, only if it is at
- * origin, and closes; its one script runs by nonce.
+ * origin; its one script runs by nonce. The SDK closes the popup once it has the message (it checks that
+ * the message comes from its popup, which a popup that closed itself at once no longer is); the page
+ * closes itself only if nobody did within 3 s.
  */
 export function popupPage(
   reply: FastifyReply,
@@ -82,7 +84,7 @@ export function popupPage(
 <body><p>Signed in: you can close this window.</p>
 <script nonce="${nonce}">
 if (window.opener) window.opener.postMessage(${scriptJson(message)}, ${scriptJson(origin)});
-window.close();
+setTimeout(function () { window.close(); }, 3000);
 </script></body></html>
 `,
     csp,
