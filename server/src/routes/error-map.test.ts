@@ -8,6 +8,7 @@ import * as fileInspector from '../services/files/file-inspector';
 import * as fileService from '../services/files/file-service';
 import * as functionErrors from '../services/functions/function-errors';
 import * as signInState from '../services/auth/sign-in-state';
+import * as connectorErrors from '../services/connectors/connector-errors';
 import { errorAnswer, openAiErrorBody } from './error-map';
 
 const MB = 1024 * 1024;
@@ -44,6 +45,7 @@ const samples: Record<string, Error> = {
   FunctionTimeoutError: new functionErrors.FunctionTimeoutError('Function hello took longer than 3 s'),
   FunctionsBusyError: new functionErrors.FunctionsBusyError('Every process of hello is busy'),
   StateRefusedError: new signInState.StateRefusedError('Start signing in again', 'used_state'),
+  ConnectorError: new connectorErrors.ConnectorError('connector_not_configured', 'slack is not configured'),
 };
 
 /**
@@ -62,6 +64,7 @@ const NEVER_ANSWERED = {
 const expectedStatus: Record<string, number> = {
   NotFoundError: 404,
   ConflictError: 409,
+  ConnectorError: 409,
   InvalidInputError: 400,
   StateRefusedError: 400,
   UpstreamError: 502,
