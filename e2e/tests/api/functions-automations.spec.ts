@@ -44,7 +44,9 @@ test('entity writes call the declared function with the event as the service rol
         timeout: 30_000,
       })
       .toMatchObject({ note_id: note.id, text: 'second', old_text: 'first' });
-    expect(server.logs()).toMatch(/connector automation "[^"]+" of function \S+ is not supported yet/);
+    expect(server.logs()).toMatch(
+      /connector automation \\?"[^"\\]+\\?" of function \S+ is not supported yet/,
+    );
   } finally {
     await server.stop();
   }
