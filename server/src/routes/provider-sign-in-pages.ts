@@ -3,25 +3,12 @@
 import type { FastifyReply } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { escapeHtml } from '../lib/html-escape';
-
-const PAGE_CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
-function sendPage(reply: FastifyReply, status: number, html: string, csp = PAGE_CSP) {
-  return reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .header('content-security-policy', csp)
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'no-referrer')
-    .type('text/html; charset=utf-8')
-    .send(html);
-}
+import { sendHtmlPage } from './html-page';
 
 /** unavailablePage says sign-in with providerName is not offered here, with a way back and to e-mail sign-in. */
 export function unavailablePage(reply: FastifyReply, status: number, providerName: string, back: string) {
   const login = `/login?from_url=${encodeURIComponent(back)}`;
-  return sendPage(
+  return sendHtmlPage(
     reply,
     status,
     `<!doctype html>
@@ -39,7 +26,7 @@ a{color:#5b3cc4}h1{font-size:1.4rem}</style></head>
 
 /** failurePage says why a sign-in did not complete (message is the error answer's), with ways on. */
 export function failurePage(reply: FastifyReply, status: number, message: string) {
-  return sendPage(
+  return sendHtmlPage(
     reply,
     status,
     `<!doctype html>
@@ -76,7 +63,7 @@ export function popupPage(
 ) {
   const nonce = randomBytes(16).toString('base64');
   const csp = `default-src 'none'; script-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
-  return sendPage(
+  return sendHtmlPage(
     reply,
     200,
     `<!doctype html>
