@@ -1,7 +1,9 @@
 // A Playwright reporter that prints, at the end of a run, how long each project took: from its first test's
-// start to its last test's end (projects overlap when workers are free), and its tests' summed time. The
-// figures in e2e/README.md come from it.
+// start to its last test's end (projects overlap when workers are free), and its tests' summed time; then
+// the slowest spec files by summed time, where cutting repetition pays most. The figures in
+// e2e/README.md come from it.
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { relative } from 'node:path';
 
 interface Span {
   first: number;
@@ -10,8 +12,11 @@ interface Span {
   tests: number;
 }
 
+const SLOWEST_FILES_SHOWN = 15;
+
 export default class ProjectTimesReporter implements Reporter {
   private readonly spans = new Map<string, Span>();
+  private readonly fileTimes = new Map<string, number>();
 
   onTestEnd(test: TestCase, result: TestResult): void {
     const project = test.parent.project()?.name ?? 'unknown';
@@ -22,6 +27,8 @@ export default class ProjectTimesReporter implements Reporter {
     span.summed += result.duration;
     span.tests += 1;
     this.spans.set(project, span);
+    const file = `${project} ${relative(process.cwd(), test.location.file)}`;
+    this.fileTimes.set(file, (this.fileTimes.get(file) ?? 0) + result.duration);
   }
 
   onEnd(result: FullResult): void {
@@ -32,5 +39,8 @@ export default class ProjectTimesReporter implements Reporter {
         `  ${project.padEnd(18)} ${String(span.tests).padStart(4)} tests  span ${seconds(span.last - span.first).padStart(6)}  summed ${seconds(span.summed)}`,
       );
     }
+    console.log('Slowest spec files (summed):');
+    const slowest = [...this.fileTimes].sort(([, a], [, b]) => b - a).slice(0, SLOWEST_FILES_SHOWN);
+    for (const [file, ms] of slowest) console.log(`  ${seconds(ms).padStart(6)}  ${file}`);
   }
 }
