@@ -1,7 +1,8 @@
 // A Playwright reporter that prints, at the end of a run, how long each project took: from its first test's
 // start to its last test's end (projects overlap when workers are free), and its tests' summed time; then
-// the slowest spec files by summed time, where cutting repetition pays most. The figures in
-// e2e/README.md come from it.
+// the slowest spec files by wall time (a file's tests run in one worker, one after another), which unlike
+// test durations includes its beforeAll hooks: the servers it starts, where cutting repetition pays most.
+// The figures in e2e/README.md come from it.
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { relative } from 'node:path';
 
@@ -12,11 +13,19 @@ interface Span {
   tests: number;
 }
 
-const SLOWEST_FILES_SHOWN = 15;
+const SLOWEST_FILES_SHOWN = 30;
+
+/** specFileOf is the spec file test belongs to (a table's tests are declared in a support file). */
+function specFileOf(test: TestCase): string {
+  for (let suite = test.parent; suite; suite = suite.parent) {
+    if (suite.type === 'file') return suite.location?.file ?? test.location.file;
+  }
+  return test.location.file;
+}
 
 export default class ProjectTimesReporter implements Reporter {
   private readonly spans = new Map<string, Span>();
-  private readonly fileTimes = new Map<string, number>();
+  private readonly fileSpans = new Map<string, { first: number; last: number }>();
 
   onTestEnd(test: TestCase, result: TestResult): void {
     const project = test.parent.project()?.name ?? 'unknown';
@@ -27,8 +36,11 @@ export default class ProjectTimesReporter implements Reporter {
     span.summed += result.duration;
     span.tests += 1;
     this.spans.set(project, span);
-    const file = `${project} ${relative(process.cwd(), test.location.file)}`;
-    this.fileTimes.set(file, (this.fileTimes.get(file) ?? 0) + result.duration);
+    const file = `${project} ${relative(process.cwd(), specFileOf(test))}`;
+    const fileSpan = this.fileSpans.get(file) ?? { first: started, last: started };
+    fileSpan.first = Math.min(fileSpan.first, started);
+    fileSpan.last = Math.max(fileSpan.last, started + result.duration);
+    this.fileSpans.set(file, fileSpan);
   }
 
   onEnd(result: FullResult): void {
@@ -39,8 +51,9 @@ export default class ProjectTimesReporter implements Reporter {
         `  ${project.padEnd(18)} ${String(span.tests).padStart(4)} tests  span ${seconds(span.last - span.first).padStart(6)}  summed ${seconds(span.summed)}`,
       );
     }
-    console.log('Slowest spec files (summed):');
-    const slowest = [...this.fileTimes].sort(([, a], [, b]) => b - a).slice(0, SLOWEST_FILES_SHOWN);
+    console.log('Slowest spec files (wall time, with their beforeAll hooks):');
+    const walls = [...this.fileSpans].map(([file, { first, last }]) => [file, last - first] as const);
+    const slowest = walls.sort(([, a], [, b]) => b - a).slice(0, SLOWEST_FILES_SHOWN);
     for (const [file, ms] of slowest) console.log(`  ${seconds(ms).padStart(6)}  ${file}`);
   }
 }
