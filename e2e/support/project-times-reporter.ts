@@ -3,7 +3,7 @@
 // the slowest spec files by wall time (a file's tests run in one worker, one after another), which unlike
 // test durations includes its beforeAll hooks: the servers it starts, where cutting repetition pays most.
 // The figures in e2e/README.md come from it.
-import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import type { FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { relative } from 'node:path';
 
 interface Span {
@@ -17,10 +17,9 @@ const SLOWEST_FILES_SHOWN = 30;
 
 /** specFileOf is the spec file test belongs to (a table's tests are declared in a support file). */
 function specFileOf(test: TestCase): string {
-  for (let suite = test.parent; suite; suite = suite.parent) {
-    if (suite.type === 'file') return suite.location?.file ?? test.location.file;
-  }
-  return test.location.file;
+  let suite: Suite | undefined = test.parent;
+  while (suite && suite.type !== 'file') suite = suite.parent;
+  return suite?.location?.file ?? test.location.file;
 }
 
 export default class ProjectTimesReporter implements Reporter {

@@ -82,6 +82,9 @@ let servers: Record<ServerName, RunningServer>;
 let userToken: Record<ServerName, string>;
 let ownerEmail: string;
 
+/** MAX_SOCKETS is the proxied server's REALTIME_MAX_SOCKETS (the direct one derives its own). */
+const MAX_SOCKETS = 3;
+
 const LIMIT_ENV = {
   INTEGRATION_RATE_LIMIT_PER_MINUTE: String(INTEGRATION_PER_IP),
   INTEGRATION_RATE_LIMIT_PER_USER_PER_MINUTE: String(INTEGRATION_PER_USER),
@@ -94,7 +97,9 @@ test.beforeAll(async () => {
   test.setTimeout(240_000);
   const [direct, proxied] = await Promise.all([
     startEntitiesServer({ env: LIMIT_ENV }),
-    startEntitiesServer({ env: { ...LIMIT_ENV, TRUST_PROXY: 'loopback' } }),
+    startEntitiesServer({
+      env: { ...LIMIT_ENV, TRUST_PROXY: 'loopback', REALTIME_MAX_SOCKETS: String(MAX_SOCKETS) },
+    }),
   ]);
   servers = { direct, proxied };
   ownerEmail = uniqueEmail('owner');
@@ -248,6 +253,39 @@ test('realtime: rooms of unknown entities are refused and a socket’s rooms are
         () => freshUpdates.length > 0,
       ),
     ).toBe(true);
+  } finally {
+    for (const socket of sockets) socket.disconnect();
+  }
+});
+
+test('realtime: past REALTIME_MAX_SOCKETS a socket gets a clear connect_error, and HTTP is unaffected', async () => {
+  const server = servers.proxied;
+  const sockets: Socket[] = [];
+  try {
+    for (let index = 0; index < MAX_SOCKETS; index += 1) sockets.push(await connectSocket(server.url));
+    const refused = await connectSocket(server.url).then(
+      (socket) => (sockets.push(socket), 'connected'),
+      (error: Error) => error.message,
+    );
+    expect(refused).toContain('REALTIME_MAX_SOCKETS');
+    // The HTTP API does not share the cap.
+    const created = await call(server, `/api/apps/${appId}/entities/Todo`, {
+      body: { title: 'past the socket cap' },
+      token: SERVICE_TOKEN,
+    });
+    expect(created.status).toBe(201);
+    // The cap counts live connections: once one closes (and the refused one is let go), a new one connects.
+    sockets.shift()?.disconnect();
+    let again: Socket | null = null;
+    const connected = await eventually(
+      async () => {
+        again = await connectSocket(server.url).catch(() => null);
+      },
+      () => again !== null,
+    );
+    expect(connected).toBe(true);
+    if (again) sockets.push(again);
+    expect(server.logs()).toContain('"maxSockets":3');
   } finally {
     for (const socket of sockets) socket.disconnect();
   }

@@ -26,6 +26,16 @@ export const HttpEnvShape = {
   // Behind a load balancer, keep it above the balancer's idle timeout (Fastify's 72 s is above the usual 60 s).
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(72_000),
   MAX_CONNECTIONS_PER_IP: count(256, 1_000_000),
+  // Unset: derived from the open-files limit (lib/open-files-limit.ts), so sockets never starve HTTP of files.
+  REALTIME_MAX_SOCKETS: z.preprocess(
+    blankAsUndefined,
+    z.coerce
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(10_000_000, 'must be at most 10000000')
+      .optional(),
+  ),
   REALTIME_MAX_SOCKETS_PER_IP: count(100, 1_000_000),
   REALTIME_HANDSHAKES_PER_IP_PER_MINUTE: count(120, 1_000_000),
 };

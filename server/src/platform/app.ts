@@ -21,6 +21,7 @@ import {
 import type { RateLimiter } from '../services/limits/rate-limiter';
 import type { CoreHandler } from '../routes/core-handlers';
 import type { Edge, Part } from './parts/part';
+import { realtimeCapacity } from '../lib/open-files-limit';
 
 /** BODY_LIMIT is the largest request body accepted (1 MB); larger ones get 413. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -34,6 +35,8 @@ export interface HttpLimits {
   maxConnectionsPerIp: number;
   realtimeMaxSocketsPerIp: number;
   realtimeHandshakesPerMinute: number;
+  /** realtimeMaxSockets caps this instance's sockets (REALTIME_MAX_SOCKETS); unset, the open-files limit decides. */
+  realtimeMaxSockets?: number;
 }
 
 /** DEFAULT_HTTP_LIMITS are the environment's defaults, for apps built without a configuration. */
@@ -147,6 +150,7 @@ export async function buildApp(deps: EdgeOptions, parts: readonly Part[]): Promi
     // The room families of the parts that publish (entities; agents will add theirs).
     rooms: parts.flatMap((part) => part.rooms ?? []),
     ...(deps.maxRoomsPerSocket ? { maxRooms: deps.maxRoomsPerSocket } : {}),
+    maxSockets: limits.realtimeMaxSockets ?? realtimeCapacity(undefined).maxSockets,
     handshakes: {
       maxSocketsPerIp: limits.realtimeMaxSocketsPerIp,
       clientIp: (request) =>

@@ -40,6 +40,7 @@ import type { Part } from './parts/part';
 import { buildSecretsPart } from './parts/secrets';
 import { buildAppBasics, buildShared } from './parts/shared';
 import { buildSitePart } from './parts/site';
+import { realtimeCapacity } from '../lib/open-files-limit';
 
 export { buildSecretsService } from './parts/secrets';
 
@@ -194,6 +195,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
         maxConnectionsPerIp: config.MAX_CONNECTIONS_PER_IP,
         realtimeMaxSocketsPerIp: config.REALTIME_MAX_SOCKETS_PER_IP,
         realtimeHandshakesPerMinute: config.REALTIME_HANDSHAKES_PER_IP_PER_MINUTE,
+        realtimeMaxSockets: realtimeCapacity(config.REALTIME_MAX_SOCKETS).maxSockets,
       },
       maxRoomsPerSocket: config.REALTIME_MAX_ROOMS_PER_SOCKET,
       corsOrigins: config.CORS_ORIGINS,

@@ -1,5 +1,6 @@
 import { siteConfigHash } from '../../../site/src/page-contract/build-info';
 import type { Logger } from 'pino';
+import { realtimeCapacity } from '../lib/open-files-limit';
 import type { SiteConfig } from '../../../site/src/config/site-config-schema';
 import type { ServerConfig } from '../config/server-env';
 import type { SiteBundle } from '../lib/site-bundle';
@@ -64,7 +65,16 @@ export async function logStartup(platform: StartupFacts, logger: Logger): Promis
     },
     'app project',
   );
-  logger.info({ realtime: realtime.mode }, 'realtime mode');
+  const capacity = realtimeCapacity(config.REALTIME_MAX_SOCKETS);
+  logger.info(
+    {
+      realtime: realtime.mode,
+      openFilesLimit: capacity.openFilesLimit ?? 'unknown',
+      maxSockets: capacity.maxSockets,
+      ...(config.REALTIME_MAX_SOCKETS ? {} : { maxSocketsFrom: 'the open-files limit' }),
+    },
+    'realtime mode',
+  );
   logger.info(
     {
       readCache: platform.readCache

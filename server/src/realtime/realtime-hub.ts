@@ -48,7 +48,10 @@ export interface Realtime {
 }
 
 /** AttachOptions are how handshakes are identified and which rooms sockets may join. */
-export type AttachOptions = Pick<SocketServerOptions, 'identify' | 'rooms' | 'maxRooms' | 'handshakes'>;
+export type AttachOptions = Pick<
+  SocketServerOptions,
+  'identify' | 'rooms' | 'maxRooms' | 'handshakes' | 'maxSockets'
+>;
 
 /** RealtimeOptions picks the fan-out: REDIS_URL for several instances, none for one. */
 export interface RealtimeOptions {

@@ -60,7 +60,15 @@ export interface SocketServerOptions {
   maxRooms?: number;
   /** handshakes bounds the sockets one client IP may hold and open; without it, unbounded. */
   handshakes?: HandshakeLimits;
+  /** maxSockets caps this instance's connections (REALTIME_MAX_SOCKETS); without it, unbounded. */
+  maxSockets?: number;
 }
+
+/** SERVER_FULL is the connect_error a socket past REALTIME_MAX_SOCKETS gets. */
+export const SERVER_FULL =
+  'This server holds as many realtime connections as it may (REALTIME_MAX_SOCKETS): try again later';
+/** FULL_CLOSE_DELAY_MS is how long a refused connection stays open, so its connect_error is delivered first. */
+const FULL_CLOSE_DELAY_MS = 1_000;
 
 /** HandshakeLimits are REALTIME_MAX_SOCKETS_PER_IP and the handshake rate per IP. */
 export interface HandshakeLimits {
@@ -137,6 +145,13 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
   // NB: a rejected handshake is never retried by socket.io-client, so an unknown or expired token does not
   // refuse the connection: the resolver decides what it is (the entity resolver makes it anonymous).
   io.use((socket, next) => {
+    // Refused with a message the client sees (a refusal in allowRequest reaches it as a bare "websocket
+    // error"), then closed so the descriptor goes back; the HTTP API never shares this cap.
+    if (options.maxSockets !== undefined && io.engine.clientsCount > options.maxSockets) {
+      next(new Error(SERVER_FULL));
+      setTimeout(() => socket.conn.close(), FULL_CLOSE_DELAY_MS).unref();
+      return;
+    }
     const data = socket.data as SocketData;
     data.appId = queryValue(socket.handshake.query.app_id) ?? '';
     data.token = queryValue(socket.handshake.query.token);
