@@ -21,6 +21,8 @@ export interface RealtimeHub {
   handle(name: string, handler: (payload: unknown) => void): void;
   /** localMembers returns the sockets in room connected to this instance, as ids and handshake state. */
   localMembers(room: string): RoomMember[];
+  /** localSockets returns every socket connected to this instance (for background identity checks). */
+  localSockets(): RoomMember[];
   /** sendTo emits event with payload to the given sockets of this instance, encoding it once for all. */
   sendTo(socketIds: string[], event: string, payload: unknown): void;
 }
@@ -109,6 +111,12 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
           const socket = io.of('/').sockets.get(id);
           if (socket) members.push({ id, data: socket.data as SocketData });
         }
+        return members;
+      },
+      localSockets() {
+        if (!io) return [];
+        const members: RoomMember[] = [];
+        for (const [id, socket] of io.of('/').sockets) members.push({ id, data: socket.data as SocketData });
         return members;
       },
       sendTo(socketIds, event, payload) {

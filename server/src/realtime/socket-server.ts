@@ -26,6 +26,8 @@ export interface SocketData {
   admitted: boolean;
   /** checkedAt is when identity was last resolved (ms since epoch). */
   checkedAt: number;
+  /** checkedSequence orders the last check against user writes (services/delivery/socket-identities.ts). */
+  checkedSequence?: number;
 }
 
 /**

@@ -56,6 +56,15 @@ export function createUsersStore(db: Queryable) {
       const user = rows[0];
       return user && user.app_id === appId ? user : null;
     },
+    /** findByIds returns the users of appId among ids (at most 1,000), in one query; unknown ids are left out. */
+    async findByIds(appId: string, ids: readonly string[]): Promise<UserRow[]> {
+      if (ids.length === 0) return [];
+      if (ids.length > 1_000) throw new Error('findByIds reads at most 1000 users at once');
+      const { rows } = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = ANY($1::text[])`, [
+        [...ids],
+      ]);
+      return rows.filter((user) => user.app_id === appId);
+    },
     /** findByEmail looks a user up by email, ignoring case. */
     async findByEmail(appId: string, email: string): Promise<UserRow | null> {
       const { rows } = await db.query<UserRow>(

@@ -55,7 +55,11 @@ export async function buildEntitiesPart(shared: Shared, auth: { accounts: Accoun
   });
   const seeded = await entities.seed(config.APP_ID);
   // Committed writes go to subscribed sockets, each filtered by its reader's read rules, on every instance.
-  const socketIdentities = createSocketIdentities({ identify: shared.access.socketAccess });
+  const socketIdentities = createSocketIdentities({
+    identifyMany: shared.access.socketAccessMany,
+    sockets: () => realtime.hub.localSockets(),
+    log: shared.logger,
+  });
   startEntityDelivery({
     project,
     events: shared.events,
@@ -77,6 +81,7 @@ export async function buildEntitiesPart(shared: Shared, auth: { accounts: Accoun
     readCache,
     seeded,
     socketIdentities,
+    close: async () => socketIdentities.stop(),
     rooms: [entityRooms((entity) => entity === USER_ENTITY || project.entities.has(entity))],
     routes: (app, { guard }) =>
       registerEntitiesRoutes(app, { guard, entities, users: auth.accounts.users, regexBudget }),

@@ -68,12 +68,12 @@ export function startAgentPushes(deps: {
   async function deliver(push: AgentPush): Promise<void> {
     const room = roomOf(push.conversationId);
     const readers: string[] = [];
-    for (const socket of deps.hub.localMembers(room)) {
-      if (socket.data.appId !== push.appId) continue;
-      const identity = deps.identities.identityOf(socket);
-      const caller = identity instanceof Promise ? await identity : identity;
-      if (socket.data.admitted && mayRead(push.ownerId, caller)) readers.push(socket.id);
-    }
+    const sockets = deps.hub.localMembers(room).filter((socket) => socket.data.appId === push.appId);
+    const callers = await deps.identities.callersOf(sockets);
+    sockets.forEach((socket, index) => {
+      const caller = callers[index];
+      if (caller && socket.data.admitted && mayRead(push.ownerId, caller)) readers.push(socket.id);
+    });
     deps.hub.sendTo(readers, 'update_model', { room, data: push.data });
   }
 

@@ -101,6 +101,7 @@ describe('startEntityDelivery', () => {
       },
       publish: () => undefined,
       localMembers: () => connected as never,
+      localSockets: () => connected as never,
       sendTo: (ids: string[], _event: string, payload: unknown) =>
         sent.push({ ids, data: JSON.parse((payload as { data: string }).data) as Record<string, unknown> }),
     };
@@ -109,7 +110,12 @@ describe('startEntityDelivery', () => {
       project,
       events,
       hub,
-      identities: createSocketIdentities({ identify }),
+      identities: createSocketIdentities({
+        identifyMany: async (_app, tokens) => {
+          const answer = await identify();
+          return new Map(tokens.map((token) => [token, answer]));
+        },
+      }),
       ...(admitsAnonymous ? { admitsAnonymous } : {}),
       log: { info: () => undefined, warn: () => undefined },
     });
@@ -208,5 +214,23 @@ describe('startEntityDelivery', () => {
     events.emit(event('n1'));
     await settle();
     expect(sent).toEqual([]);
+  });
+
+  it('gives the event loop back during a long burst, and keeps the events in order', async () => {
+    const { events, sent } = setUp([{ id: 's1', identity: { kind: 'service' } }]);
+    const slowSend = sent.push.bind(sent);
+    // Each send takes 1 ms of CPU, as encoding for thousands of sockets would: 100 events are 100 ms.
+    sent.push = (...items) => {
+      const until = performance.now() + 1;
+      while (performance.now() < until);
+      return slowSend(...items);
+    };
+    for (let i = 0; i < 100; i++) events.emit(event(`n${i}`));
+    const sentWhenLoopRan = await new Promise<number>((resolve) =>
+      setTimeout(() => setImmediate(() => resolve(sent.length)), 0),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sentWhenLoopRan).toBeLessThan(100);
+    expect(sent.map(({ data }) => data.id)).toEqual(Array.from({ length: 100 }, (_, i) => `n${i}`));
   });
 });

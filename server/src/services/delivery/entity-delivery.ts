@@ -19,6 +19,11 @@ export const MAX_PAYLOAD_BYTES = 64 * 1024;
 /** MAX_FIELD_BYTES is the largest string field kept in a slimmed record (the SDK says "fields >10 KB are empty"). */
 export const MAX_FIELD_BYTES = 10 * 1024;
 
+/** SLICE_MS is the longest delivery runs before letting HTTP requests and other sockets in. */
+const SLICE_MS = 20;
+
+const ANONYMOUS: Caller = { kind: 'anonymous' };
+
 /** RawEntityEvent is an EntityEvent with the time it was committed, as every instance receives it. */
 export interface RawEntityEvent extends EntityEvent {
   timestamp: string;
@@ -123,22 +128,35 @@ export function startEntityDelivery(deps: {
     if (sockets.length === 0) return;
     const groups = new Map<string, { caller: Caller; ids: string[] }>();
     const anonymousAdmitted = deps.admitsAnonymous ? await deps.admitsAnonymous(event.appId) : true;
-    for (const socket of sockets) {
-      const identity = deps.identities.identityOf(socket);
-      const caller = identity instanceof Promise ? await identity : identity;
+    // Last known identities; one shared re-check only for sockets past the window or whose user was written.
+    const callers = await deps.identities.callersOf(sockets);
+    sockets.forEach((socket, index) => {
+      const caller = callers[index] ?? ANONYMOUS;
       // A socket the app's visibility no longer admits (e.g. its user was unapproved) receives nothing.
-      if (!socket.data.admitted) continue;
-      if (caller.kind === 'anonymous' && !anonymousAdmitted) continue;
+      if (!socket.data.admitted) return;
+      if (caller.kind === 'anonymous' && !anonymousAdmitted) return;
       const key = keyOf(caller);
       const group = groups.get(key);
       if (group) group.ids.push(socket.id);
       else groups.set(key, { caller, ids: [socket.id] });
-    }
+    });
     for (const { caller, ids } of groups.values()) {
       const data = visibleTo(deps.project, event, caller);
       if (!data) continue;
       const payload = { type: event.type, data: slim(data), id: event.id, timestamp: event.timestamp };
       deps.hub.sendTo(ids, 'update_model', { room, data: JSON.stringify(payload) });
+    }
+  }
+
+  /** deliverAll delivers a batch in order, giving the event loop back between slices of SLICE_MS. */
+  async function deliverAll(batch: readonly RawEntityEvent[]): Promise<void> {
+    let sliceStart = performance.now();
+    for (const event of batch) {
+      await deliver(event);
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await new Promise<void>((resume) => setImmediate(resume));
+        sliceStart = performance.now();
+      }
     }
   }
 
@@ -151,9 +169,7 @@ export function startEntityDelivery(deps: {
         .map((event) => event.id),
     );
     queue = queue
-      .then(async () => {
-        for (const event of batch) await deliver(event);
-      })
+      .then(() => deliverAll(batch))
       .catch((error: unknown) => deps.log.warn({ err: error }, 'realtime entity delivery failed'));
   });
 

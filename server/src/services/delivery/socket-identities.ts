@@ -1,71 +1,177 @@
-// Who each socket is, as deliveries check it before sending: the handshake's identity, re-resolved from
-// its token once it is older than REVALIDATE_MS or once its user was written (role, password, disabled),
-// so a user who lost access stops receiving. Entity delivery and agent pushes share one instance.
+// Who each socket is, as deliveries check it before sending: the handshake's identity, re-checked in the
+// background, many users per query, before it is REVALIDATE_MS old, and at once when its user is written
+// (role, password, disabled), so a user who lost access stops receiving. A delivery never waits on one
+// socket's check: it uses the last known identity, and waits for one shared batch only for sockets past
+// the window or whose user was written since (fail closed: a socket that cannot be checked is anonymous).
+// Entity delivery and agent pushes share one instance.
 import type { RoomMember } from '../../realtime/realtime-hub';
 import type { Caller } from '../../rules/caller';
 import type { SocketAccess } from '../identity/app-access';
 
-/** REVALIDATE_MS is how long a socket's identity is trusted before it is checked again (disabled users, expiry). */
+/** REVALIDATE_MS is how long a socket's identity is trusted without a check (disabled users, expiry). */
 export const REVALIDATE_MS = 30_000;
+/** SWEEP_MS is how often the background sweep looks for identities to re-check. */
+export const SWEEP_MS = 5_000;
+/** REFRESH_AFTER_MS is the age at which the sweep re-checks an identity: early enough to beat the window. */
+const REFRESH_AFTER_MS = REVALIDATE_MS - 3 * SWEEP_MS;
+/** TOKENS_PER_CHECK is how many sockets' tokens one check carries (their users are read in one query). */
+const TOKENS_PER_CHECK = 500;
 /** MAX_TRACKED_USER_WRITES bounds the user-written stamps: past it, old ones go, then all (everyone re-checks). */
 const MAX_TRACKED_USER_WRITES = 10_000;
 
+const ANONYMOUS: Caller = { kind: 'anonymous' };
+
 export interface SocketIdentities {
-  /** identityOf is the socket's caller now: its cached identity, or (stale) a fresh check of its token. */
-  identityOf(socket: RoomMember): Caller | Promise<Caller>;
-  /** noteUserWrites marks users written just now: their sockets re-check at their next delivery. */
+  /** trusted is the socket's identity when it needs no check now, else null. */
+  trusted(socket: RoomMember): Caller | null;
+  /**
+   * callersOf is each socket's caller: trusted ones at once, the others after one shared re-check; a socket
+   * whose check fails is anonymous for this delivery.
+   */
+  callersOf(sockets: readonly RoomMember[]): Promise<Caller[]>;
+  /** revalidate re-checks sockets' tokens now, in batches; it never rejects (a failed check leaves them untrusted). */
+  revalidate(sockets: readonly RoomMember[]): Promise<void>;
+  /** noteUserWrites marks users written just now: their sockets are re-checked at once. */
   noteUserWrites(userIds: readonly string[]): void;
+  /** stop ends the background sweep. */
+  stop(): void;
 }
 
-/** createSocketIdentities re-resolves tokens with identify (the handshake's resolver). */
+interface PendingCheck {
+  run: Promise<void>;
+  /** startedAt is the write sequence when the check started (see writeSequence). */
+  startedAt: number;
+}
+
+/**
+ * createSocketIdentities re-resolves tokens with identifyMany (the handshake's resolver, for many tokens
+ * of one app); with sockets (this instance's connected sockets) it also sweeps them in the background.
+ */
 export function createSocketIdentities(deps: {
-  identify: (appId: string, token: string | null) => Promise<SocketAccess>;
+  identifyMany: (appId: string, tokens: readonly string[]) => Promise<Map<string, SocketAccess>>;
+  sockets?: () => readonly RoomMember[];
+  log?: { warn(details: object, message: string): void };
   now?: () => number;
 }): SocketIdentities {
   const now = deps.now ?? Date.now;
-  const pending = new Map<string, Promise<Caller>>();
-  // When a user was last written, so their sockets re-check their token at the next delivery instead of
+  const pending = new Map<string, PendingCheck>();
+  // Writes and checks are ordered by a counter, not the clock: a write and a check in one millisecond
+  // must still say which came first. A socket's check counts for its user's writes noted before it began.
+  let writeSequence = 0;
+  // When a user was last written (sequence, and time for pruning), so their sockets re-check now instead of
   // up to REVALIDATE_MS later. Entries older than that are useless: pruned.
-  const userWrittenAt = new Map<string, number>();
-  let everyUserWrittenAt = 0;
+  const userWrites = new Map<string, { sequence: number; at: number }>();
+  let everyUserWritten = 0;
+
+  /** writtenAt is the sequence of the last write of socket's user (0: never, or not a user). */
+  function writtenAt(socket: RoomMember): number {
+    const identity = socket.data.identity as Caller | null;
+    if (identity?.kind !== 'user') return 0;
+    return Math.max(userWrites.get(identity.user.id)?.sequence ?? 0, everyUserWritten);
+  }
+
+  /** stale says whether socket's identity is past the window or older than its user's last write. */
+  function stale(socket: RoomMember, olderThanMs: number): boolean {
+    const { data } = socket;
+    return now() - data.checkedAt >= olderThanMs || writtenAt(socket) > (data.checkedSequence ?? 0);
+  }
+
+  function trusted(socket: RoomMember): Caller | null {
+    const cached = (socket.data.identity as Caller | null) ?? ANONYMOUS;
+    if (!socket.data.token) return cached;
+    return stale(socket, REVALIDATE_MS) ? null : cached;
+  }
+
+  async function check(appId: string, sockets: readonly RoomMember[], startedAt: number): Promise<void> {
+    const checkedAt = now();
+    try {
+      const answers = await deps.identifyMany(
+        appId,
+        sockets.map((socket) => socket.data.token ?? ''),
+      );
+      for (const socket of sockets) {
+        const answer = answers.get(socket.data.token ?? '');
+        if (!answer) continue;
+        socket.data.identity = answer.caller;
+        socket.data.admitted = answer.admitted;
+        // As of the check's start: a user written while it ran is checked again.
+        socket.data.checkedAt = checkedAt;
+        socket.data.checkedSequence = startedAt;
+      }
+    } catch (error) {
+      // Fail closed: the sockets stay untrusted, so deliveries send them what anonymous callers may read.
+      deps.log?.warn({ err: error, sockets: sockets.length }, 'realtime identity re-check failed');
+    }
+  }
+
+  function revalidate(sockets: readonly RoomMember[]): Promise<void> {
+    const waits: Promise<void>[] = [];
+    const byApp = new Map<string, RoomMember[]>();
+    for (const socket of sockets) {
+      if (!socket.data.token) continue;
+      const inFlight = pending.get(socket.id);
+      // A check that started after the user's last write answers for now too.
+      if (inFlight && inFlight.startedAt >= writtenAt(socket)) {
+        waits.push(inFlight.run);
+        continue;
+      }
+      const group = byApp.get(socket.data.appId) ?? [];
+      group.push(socket);
+      byApp.set(socket.data.appId, group);
+    }
+    const startedAt = writeSequence;
+    for (const [appId, group] of byApp) {
+      for (let start = 0; start < group.length; start += TOKENS_PER_CHECK) {
+        const chunk = group.slice(start, start + TOKENS_PER_CHECK);
+        const run: Promise<void> = check(appId, chunk, startedAt).finally(() => {
+          for (const socket of chunk) if (pending.get(socket.id)?.run === run) pending.delete(socket.id);
+        });
+        for (const socket of chunk) pending.set(socket.id, { run, startedAt });
+        waits.push(run);
+      }
+    }
+    return Promise.all(waits).then(() => undefined);
+  }
+
+  /** sweep re-checks, in the background, identities near the window's end or whose user was written. */
+  function sweep(): void {
+    if (!deps.sockets) return;
+    // revalidate leaves out sockets whose check is already running (and started after their user's write).
+    const due = deps.sockets().filter((socket) => socket.data.token && stale(socket, REFRESH_AFTER_MS));
+    if (due.length > 0) void revalidate(due);
+  }
+
+  const timer = deps.sockets ? setInterval(sweep, SWEEP_MS) : null;
+  timer?.unref();
 
   return {
-    identityOf(socket) {
-      const { data } = socket;
-      const cached = (data.identity as Caller | null) ?? { kind: 'anonymous' as const };
-      const written =
-        cached.kind === 'user' ? Math.max(userWrittenAt.get(cached.user.id) ?? 0, everyUserWrittenAt) : 0;
-      if (!data.token || (now() - data.checkedAt < REVALIDATE_MS && written < data.checkedAt)) return cached;
-      const inFlight = pending.get(socket.id);
-      if (inFlight) return inFlight;
-      const check = deps
-        .identify(data.appId, data.token)
-        .then(({ caller, admitted }) => {
-          data.identity = caller;
-          data.admitted = admitted;
-          data.checkedAt = now();
-          return caller;
-        })
-        // Fail closed: a token that cannot be checked now (database busy) is not trusted for this delivery.
-        .catch((): Caller => ({ kind: 'anonymous' }))
-        .finally(() => pending.delete(socket.id));
-      pending.set(socket.id, check);
-      return check;
+    trusted,
+    async callersOf(sockets) {
+      const stale = sockets.filter((socket) => trusted(socket) === null);
+      if (stale.length > 0) await revalidate(stale);
+      return sockets.map((socket) => trusted(socket) ?? ANONYMOUS);
     },
+    revalidate,
     noteUserWrites(userIds) {
       if (userIds.length === 0) return;
       const at = now();
-      for (const id of userIds) userWrittenAt.set(id, at);
-      if (userWrittenAt.size > MAX_TRACKED_USER_WRITES) {
-        for (const [id, writtenAt] of userWrittenAt) {
-          if (at - writtenAt >= REVALIDATE_MS) userWrittenAt.delete(id);
+      writeSequence += 1;
+      for (const id of userIds) userWrites.set(id, { sequence: writeSequence, at });
+      if (userWrites.size > MAX_TRACKED_USER_WRITES) {
+        for (const [id, write] of userWrites) {
+          if (at - write.at >= REVALIDATE_MS) userWrites.delete(id);
         }
         // Still too many users written at once: forget them all, and have every user's socket re-check instead.
-        if (userWrittenAt.size > MAX_TRACKED_USER_WRITES) {
-          userWrittenAt.clear();
-          everyUserWrittenAt = at;
+        if (userWrites.size > MAX_TRACKED_USER_WRITES) {
+          userWrites.clear();
+          everyUserWritten = writeSequence;
         }
       }
+      // At once, in the background: the next delivery to them then usually finds them checked.
+      setImmediate(sweep);
+    },
+    stop() {
+      if (timer) clearInterval(timer);
     },
   };
 }

@@ -23,7 +23,14 @@ afterEach(() => vi.useRealTimers());
 function setUp() {
   let row = user(0);
   const signer = createTokenSigner('s'.repeat(40), '1h');
-  const users = { findById: async () => row } as unknown as UsersStore;
+  const reads = { byIds: 0 };
+  const users = {
+    findById: async (_app: string, id: string) => (id === row.id ? row : null),
+    findByIds: async (_app: string, ids: readonly string[]) => {
+      reads.byIds += 1;
+      return ids.includes(row.id) ? [row] : [];
+    },
+  } as unknown as UsersStore;
   const tokens = createAccessTokens({
     users,
     signer,
@@ -36,6 +43,8 @@ function setUp() {
     signer,
     advance: (ms: number) => vi.setSystemTime(Date.now() + ms),
     bumpVersion: () => (row = user(row.token_version + 1)),
+    disable: () => (row = { ...row, disabled: true }),
+    reads,
   };
 }
 
@@ -74,5 +83,26 @@ describe('access tokens', () => {
     expect((await tokens.check('app', `Bearer ${await token}`)).status).toBe('user');
     bumpVersion();
     expect(await tokens.check('app', `Bearer ${await token}`)).toEqual({ status: 'invalid' });
+  });
+
+  it('check many tokens as check does each, reading their users in one query', async () => {
+    const { tokens, signer, bumpVersion, disable, reads } = setUp();
+    const current = await tokens.issueToken(user(0));
+    const call = await tokens.mintCallToken('app', 60);
+    const stranger = await signer.mint({ userId: 'nobody', appId: 'app', tokenVersion: 0 });
+    const all = [current, SERVICE_TOKEN, call.token, stranger, 'garbage', 'null'];
+    const answer = async () => {
+      const many = await tokens.checkMany('app', all);
+      for (const token of all) expect(many.get(token)).toEqual(await tokens.check('app', `Bearer ${token}`));
+      return many;
+    };
+    expect((await answer()).get(current)?.status).toBe('user');
+    expect(reads.byIds).toBe(1);
+    disable();
+    expect((await answer()).get(current)?.status).toBe('inactive');
+    bumpVersion();
+    expect((await answer()).get(current)).toEqual({ status: 'invalid' });
+    call.end();
+    expect((await answer()).get(call.token)).toEqual({ status: 'invalid' });
   });
 });

@@ -23,6 +23,11 @@ export interface CallToken {
 export interface AccessTokens {
   /** check says what an Authorization header is: none, invalid, the service role, or a user. */
   check(appId: string, header: string | undefined): Promise<BearerCheck>;
+  /**
+   * checkMany is check for many bearer tokens of one app at once (realtime re-validation): the users they
+   * name are read in one query, past the identity cache, so each answer is as of now.
+   */
+  checkMany(appId: string, tokens: readonly string[]): Promise<Map<string, BearerCheck>>;
   /** mintCallToken mints a function call's service-role token, valid for seconds at most and until end(). */
   mintCallToken(appId: string, seconds: number): Promise<CallToken>;
   /** issueToken mints an access token for the user at its current token version. */
@@ -36,6 +41,9 @@ export const INVALID_TOKEN = 'Invalid or expired token: sign in again';
 
 /** MAX_VERIFIED_TOKENS bounds the tokens whose signature is remembered as checked. */
 const MAX_VERIFIED_TOKENS = 10_000;
+
+/** USERS_PER_QUERY is how many users one query of checkMany reads. */
+const USERS_PER_QUERY = 500;
 
 /** mintedServiceRole says whether token claims the service role (cheap: the signature is checked after). */
 function mintedServiceRole(token: string): boolean {
@@ -108,9 +116,11 @@ export function createAccessTokens(deps: {
     return fresh;
   }
 
-  async function check(appId: string, header: string | undefined): Promise<BearerCheck> {
-    const token = bearerOf(header);
-    if (token === null) return { status: 'none' };
+  /** claimsOf is what token vouches for before its user is read: a check, or the user's claims. */
+  async function claimsOf(
+    appId: string,
+    token: string,
+  ): Promise<BearerCheck | { userId: string; tokenVersion: number }> {
     if (token === '' || token === 'null' || token === 'undefined') return { status: 'invalid' };
     if (isServiceToken(token)) return { status: 'service' };
     const claims = await verifiedOnce(token, appId);
@@ -118,14 +128,47 @@ export function createAccessTokens(deps: {
     if (claims.kind === 'service') {
       return liveCalls.has(claims.callId) ? { status: 'service', functionCall: true } : { status: 'invalid' };
     }
-    const user = await identities.find(appId, claims.userId, () => deps.users.findById(appId, claims.userId));
+    return claims;
+  }
+
+  /** userCheck is a user token's check, given the row its user id names now. */
+  function userCheck(user: UserRow | null | undefined, tokenVersion: number): BearerCheck {
     // A password, role or disabled change since the token was minted voids it.
-    if (!user || user.token_version !== claims.tokenVersion) return { status: 'invalid' };
+    if (!user || user.token_version !== tokenVersion) return { status: 'invalid' };
     return user.disabled ? { status: 'inactive', user } : { status: 'user', user };
+  }
+
+  async function check(appId: string, header: string | undefined): Promise<BearerCheck> {
+    const token = bearerOf(header);
+    if (token === null) return { status: 'none' };
+    const claims = await claimsOf(appId, token);
+    if ('status' in claims) return claims;
+    const user = await identities.find(appId, claims.userId, () => deps.users.findById(appId, claims.userId));
+    return userCheck(user, claims.tokenVersion);
+  }
+
+  async function checkMany(appId: string, tokens: readonly string[]): Promise<Map<string, BearerCheck>> {
+    const checks = new Map<string, BearerCheck>();
+    const claimed = new Map<string, { userId: string; tokenVersion: number }>();
+    for (const token of new Set(tokens)) {
+      const claims = await claimsOf(appId, token);
+      if ('status' in claims) checks.set(token, claims);
+      else claimed.set(token, claims);
+    }
+    const ids = [...new Set([...claimed.values()].map((claims) => claims.userId))];
+    const users = new Map<string, UserRow>();
+    for (let start = 0; start < ids.length; start += USERS_PER_QUERY) {
+      const rows = await deps.users.findByIds(appId, ids.slice(start, start + USERS_PER_QUERY));
+      for (const user of rows) users.set(user.id, user);
+    }
+    for (const [token, claims] of claimed)
+      checks.set(token, userCheck(users.get(claims.userId), claims.tokenVersion));
+    return checks;
   }
 
   return {
     check,
+    checkMany,
     /**
      * mintCallToken mints the service-role token of one function call of appId, valid for at most seconds
      * and until end() is called (the call ended).

@@ -55,7 +55,11 @@ describe('createAppAccess', () => {
   const access = (visibility: string, checks: Record<string, BearerCheck>) =>
     createAppAccess({
       apps: { findAccessSettings: async () => ({ visibility, selfSignup: false }) } as unknown as AppsService,
-      accessTokens: { check: async (_app, header) => checks[header ?? ''] ?? { status: 'none' } },
+      accessTokens: {
+        check: async (_app, header) => checks[header ?? ''] ?? { status: 'none' },
+        checkMany: async (_app, tokens) =>
+          new Map(tokens.map((token) => [token, checks[`Bearer ${token}`] ?? { status: 'invalid' }])),
+      },
     });
 
   it('resolves the service role with its on-behalf-of user', async () => {
@@ -117,6 +121,25 @@ describe('createAppAccess', () => {
     expect(await closed.socketAccess('app', 'svc')).toEqual({ caller: { kind: 'service' }, admitted: true });
     const open = access('public_without_login', checks);
     expect(await open.socketAccess('app', null)).toEqual({ caller: { kind: 'anonymous' }, admitted: true });
+  });
+
+  it('answers many sockets’ tokens as it answers each one', async () => {
+    const checks: Record<string, BearerCheck> = {
+      'Bearer ok': { status: 'user', user: user() },
+      'Bearer new': { status: 'user', user: user({ approved: false }) },
+      'Bearer off': { status: 'inactive', user: user({ disabled: true }) },
+      'Bearer bad': { status: 'invalid' },
+      'Bearer svc': { status: 'service' },
+    };
+    for (const visibility of ['private_with_login', 'public_with_login', 'public_without_login']) {
+      const a = access(visibility, checks);
+      const tokens = ['ok', 'new', 'off', 'bad', 'svc'];
+      const many = await a.socketAccessMany('app', tokens);
+      for (const token of tokens) expect(many.get(token), token).toEqual(await a.socketAccess('app', token));
+    }
+    expect(await access('private_with_login', checks).socketAccessMany('', ['ok'])).toEqual(
+      new Map([['ok', { caller: { kind: 'anonymous' }, admitted: false }]]),
+    );
   });
 
   it("refuses a function call's own token where only the operator's service token may go", async () => {

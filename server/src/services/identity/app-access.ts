@@ -138,6 +138,15 @@ export interface AppAccess {
   admitsAnonymous(appId: string): Promise<boolean>;
   /** socketAccess resolves a realtime handshake token and whether the app's visibility admits it. */
   socketAccess(appId: string, token: string | null): Promise<SocketAccess>;
+  /** socketAccessMany is socketAccess for many sockets' tokens of one app, their users read in one query. */
+  socketAccessMany(appId: string, tokens: readonly string[]): Promise<Map<string, SocketAccess>>;
+}
+
+/** socketAccessOf is a socket's identity on an app of visibility, and whether that visibility admits it. */
+function socketAccessOf(visibility: string, principal: Principal): SocketAccess {
+  const caller = callerOf(visibility, principal);
+  const standing = caller.kind === 'anonymous' ? 'anonymous' : standingOf(principal);
+  return { caller, admitted: decideDataAccess(visibility, standing).allowed };
 }
 
 /**
@@ -146,7 +155,7 @@ export interface AppAccess {
  */
 export function createAppAccess(deps: {
   apps: AppsService;
-  accessTokens: Pick<AccessTokens, 'check'>;
+  accessTokens: Pick<AccessTokens, 'check' | 'checkMany'>;
 }): AppAccess {
   async function identify(
     appId: string,
@@ -226,10 +235,18 @@ export function createAppAccess(deps: {
       const principal: Principal =
         token && appId ? await identify(appId, `Bearer ${token}`) : { kind: 'anonymous' };
       if (!appId) return { caller: { kind: 'anonymous' }, admitted: false };
+      return socketAccessOf(await visibilityOf(appId), principal);
+    },
+    async socketAccessMany(appId: string, tokens: readonly string[]): Promise<Map<string, SocketAccess>> {
+      const answers = new Map<string, SocketAccess>();
+      if (!appId || tokens.length === 0) {
+        for (const token of tokens) answers.set(token, { caller: { kind: 'anonymous' }, admitted: false });
+        return answers;
+      }
+      const checks = await deps.accessTokens.checkMany(appId, tokens);
       const visibility = await visibilityOf(appId);
-      const caller = callerOf(visibility, principal);
-      const standing = caller.kind === 'anonymous' ? 'anonymous' : standingOf(principal);
-      return { caller, admitted: decideDataAccess(visibility, standing).allowed };
+      for (const [token, check] of checks) answers.set(token, socketAccessOf(visibility, principalOf(check)));
+      return answers;
     },
   };
 }

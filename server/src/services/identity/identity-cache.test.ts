@@ -30,6 +30,10 @@ function memoryUsers(initial: UserRow) {
       counter.reads += 1;
       return current && current.app_id === appId && current.id === id ? { ...current } : null;
     },
+    findByIds: async (appId: string, ids: readonly string[]) => {
+      counter.reads += 1;
+      return current && current.app_id === appId && ids.includes(current.id) ? [{ ...current }] : [];
+    },
     findByEmail: async () => current,
     countAdmins: async () => 1,
     insert: async () => current as UserRow,

@@ -99,6 +99,7 @@ export function forgettingWrites(users: UsersStore, cache: IdentityCache): Users
   // No spread of users: a method added to the store must be classed here as a read or a write.
   return {
     findById: (appId, id) => users.findById(appId, id),
+    findByIds: (appId, ids) => users.findByIds(appId, ids),
     findByEmail: (appId, email) => users.findByEmail(appId, email),
     countAdmins: (appId) => users.countAdmins(appId),
     insert: (user) => write(user.appId, user.id, () => users.insert(user)),
