@@ -7,6 +7,7 @@ import {
   type BootData,
 } from '../../../site/src/page-contract/page-contract';
 import type { BuildInfo } from '../../../site/src/page-contract/build-info';
+import { formatMarketFigures, MARKET_FIGURE_KEYS, marketToken } from '../../../site/src/page-contract/market';
 import { escapeHtml } from './html-escape';
 
 // The markers, boot data and path label are the page contract's (site/src/page-contract/): this file only
@@ -23,8 +24,28 @@ export function renderHomePage(html: string, data: BootData, buildInfo: BuildInf
     const ready = buildInfo.hero.ready.split(HERO_URL_PLACEHOLDER).join(escapeHtml(data.heroImageUrl));
     page = page.replace(buildInfo.hero.generating, () => ready);
   }
+  page = withMarketFigures(page, data, buildInfo);
   // A replacer function keeps `$` sequences in the JSON from being read as replacement patterns.
   return page.replace(BOOT_MARKER, () => bootScript(data));
+}
+
+/**
+ * withMarketFigures swaps each market view's pre-launch fragment for its live one, filled with the figures
+ * the boot data carries, worded as the page's first render words them (locale "en-US", the served time).
+ */
+function withMarketFigures(html: string, data: BootData, buildInfo: BuildInfo | null): string {
+  const snapshot = data.market?.snapshot;
+  if (!buildInfo?.market || !data.market || !snapshot) return html;
+  const figures = formatMarketFigures(snapshot, 'en-US', data.market.servedAt);
+  let page = html;
+  for (const { placeholder, live } of buildInfo.market) {
+    const filled = MARKET_FIGURE_KEYS.reduce(
+      (fragment, key) => fragment.split(marketToken(key)).join(escapeHtml(figures[key])),
+      live,
+    );
+    page = page.replace(placeholder, () => filled);
+  }
+  return page;
 }
 
 /** renderNotFoundPage fills the boot marker and every requested-path placeholder (escaped here). */

@@ -1,4 +1,5 @@
 import { useHydratedMarker } from '../../lib/use-hydrated-marker';
+import { BuySection } from './components/buy-section';
 import { CommunitySection } from './components/community-section';
 import { FloatingParticles } from './components/floating-particles';
 import { HeroSection } from './components/hero-section';
@@ -29,7 +30,7 @@ export function HomePage({ heroImageUrl }: { heroImageUrl: string | null }) {
 
         <StaticIsland id="kingdom" />
 
-        <StaticIsland id="buy" />
+        <BuySection />
 
         <StaticIsland id="roadmap" />
 

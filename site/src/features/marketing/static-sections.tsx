@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { AboutSection } from './components/about-section';
-import { BuySection } from './components/buy-section';
+import { BuySteps } from './components/buy-steps';
 import { KingdomSection } from './components/kingdom-section';
 import { RoadmapSection } from './components/roadmap-section';
 import { SiteFooter } from './components/site-footer';
@@ -17,7 +17,7 @@ export const STATIC_SECTIONS: Record<StaticSectionId, ComponentType> | null =
     ? {
         about: AboutSection,
         kingdom: KingdomSection,
-        buy: BuySection,
+        buy: BuySteps,
         roadmap: RoadmapSection,
         footer: SiteFooter,
       }

@@ -1,0 +1,22 @@
+import { siteConfig } from '../../../config/site';
+import { buySteps } from '../../../content/home-content';
+
+/** BuySteps are How to Buy's four steps; static, so the page keeps their prerendered HTML (no script). */
+export function BuySteps() {
+  return (
+    <ol className="mx-auto grid max-w-6xl gap-5 md:grid-cols-2 lg:grid-cols-4">
+      {buySteps(siteConfig.coinName).map((step) => (
+        <li key={step.number} className="relative rounded-3xl border border-white/10 bg-royal-900/70 p-6">
+          <span aria-hidden="true" className="font-display text-sol-gradient block text-5xl font-black">
+            {step.number}
+          </span>
+          <h3 className="mt-3 mb-2 text-xl font-bold text-gold-100">
+            <span className="sr-only">Step {step.number}: </span>
+            {step.title}
+          </h3>
+          <p className="leading-relaxed text-white/80">{step.text}</p>
+        </li>
+      ))}
+    </ol>
+  );
+}
