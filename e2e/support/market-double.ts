@@ -27,6 +27,8 @@ export interface DoubleOptions {
   gecko: SourceMode;
   price: string;
   marketCap: number | undefined;
+  /** change is DexScreener's 24 h change in percent. */
+  change: number;
   /** delayMs holds every answer back this long (to make concurrent requests overlap). */
   delayMs: number;
 }
@@ -48,7 +50,7 @@ function dexAnswer(options: DoubleOptions): unknown {
     pairAddress,
     baseToken: { address: MARKET_MINT, name: 'Queen', symbol: 'QUEEN' },
     priceUsd: options.price,
-    priceChange: { h24: 12.34 },
+    priceChange: { h24: options.change },
     volume: { h24: 54_321 },
     liquidity: { usd: liquidity },
     fdv: 2_345_678,

@@ -61,6 +61,8 @@ function subscribe(listener: () => void) {
       document.removeEventListener('visibilitychange', onVisible);
     };
     publish();
+    // Served before the server had figures (it has started fetching them): ask again at once.
+    if (!snapshot) void refresh();
   }
   return () => {
     listeners.delete(listener);
