@@ -38,6 +38,7 @@ const DEFAULTS: DoubleOptions = {
   gecko: 'ok',
   price: '0.00001234',
   marketCap: 1_234_567,
+  change: 12.34,
   delayMs: 0,
 };
 

@@ -84,7 +84,7 @@ for (const [width, height] of [
 
     // The pre-launch text takes exactly the same space.
     const size = async (view: ReturnType<typeof tile>) =>
-      view.evaluate((node) => [node.offsetWidth, node.offsetHeight]);
+      view.evaluate((node: HTMLElement) => [node.offsetWidth, node.offsetHeight]);
     const liveSizes = [await size(tile(page)), await size(strip(page))];
     await openSite(page, placeholder.url);
     expect([await size(tile(page)), await size(strip(page))]).toEqual(liveSizes);

@@ -44,8 +44,8 @@ describe('market wording', () => {
 
   it('labels FDV when there is no market cap, and words a fall as down', () => {
     const snapshot = parseMarketSnapshot(SNAPSHOT);
-    expect(snapshot).not.toBeNull();
-    const figures = formatMarketFigures(snapshot!, 'en-US', Date.parse(SNAPSHOT.updatedAt) + 5000);
+    if (!snapshot) throw new Error('the sample snapshot is valid');
+    const figures = formatMarketFigures(snapshot, 'en-US', Date.parse(SNAPSHOT.updatedAt) + 5000);
     expect(figures).toMatchObject({
       capLabel: 'FDV',
       cap: '$1.2M',

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createMarketService } from './market-service';
-import { MarketSourceError, type MarketQuote, type MarketSources } from './market-sources';
+import { MarketSourceError, type MarketQuote } from './market-sources';
 
 const QUOTE: MarketQuote = {
   priceUsd: 1,
@@ -14,18 +14,17 @@ const QUOTE: MarketQuote = {
   poolAddress: 'pool',
 };
 
-function setup(sources: Partial<MarketSources> = {}) {
+function setup() {
   let time = 1_000_000;
   const log = { warn: vi.fn() };
   const upstream = {
     dexScreener: vi.fn(async () => QUOTE),
     geckoTerminal: vi.fn(async () => ({ ...QUOTE, source: 'GeckoTerminal' as const })),
     candles: vi.fn(async () => [[1, 1] as [number, number]]),
-    ...sources,
   };
   const service = createMarketService({
     mint: 'mint',
-    sources: upstream as MarketSources,
+    sources: upstream,
     log,
     freshMs: 30_000,
     staleMs: 600_000,
