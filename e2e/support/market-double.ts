@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 // Local stand-ins for DexScreener (under /dex) and GeckoTerminal (under /gecko), answering in the providers'
-// shapes (../shared/reference/market-data.md). A test sets each one's behaviour and reads what was asked.
+// shapes (docs/market.md). A test sets each one's behaviour and reads what was asked.
 
 /** MARKET_MINT is the token the test servers are configured with (SITE_CONTRACT_ADDRESS). */
 export const MARKET_MINT = 'So11111111111111111111111111111111111111112';

@@ -1,7 +1,6 @@
 // The two market sources, read as hostile input: every answer is size-capped and time-boxed by the outbound
-// guard, parsed with zod, and every figure checked (a finite number, a price above 0) before use. Response
-// paths: ../shared/reference/market-data.md (DexScreener first, GeckoTerminal as the fallback and for the
-// 24 h candles).
+// guard, parsed with zod, and every figure checked (a finite number, a price above 0) before use. Sources
+// and response paths: docs/market.md (DexScreener first, GeckoTerminal as the fallback and for the candles).
 import { z } from 'zod';
 import type { PublicFetch } from '../../lib/public-fetch';
 import type { MarketSnapshot } from '../../../../site/src/page-contract/market';
