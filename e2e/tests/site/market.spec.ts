@@ -45,7 +45,8 @@ test('the first HTML holds the figures, worded for people', async ({ request }) 
   expect(html.match(/data-market="live"/g)).toHaveLength(2);
   expect(html).toContain(PRICE);
   expect(html).toContain('$1.2M');
-  expect(html).toContain('"market":{"snapshot":{');
+  expect(html).toContain('$90K');
+  expect(html).toContain('"market":{"priceUsd":0.00001234');
 });
 
 for (const [width, height] of [

@@ -34,6 +34,7 @@ describe('market wording', () => {
 
   it('words large amounts compactly in the locale, and a missing one as a dash', () => {
     expect(formatCompactUsd(1_234_567, 'en-US')).toBe('$1.2M');
+    expect(formatCompactUsd(90_000, 'en-US')).toBe('$90K');
     expect(formatCompactUsd(null, 'en-US')).toBe('—');
   });
 

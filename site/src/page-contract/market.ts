@@ -1,7 +1,6 @@
-// The coin's market figures as `GET /api/market` answers them, and how the page words them. The server
-// fills the first HTML with formatMarketFigures (locale "en-US", its own clock) and the page's first render
-// repeats exactly that, so hydration matches; the page then switches to the visitor's locale and clock.
-// Browser-safe and small on purpose: it is part of the page's hydration script.
+// The coin's market figures as `GET /api/market` answers them, and how they are worded: by the server for
+// the first HTML (locale "en-US", its own clock), then by the page's market-refresh chunk in the visitor's
+// locale. Browser-safe; not part of the page's hydration script.
 
 /** MarketSource names the provider that answered. */
 export type MarketSource = 'DexScreener' | 'GeckoTerminal';
@@ -91,7 +90,9 @@ export function formatPrice(price: number, locale: string): string {
 /** formatCompactUsd words a large USD amount compactly (`$1.2M`); null is "—". */
 export function formatCompactUsd(amount: number | null, locale: string): string {
   if (amount === null) return '—';
-  return usd(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(amount);
+  return usd(locale, { notation: 'compact', minimumFractionDigits: 0, maximumFractionDigits: 1 }).format(
+    amount,
+  );
 }
 
 /** formatAge words how long ago a time was: "12 s ago", "3 min ago", "2 h ago". */

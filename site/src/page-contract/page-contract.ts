@@ -4,8 +4,6 @@
 // side can change it alone. Browser-safe on purpose (page scripts import it); build-info.ts holds the
 // Node-only half.
 
-import { parseMarketSnapshot, type MarketSnapshot } from './market';
-
 /** BOOT_MARKER is the comment in each built page's `<head>` that the server replaces with the boot script. */
 export const BOOT_MARKER = '<!--app-boot-->';
 /** HTML_MARKER is the comment in `#root` that the build replaces with the prerendered page. */
@@ -18,12 +16,6 @@ export const PATH_PLACEHOLDER = '__APP_REQUESTED_PATH__';
 export const HERO_URL_PLACEHOLDER = '__APP_HERO_URL__';
 /** BOOT_SCRIPT_ID is the id of the `<script type="application/json">` holding the boot data. */
 export const BOOT_SCRIPT_ID = 'app-boot';
-
-/** MarketBoot is the market figures the Home page was served with, and the server's clock at that moment. */
-export interface MarketBoot {
-  snapshot: MarketSnapshot | null;
-  servedAt: number;
-}
 
 /** PublicSettings is what `GET /api/apps/public/prod/public-settings/by-id/:appId` answers. */
 export interface PublicSettings {
@@ -66,8 +58,12 @@ export interface BootData {
   signInProviders?: SignInProviderId[];
   /** ssoName names the SSO provider on its button (the app secret `sso_name`); absent: "single sign-on". */
   ssoName?: string;
-  /** market is set on Home while the server serves live figures (absent: the tile keeps its placeholder). */
-  market?: MarketBoot;
+  /**
+   * market is the MarketSnapshot Home was served with, when the server had one (absent: the market views
+   * keep their pre-launch text). Checked by the page's market-refresh chunk, not here: the hydration
+   * script stays small.
+   */
+  market?: unknown;
 }
 
 /** NEUTRAL_LOOK is the `<html data-look>` value of a hosted app's sign-in page (login.css styles it). */
@@ -126,9 +122,7 @@ export function parseBootData(text: string | null | undefined): BootData {
         ? { returnOrigins: raw.returnOrigins.filter((origin) => typeof origin === 'string') }
         : {}),
       ...signInChoicesOf(raw),
-      ...(raw.market && typeof raw.market.servedAt === 'number'
-        ? { market: { snapshot: parseMarketSnapshot(raw.market.snapshot), servedAt: raw.market.servedAt } }
-        : {}),
+      ...(raw.market ? { market: raw.market } : {}),
     };
   } catch {
     return NO_BOOT_DATA;

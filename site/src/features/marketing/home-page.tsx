@@ -1,5 +1,4 @@
 import { useHydratedMarker } from '../../lib/use-hydrated-marker';
-import { BuySection } from './components/buy-section';
 import { CommunitySection } from './components/community-section';
 import { FloatingParticles } from './components/floating-particles';
 import { HeroSection } from './components/hero-section';
@@ -30,7 +29,7 @@ export function HomePage({ heroImageUrl }: { heroImageUrl: string | null }) {
 
         <StaticIsland id="kingdom" />
 
-        <BuySection />
+        <StaticIsland id="buy" />
 
         <StaticIsland id="roadmap" />
 

@@ -3,7 +3,7 @@ import { siteConfig } from '../../../config/site';
 import { TAGLINE } from '../../../content/home-content';
 import { ContractAddress } from './contract-address';
 import { HeroImage } from './hero-image';
-import { MarketFigures } from './market-figures';
+import { StaticIsland } from './static-island';
 
 /** HeroSection is the first screen: badge, title, tagline, calls to action, contract address and the Queen. */
 export function HeroSection({ heroImageUrl }: { heroImageUrl: string | null }) {
@@ -40,7 +40,7 @@ export function HeroSection({ heroImageUrl }: { heroImageUrl: string | null }) {
           </div>
           <div className="mt-8 flex w-full flex-col items-center gap-3 lg:items-start">
             <ContractAddress address={siteConfig.contractAddress} />
-            <MarketFigures variant="tile" />
+            <StaticIsland id="market-tile" className="w-full max-w-xl" />
           </div>
         </div>
         <div className="relative mx-auto w-full max-w-[26rem] lg:max-w-[30rem]">

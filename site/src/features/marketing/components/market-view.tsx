@@ -13,7 +13,12 @@ const GRID: Record<MarketVariant, string> = {
   strip: 'grid-cols-2 gap-x-6 gap-y-3 sm:grid-cols-3 lg:grid-cols-6',
 };
 
-function Stat({ label, children }: { label: string; children: ReactNode }) {
+/** Figure is one figure's text; market-refresh.ts finds it by its name to put newer figures in. */
+function Figure({ name, figures }: { name: keyof MarketFigures; figures: MarketFigures }) {
+  return <span data-figure={name}>{figures[name]}</span>;
+}
+
+function Stat({ label, children }: { label: ReactNode; children: ReactNode }) {
   return (
     <div className="min-w-0">
       <dt className="text-[11px] font-semibold tracking-wider whitespace-nowrap text-gold-200 uppercase">
@@ -40,7 +45,8 @@ function Spark({ points, className }: { points: string; className: string }) {
 
 /**
  * MarketView shows the coin's figures (the hero tile, or the fuller How to Buy strip), or the pre-launch
- * text in the same space. The build renders it with stand-in figures the server fills for the first HTML.
+ * text in the same space. Rendered only by the build: as the pre-launch text, and with stand-in figures the
+ * server fills for the first HTML (build-info.json). No script of its own ships to the browser.
  */
 export function MarketView({ figures, variant }: { figures: MarketFigures | null; variant: MarketVariant }) {
   const box = `w-full overflow-hidden border border-gold-300/30 bg-royal-900/80 text-white ${BOX[variant]}`;
@@ -58,24 +64,40 @@ export function MarketView({ figures, variant }: { figures: MarketFigures | null
   return (
     <div data-market="live" data-trend={figures.trend} className={box}>
       <dl className={`grid ${GRID[variant]}`}>
-        <Stat label="Price">{figures.price}</Stat>
+        <Stat label="Price">
+          <Figure name="price" figures={figures} />
+        </Stat>
         <Stat label="24 h change">
           <span className="text-sol-green [[data-trend=down]_&]:text-rose-300">
-            <span aria-hidden="true">{figures.arrow} </span>
-            <span className="sr-only">{figures.trendWord} </span>
-            {figures.change}
+            <span aria-hidden="true" data-figure="arrow">
+              {figures.arrow}
+            </span>{' '}
+            <span className="sr-only" data-figure="trendWord">
+              {figures.trendWord}
+            </span>{' '}
+            <Figure name="change" figures={figures} />
           </span>
         </Stat>
-        <Stat label={figures.capLabel}>{figures.cap}</Stat>
-        {strip && <Stat label="Liquidity">{figures.liquidity}</Stat>}
-        {strip && <Stat label="24 h volume">{figures.volume}</Stat>}
+        <Stat label={<Figure name="capLabel" figures={figures} />}>
+          <Figure name="cap" figures={figures} />
+        </Stat>
+        {strip && (
+          <Stat label="Liquidity">
+            <Figure name="liquidity" figures={figures} />
+          </Stat>
+        )}
+        {strip && (
+          <Stat label="24 h volume">
+            <Figure name="volume" figures={figures} />
+          </Stat>
+        )}
         {strip && <Stat label="24 h chart">{spark}</Stat>}
       </dl>
       {!strip && spark}
       <p className={`truncate text-xs text-white/75 ${strip ? 'mt-3' : 'mt-1'}`}>
-        updated {figures.age} · data:{' '}
+        updated <Figure name="age" figures={figures} /> · data:{' '}
         <a href={figures.sourceUrl} target="_blank" rel="noopener noreferrer" className="underline">
-          {figures.source}
+          <Figure name="source" figures={figures} />
         </a>
       </p>
     </div>
