@@ -63,4 +63,29 @@ describe('createMarketService', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(log.warn).toHaveBeenCalledTimes(1);
   });
+
+  it('shares an answer through the shared cache: a second instance does not ask upstream', async () => {
+    const store = new Map<string, string>();
+    const shared = {
+      get: async (key: string) => store.get(key) ?? null,
+      set: async (key: string, value: string) => store.set(key, value),
+    };
+    const first = setup();
+    const second = setup();
+    const options = { shared, sharedKey: 'prefix:market:mint' };
+    const [a, b] = [first, second].map(({ upstream, log }) =>
+      createMarketService({
+        mint: 'mint',
+        sources: upstream,
+        log,
+        freshMs: 30_000,
+        staleMs: 600_000,
+        ...options,
+      }),
+    );
+    expect((await a?.current())?.priceUsd).toBe(1);
+    expect((await b?.current())?.priceUsd).toBe(1);
+    expect(first.upstream.dexScreener).toHaveBeenCalledTimes(1);
+    expect(second.upstream.dexScreener).not.toHaveBeenCalled();
+  });
 });
