@@ -34,5 +34,7 @@ export function buildMarketPart(
     shared: shared.sharedCache,
     sharedKey: `${config.REDIS_PREFIX}:market:${contractAddress}`,
   });
+  // Fetched once at start, so the first visitor's page already has the figures.
+  market.cached();
   return { name: 'market', market, routes: (app) => registerMarketRoutes(app, market) };
 }
