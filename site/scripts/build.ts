@@ -29,6 +29,7 @@ interface PrerenderModule {
   renderPage(pathname: string): Promise<string>;
   renderHeroFragments(urlPlaceholder: string): { generating: string; ready: string };
   renderLoginPage(): string;
+  renderMarketFragments(): { placeholder: string; live: string }[];
   HERO_IMAGE_PROMPT: string;
 }
 
@@ -75,6 +76,9 @@ async function main() {
   const hero = prerender.renderHeroFragments(HERO_URL_PLACEHOLDER);
   if (!home.includes(hero.generating))
     throw new Error(`build: the hero "generating" fragment is not in ${BUILT_PAGES.home}`);
+  const market = prerender.renderMarketFragments();
+  if (market.some(({ placeholder }) => !home.includes(placeholder)))
+    throw new Error(`build: a market placeholder fragment is not in ${BUILT_PAGES.home}`);
   await writeFile(join(dist, BUILT_PAGES.home), home);
   await writeFile(join(dist, BUILT_PAGES.notFound), notFound);
 
@@ -85,6 +89,7 @@ async function main() {
     configHash: siteConfigHash(config),
     heroPrompt: prerender.HERO_IMAGE_PROMPT,
     hero,
+    market,
   };
   await writeFile(join(dist, BUILD_INFO_FILE), JSON.stringify(buildInfo, null, 2));
 

@@ -14,6 +14,7 @@ import { OutboundEnvShape } from './outbound-env';
 import { SecretsEnvShape } from './secrets-env';
 import { LimitsEnvShape } from './limits-env';
 import { MailEnvShape } from './mail-env';
+import { MarketEnvShape } from './market-env';
 import { LlmEnvShape } from './llm-env';
 
 const port = z.coerce
@@ -141,6 +142,7 @@ export const ServerEnvSchema = z.object({
   ...FilesEnvShape,
   ...HostingEnvShape,
   ...OutboundEnvShape,
+  ...MarketEnvShape,
   ...SecretsEnvShape,
   ...MailEnvShape,
   ...ExtractionEnvShape,

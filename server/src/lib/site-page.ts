@@ -7,6 +7,12 @@ import {
   type BootData,
 } from '../../../site/src/page-contract/page-contract';
 import type { BuildInfo } from '../../../site/src/page-contract/build-info';
+import {
+  formatMarketFigures,
+  MARKET_FIGURE_KEYS,
+  marketToken,
+  parseMarketSnapshot,
+} from '../../../site/src/page-contract/market';
 import { escapeHtml } from './html-escape';
 
 // The markers, boot data and path label are the page contract's (site/src/page-contract/): this file only
@@ -23,8 +29,28 @@ export function renderHomePage(html: string, data: BootData, buildInfo: BuildInf
     const ready = buildInfo.hero.ready.split(HERO_URL_PLACEHOLDER).join(escapeHtml(data.heroImageUrl));
     page = page.replace(buildInfo.hero.generating, () => ready);
   }
+  page = withMarketFigures(page, data, buildInfo, Date.now());
   // A replacer function keeps `$` sequences in the JSON from being read as replacement patterns.
   return page.replace(BOOT_MARKER, () => bootScript(data));
+}
+
+/**
+ * withMarketFigures swaps each market view's pre-launch fragment for its live one, filled with the snapshot
+ * the boot data carries, worded in "en-US" as of now (the page rewords them in the visitor's locale).
+ */
+function withMarketFigures(html: string, data: BootData, buildInfo: BuildInfo | null, now: number): string {
+  const snapshot = parseMarketSnapshot(data.market);
+  if (!buildInfo?.market || !snapshot) return html;
+  const figures = formatMarketFigures(snapshot, 'en-US', now);
+  let page = html;
+  for (const { placeholder, live } of buildInfo.market) {
+    const filled = MARKET_FIGURE_KEYS.reduce(
+      (fragment, key) => fragment.split(marketToken(key)).join(escapeHtml(figures[key])),
+      live,
+    );
+    page = page.replace(placeholder, () => filled);
+  }
+  return page;
 }
 
 /** renderNotFoundPage fills the boot marker and every requested-path placeholder (escaped here). */

@@ -36,6 +36,7 @@ import { buildFunctionsPart } from './parts/functions';
 import { buildImagesPart } from './parts/images';
 import { buildLlmPart } from './parts/llm';
 import { buildMailPart } from './parts/mail';
+import { buildMarketPart } from './parts/market';
 import type { Part } from './parts/part';
 import { buildSecretsPart } from './parts/secrets';
 import { buildAppBasics, buildShared } from './parts/shared';
@@ -152,6 +153,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   const llm = buildLlmPart(shared, files);
   const entities = await buildEntitiesPart(shared, auth);
   const functions = await buildFunctionsPart(shared, secrets, appLogs);
+  const market = buildMarketPart(shared, files, input.site?.contractAddress);
   const parts: Part[] = [
     secrets,
     auth,
@@ -169,7 +171,8 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     await buildAgentsPart(shared, entities, llm, functions),
     await buildAutomationsPart(shared, functions),
     buildAdminPart(shared, auth, secrets, llm, appLogs),
-    await buildSitePart(shared, images, secrets, input.site),
+    market,
+    await buildSitePart(shared, images, secrets, market, input.site),
   ];
 
   const app = await buildApp(

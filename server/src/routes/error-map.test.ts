@@ -59,6 +59,7 @@ const NEVER_ANSWERED = {
   ScheduleError: 'an automation schedule: refused when the project loads',
   SecretOpenError: 'a secret the key cannot open: stops start-up or the secrets command',
   FunctionStartError: 'a function process that did not start: becomes FunctionLoadError',
+  MarketSourceError: 'a market source that failed: the market service skips it and logs why',
 };
 
 const expectedStatus: Record<string, number> = {

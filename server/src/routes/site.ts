@@ -19,6 +19,7 @@ import {
 import { requestedPathLabel } from '../../../site/src/page-contract/page-contract';
 import type { AppsService } from '../services/apps/apps-service';
 import type { ImageService } from '../services/images/image-service';
+import type { MarketService } from '../services/market/market-service';
 import { hostedPageHeaders, registerHostedAppFiles } from './site-hosted-app';
 import { answerUnknownRoute } from './unknown-route';
 
@@ -42,6 +43,8 @@ export interface SiteDeps {
   frameAncestors?: string;
   apps: AppsService;
   images: ImageService;
+  /** market answers the coin's figures for Home (null or absent: MARKET_DATA=off or no real address). */
+  market?: MarketService | null;
 }
 
 const HOME_PATH = /^\/home\/?$/i;
@@ -92,7 +95,11 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
 
   async function sendHome(request: FastifyRequest, reply: FastifyReply) {
     if (bundle.index === null) return sendUnbuilt(reply);
-    return sendPage(request, reply, 200, renderHomePage(bundle.index, await bootData(), bundle.buildInfo));
+    const data = await bootData();
+    // Home carries the figures at hand (never waiting on a source); a stale answer starts a refresh.
+    const market = deps.market?.cached();
+    if (market) data.market = market;
+    return sendPage(request, reply, 200, renderHomePage(bundle.index, data, bundle.buildInfo));
   }
 
   async function sendNotFound(request: FastifyRequest, reply: FastifyReply) {

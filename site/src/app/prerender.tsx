@@ -2,6 +2,8 @@ import { PassThrough } from 'node:stream';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { renderToString } from 'react-dom/server';
 import { HeroImageView } from '../features/marketing/components/hero-image';
+import { MarketView, type MarketVariant } from '../features/marketing/components/market-view';
+import { MARKET_FIGURE_KEYS, marketToken, type MarketFigures } from '../page-contract/market';
 import { App } from './app';
 
 // Build-time entry: renders pages to HTML for the build script (never shipped to browsers).
@@ -30,6 +32,18 @@ export function renderHeroFragments(urlPlaceholder: string) {
       renderToString(<HeroImageView state={{ status: 'ready', url: urlPlaceholder }} />),
     ),
   };
+}
+
+const TOKEN_FIGURES = Object.fromEntries(
+  MARKET_FIGURE_KEYS.map((key) => [key, marketToken(key)]),
+) as unknown as MarketFigures;
+
+/** renderMarketFragments renders each market view as the pre-launch text and with stand-in figures. */
+export function renderMarketFragments() {
+  return (['tile', 'strip'] as const satisfies readonly MarketVariant[]).map((variant) => ({
+    placeholder: renderToString(<MarketView figures={null} variant={variant} />),
+    live: renderToString(<MarketView figures={TOKEN_FIGURES} variant={variant} />),
+  }));
 }
 
 export { HERO_IMAGE_PROMPT } from '../content/home-content';

@@ -18,6 +18,12 @@ export const BuildInfoSchema = z.object({
   heroPrompt: z.string().min(1),
   /** hero holds the hero slot's two renderings: `generating` is in index.html, `ready` replaces it. */
   hero: z.object({ generating: z.string().min(1), ready: z.string().includes(HERO_URL_PLACEHOLDER) }),
+  /**
+   * market holds each market view's renderings (the hero tile, the How to Buy strip): `placeholder` is in
+   * index.html, `live` (with marketToken() stand-ins) replaces it when the server has figures. Older builds
+   * lack it: their pages keep the placeholder.
+   */
+  market: z.array(z.object({ placeholder: z.string().min(1), live: z.string().min(1) })).optional(),
 });
 
 export type BuildInfo = z.infer<typeof BuildInfoSchema>;

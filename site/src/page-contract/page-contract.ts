@@ -58,6 +58,12 @@ export interface BootData {
   signInProviders?: SignInProviderId[];
   /** ssoName names the SSO provider on its button (the app secret `sso_name`); absent: "single sign-on". */
   ssoName?: string;
+  /**
+   * market is the MarketSnapshot Home was served with, when the server had one (absent: the market views
+   * keep their pre-launch text). Checked by the page's market-refresh chunk, not here: the hydration
+   * script stays small.
+   */
+  market?: unknown;
 }
 
 /** NEUTRAL_LOOK is the `<html data-look>` value of a hosted app's sign-in page (login.css styles it). */
@@ -116,6 +122,7 @@ export function parseBootData(text: string | null | undefined): BootData {
         ? { returnOrigins: raw.returnOrigins.filter((origin) => typeof origin === 'string') }
         : {}),
       ...signInChoicesOf(raw),
+      ...(raw.market ? { market: raw.market } : {}),
     };
   } catch {
     return NO_BOOT_DATA;

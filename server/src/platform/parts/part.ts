@@ -19,6 +19,7 @@ import type { Identity } from '../../services/identity/identity';
 import type { RateLimiter } from '../../services/limits/rate-limiter';
 import type { UsageCounter } from '../../services/limits/usage-counter';
 import type { Mailer } from '../../services/mail/mailer';
+import type { SharedMarketCache } from '../../services/market/market-service';
 import type { Database } from '../../store/database';
 
 /**
@@ -34,6 +35,8 @@ export interface Shared {
   realtime: Realtime;
   /** limiter counts rate limits, in Redis (shared by every instance) with REDIS_URL. */
   limiter: RateLimiter;
+  /** sharedCache is the limiter's Redis connection (REDIS_URL) for small shared answers; null without. */
+  sharedCache: SharedMarketCache | null;
   /** usage counts daily shares (upload bytes, LLM tokens) where the limiter counts. */
   usage: UsageCounter;
   /** countPer makes a counter over another window (for example a minute of `$regex` query time). */

@@ -106,6 +106,7 @@ export async function buildShared(input: {
     realtime,
     limiter,
     usage: createUsageCounter(counterStore),
+    sharedCache: limiterRedis?.client ?? null,
     countPer: (windowMs) => createUsageCounter({ ...counterStore, windowMs }),
     secrets,
     apps,

@@ -5,6 +5,7 @@ import { DEFAULT_FRAME_ANCESTORS } from '../../lib/content-security-policy';
 import { loadSiteBundle, type SiteBundle } from '../../lib/site-bundle';
 import { registerSiteRoutes } from '../../routes/site';
 import type { ImageService } from '../../services/images/image-service';
+import type { MarketService } from '../../services/market/market-service';
 import type { SecretsService } from '../../services/secrets/secrets-service';
 import { reportSiteBundle } from '../startup-report';
 import type { Part, Shared } from './part';
@@ -15,6 +16,7 @@ export async function buildSitePart(
   shared: Shared,
   images: { images: ImageService },
   secrets: { secrets: SecretsService },
+  market: { market: MarketService | null },
   /** site is the site config the page was prerendered from, to tell a stale build (absent: not checked). */
   site: SiteConfig | undefined,
 ): Promise<Part> {
@@ -41,6 +43,7 @@ export async function buildSitePart(
         frameAncestors: config.FRAME_ANCESTORS ?? DEFAULT_FRAME_ANCESTORS,
         apps: shared.apps,
         images: images.images,
+        market: market.market,
       }),
   };
 }

@@ -1,16 +1,18 @@
 import type { ComponentType } from 'react';
 import { AboutSection } from './components/about-section';
 import { BuySection } from './components/buy-section';
+import { MarketView } from './components/market-view';
 import { KingdomSection } from './components/kingdom-section';
 import { RoadmapSection } from './components/roadmap-section';
 import { SiteFooter } from './components/site-footer';
 
-export type StaticSectionId = 'about' | 'kingdom' | 'buy' | 'roadmap' | 'footer';
+export type StaticSectionId = 'about' | 'kingdom' | 'buy' | 'roadmap' | 'footer' | 'market-tile';
 
 /**
  * STATIC_SECTIONS are the Home sections with no interactivity. They exist only where pages are rendered
  * (the build's prerender, the dev server, tests); the production browser bundle keeps their prerendered
- * HTML instead, so their code and texts are not shipped twice.
+ * HTML instead, so their code and texts are not shipped twice. The market views are rendered as the
+ * pre-launch text: the server fills in the figures, and market-refresh.ts keeps them current.
  */
 export const STATIC_SECTIONS: Record<StaticSectionId, ComponentType> | null =
   import.meta.env.SSR || import.meta.env.DEV
@@ -18,6 +20,7 @@ export const STATIC_SECTIONS: Record<StaticSectionId, ComponentType> | null =
         about: AboutSection,
         kingdom: KingdomSection,
         buy: BuySection,
+        'market-tile': () => <MarketView figures={null} variant="tile" />,
         roadmap: RoadmapSection,
         footer: SiteFooter,
       }

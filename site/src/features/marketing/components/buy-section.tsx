@@ -2,8 +2,9 @@ import { siteConfig } from '../../../config/site';
 import { SECTION_IDS } from '../../../config/paths';
 import { buySteps } from '../../../content/home-content';
 import { HomeSection } from './home-section';
+import { MarketView } from './market-view';
 
-/** BuySection explains how to buy in four steps: "Claim Your Crown". */
+/** BuySection explains how to buy in four steps, "Claim Your Crown", above the market strip. */
 export function BuySection() {
   return (
     <HomeSection
@@ -26,6 +27,7 @@ export function BuySection() {
           </li>
         ))}
       </ol>
+      <MarketView figures={null} variant="strip" />
     </HomeSection>
   );
 }

@@ -3,6 +3,7 @@ import { siteConfig } from '../../../config/site';
 import { TAGLINE } from '../../../content/home-content';
 import { ContractAddress } from './contract-address';
 import { HeroImage } from './hero-image';
+import { StaticIsland } from './static-island';
 
 /** HeroSection is the first screen: badge, title, tagline, calls to action, contract address and the Queen. */
 export function HeroSection({ heroImageUrl }: { heroImageUrl: string | null }) {
@@ -37,8 +38,9 @@ export function HeroSection({ heroImageUrl }: { heroImageUrl: string | null }) {
               Enter the Kingdom
             </a>
           </div>
-          <div className="mt-8 flex w-full justify-center lg:justify-start">
+          <div className="mt-8 flex w-full flex-col items-center gap-3 lg:items-start">
             <ContractAddress address={siteConfig.contractAddress} />
+            <StaticIsland id="market-tile" className="w-full max-w-xl" />
           </div>
         </div>
         <div className="relative mx-auto w-full max-w-[26rem] lg:max-w-[30rem]">

@@ -1,0 +1,154 @@
+import type { Page } from '@playwright/test';
+import { expect, forThisFile, test } from '../../support/test';
+import { MARKET_POOL, startMarketDouble, type MarketDouble } from '../../support/market-double';
+import { openSite, waitForHydration } from '../../support/open-site';
+import { startServer, type RunningServer } from '../../support/server-process';
+
+// The market tile (hero) and strip (How to Buy): figures in the first HTML, their wording, the pre-launch
+// text, refreshes only while the page is visible, and no layout shift. One live server for the file.
+let market: MarketDouble;
+let live: RunningServer;
+let placeholder: RunningServer;
+
+const PRICE = '$0.000\u2009012\u200934';
+const tile = (page: Page) => page.locator('[data-market]').first();
+const strip = (page: Page) => page.locator('#buy [data-market]');
+
+test.beforeAll(async ({ sharedServer }) => {
+  placeholder = forThisFile(sharedServer);
+  market = await startMarketDouble();
+  live = await startServer({ env: { ...market.env, MARKET_FRESH_MS: '300' } });
+  // The first visitor of a cold server would get the pre-launch text (then figures after hydration).
+  expect((await fetch(`${live.url}/api/market`)).status).toBe(200);
+});
+
+test.afterAll(async () => {
+  expect(await live.stop()).toBe(0);
+  await market.close();
+});
+
+/** trackLayoutShifts sums every layout shift of the page's life into window.layoutShift. */
+async function trackLayoutShifts(page: Page) {
+  await page.addInitScript(() => {
+    const record = window as unknown as { layoutShift: number };
+    record.layoutShift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        record.layoutShift += (entry as unknown as { value: number }).value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+test('the first HTML holds the figures, worded for people', async ({ request }) => {
+  market.set({});
+  const html = await (await request.get(live.url)).text();
+  expect(html.match(/data-market="live"/g)).toHaveLength(2);
+  expect(html).toContain(PRICE);
+  expect(html).toContain('$1.2M');
+  expect(html).toContain('$90K');
+  expect(html).toContain('"market":{"priceUsd":0.00001234');
+});
+
+for (const [width, height] of [
+  [390, 844],
+  [1440, 900],
+] as const) {
+  test(`figures, screen-reader words and no layout shift at ${width} px`, async ({ page }) => {
+    market.set({});
+    await trackLayoutShifts(page);
+    await page.setViewportSize({ width, height });
+    await openSite(page, live.url);
+    for (const view of [tile(page), strip(page)]) {
+      await expect(view).toHaveAttribute('data-market', 'live');
+      await expect(view.getByText(PRICE)).toBeVisible();
+      await expect(view.getByText('+12.3%')).toBeVisible();
+      await expect(view.locator('.sr-only', { hasText: 'up' })).toBeAttached();
+      await expect(view.getByText('$1.2M')).toBeVisible();
+      await expect(view.getByText(/updated \d+ s ago · data:/)).toBeVisible();
+      await expect(view.getByRole('link', { name: 'DexScreener' })).toHaveAttribute(
+        'href',
+        `https://dexscreener.com/solana/${MARKET_POOL}`,
+      );
+      expect(await view.locator('polyline').getAttribute('points')).toMatch(
+        /^[\d.]+,[\d.]+( [\d.]+,[\d.]+){23}$/,
+      );
+    }
+    await expect(strip(page).getByText('$90K')).toBeVisible();
+    await expect(strip(page).getByText('$54.3K')).toBeVisible();
+    // Nothing spills out of the reserved boxes.
+    for (const view of [tile(page), strip(page)]) {
+      expect(await view.evaluate((node) => node.scrollHeight <= node.clientHeight)).toBe(true);
+    }
+    await page.mouse.wheel(0, 3000);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { layoutShift: number }).layoutShift)).toBe(0);
+
+    // The pre-launch text takes exactly the same space.
+    const size = async (view: ReturnType<typeof tile>) =>
+      view.evaluate((node: HTMLElement) => [node.offsetWidth, node.offsetHeight]);
+    const liveSizes = [await size(tile(page)), await size(strip(page))];
+    await openSite(page, placeholder.url);
+    expect([await size(tile(page)), await size(strip(page))]).toEqual(liveSizes);
+  });
+}
+
+test('a fall reads "down", and the visitor’s locale words the figures', async ({ browser, request }) => {
+  market.set({ change: -3.5 });
+  await expect
+    .poll(async () => (await (await request.get(`${live.url}/api/market`)).json()).change24h)
+    .toBe(-3.5);
+  const context = await browser.newContext({ locale: 'de-DE' });
+  const page = await context.newPage();
+  await openSite(page, live.url);
+  const view = tile(page);
+  await expect(view.getByText('0,000\u2009012\u200934\u00a0$')).toBeVisible();
+  await expect(view).toHaveAttribute('data-trend', 'down');
+  await expect(view.getByText(/▼/)).toBeVisible();
+  await expect(view.locator('.sr-only', { hasText: 'down' })).toBeAttached();
+  await expect(view.getByText('-3,5\u00a0%')).toBeVisible();
+  await context.close();
+  market.set({});
+});
+
+test('the placeholder: "Market data appears after launch", and no requests for figures', async ({ page }) => {
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/market')) asked.push(request.url());
+  });
+  await openSite(page, placeholder.url);
+  for (const view of [tile(page), strip(page)]) {
+    await expect(view).toHaveAttribute('data-market', 'placeholder');
+    await expect(view).toHaveText('Market data appears after launch');
+  }
+  expect(asked).toEqual([]);
+});
+
+test('refreshes every 30 s while visible, none while hidden', async ({ page }) => {
+  market.set({});
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/market')) asked.push(request.url());
+  });
+  await page.clock.install();
+  await page.goto(live.url);
+  await page.clock.runFor(5_000);
+  await waitForHydration(page);
+  expect(asked).toHaveLength(0);
+
+  await page.clock.runFor(30_000);
+  await expect.poll(() => asked.length).toBe(1);
+
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await page.clock.runFor(120_000);
+  await page.waitForTimeout(200);
+  expect(asked).toHaveLength(1);
+
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await expect.poll(() => asked.length).toBe(2);
+});

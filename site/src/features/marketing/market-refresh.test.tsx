@@ -1,0 +1,47 @@
+import { renderToString } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { formatMarketFigures, type MarketSnapshot } from '../../page-contract/market';
+import { MarketView } from './components/market-view';
+import { showFigures } from './market-refresh';
+
+const SNAPSHOT: MarketSnapshot = {
+  priceUsd: 2.5,
+  change24h: 4,
+  marketCap: 1_500_000,
+  fdv: null,
+  liquidityUsd: 10_000,
+  volume24hUsd: 20_000,
+  sparkline: [
+    [0, 1],
+    [1, 2],
+  ],
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  source: 'DexScreener',
+  sourceUrl: 'https://dexscreener.com/solana/a',
+};
+
+describe('showFigures', () => {
+  it('rewrites the figures, trend, sparkline and link of the live views the server filled', () => {
+    const served = formatMarketFigures(SNAPSHOT, 'en-US', Date.parse(SNAPSHOT.updatedAt));
+    const root = document.createElement('div');
+    root.innerHTML = renderToString(<MarketView figures={served} variant="strip" />);
+    const fall = { ...SNAPSHOT, priceUsd: 0.5, change24h: -7, marketCap: null, fdv: 9e6 };
+    showFigures(
+      formatMarketFigures(
+        { ...fall, source: 'GeckoTerminal', sourceUrl: 'https://g.example/p' },
+        'en-US',
+        Date.parse(SNAPSHOT.updatedAt) + 65_000,
+      ),
+      root,
+    );
+    const view = root.querySelector<HTMLElement>('[data-market="live"]');
+    expect(view?.dataset.trend).toBe('down');
+    expect(view?.textContent).toContain('$0.5');
+    expect(view?.textContent).toContain('▼');
+    expect(view?.textContent).toContain('FDV');
+    expect(view?.textContent).toContain('$9M');
+    expect(view?.textContent).toContain('updated 1 min ago · data: GeckoTerminal');
+    expect(view?.querySelector('a')?.getAttribute('href')).toBe('https://g.example/p');
+    expect(view?.querySelector('polyline')?.getAttribute('points')).toBe('0,32 100,0');
+  });
+});

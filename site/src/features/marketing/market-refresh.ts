@@ -1,0 +1,52 @@
+import {
+  formatMarketFigures,
+  parseMarketSnapshot,
+  type MarketFigures,
+  type MarketSnapshot,
+} from '../../page-contract/market';
+
+// Keeps the server-filled market views current: loaded as its own chunk after hydration, only when the
+// server serves live figures, so the page's hydration script carries none of it. It words the figures in
+// the visitor's locale at once, then asks for new ones every 30 s while the page is visible, none while
+// hidden, and at once when it becomes visible again after a longer pause.
+
+/** MARKET_REFRESH_MS is how often a visible page asks for new figures (the server caches them as long). */
+export const MARKET_REFRESH_MS = 30_000;
+
+/** showFigures writes figures into every live market view of root (the views' markup is the build's). */
+export function showFigures(figures: MarketFigures, root: ParentNode = document): void {
+  for (const view of root.querySelectorAll<HTMLElement>('[data-market="live"]')) {
+    view.dataset.trend = figures.trend;
+    for (const node of view.querySelectorAll<HTMLElement>('[data-figure]')) {
+      node.textContent = figures[node.dataset.figure as keyof MarketFigures] ?? '';
+    }
+    view.querySelector('polyline')?.setAttribute('points', figures.spark);
+    view.querySelector('a')?.setAttribute('href', figures.sourceUrl);
+  }
+}
+
+/** startMarketRefresh keeps the market views current, starting from the snapshot the page was served with. */
+export function startMarketRefresh(served: unknown): void {
+  let snapshot: MarketSnapshot | null = parseMarketSnapshot(served);
+  let lastAsked = Date.now();
+  const show = () => snapshot && showFigures(formatMarketFigures(snapshot, navigator.language, Date.now()));
+
+  async function refresh() {
+    if (document.visibilityState !== 'visible') return;
+    lastAsked = Date.now();
+    try {
+      const answer = await fetch('/api/market', { headers: { accept: 'application/json' } });
+      // No figures now (404): the last good ones stay, with their age.
+      if (answer.ok) snapshot = parseMarketSnapshot(await answer.json()) ?? snapshot;
+    } catch {
+      // Offline or the server is restarting: the next tick asks again.
+    }
+    show();
+  }
+
+  show();
+  setInterval(() => void refresh(), MARKET_REFRESH_MS);
+  document.addEventListener('visibilitychange', () => {
+    if (Date.now() - lastAsked >= MARKET_REFRESH_MS) void refresh();
+  });
+}
