@@ -23,6 +23,8 @@ export interface RealtimeHub {
   localMembers(room: string): RoomMember[];
   /** localSockets returns every socket connected to this instance (for background identity checks). */
   localSockets(): RoomMember[];
+  /** onMembershipChange registers listener, told the room whenever a local socket joins or leaves it. */
+  onMembershipChange(listener: (room: string) => void): void;
   /** sendTo emits event with payload to the given sockets of this instance, encoding it once for all. */
   sendTo(socketIds: string[], event: string, payload: unknown): void;
 }
@@ -76,6 +78,11 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
     : null;
   let io: Server | null = null;
   const handlers = new Map<string, (payload: unknown) => void>();
+  const membershipListeners: ((room: string) => void)[] = [];
+  const membershipChanged = (room: unknown) => {
+    if (typeof room !== 'string') return;
+    for (const listener of membershipListeners) listener(room);
+  };
   const run = (name: string, payload: unknown) => {
     try {
       handlers.get(name)?.(payload);
@@ -113,6 +120,9 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
         }
         return members;
       },
+      onMembershipChange(listener) {
+        membershipListeners.push(listener);
+      },
       localSockets() {
         if (!io) return [];
         const members: RoomMember[] = [];
@@ -144,6 +154,11 @@ export function createRealtime(options: RealtimeOptions = {}): Realtime {
       });
       // serverSideEmit from another instance arrives as a server-level event.
       for (const name of handlers.keys()) server.on(name, (payload: unknown) => run(name, payload));
+      // The adapter (in memory, or Redis's, which keeps rooms per instance) says when local rooms change;
+      // a disconnect leaves each of its rooms.
+      const adapter = server.of('/').adapter;
+      adapter.on('join-room', membershipChanged);
+      adapter.on('leave-room', membershipChanged);
       io = server;
       return io;
     },

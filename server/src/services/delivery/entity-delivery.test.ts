@@ -102,6 +102,7 @@ describe('startEntityDelivery', () => {
       publish: () => undefined,
       localMembers: () => connected as never,
       localSockets: () => connected as never,
+      onMembershipChange: () => undefined,
       sendTo: (ids: string[], _event: string, payload: unknown) =>
         sent.push({ ids, data: JSON.parse((payload as { data: string }).data) as Record<string, unknown> }),
     };

@@ -2,6 +2,7 @@ import type { RealtimeHub } from '../../realtime/realtime-hub';
 import type { RealtimeLog } from '../../realtime/redis-adapter';
 import type { RoomFamily } from '../../realtime/socket-server';
 import type { SocketIdentities } from './socket-identities';
+import { createRoomGroups } from './room-groups';
 import type { EntityEvent, EntityEvents } from '../entities/entity-events';
 import type { Caller } from '../../rules/caller';
 import { matchesRule } from '../../rules/evaluate-rule';
@@ -21,8 +22,6 @@ export const MAX_FIELD_BYTES = 10 * 1024;
 
 /** SLICE_MS is the longest delivery runs before letting HTTP requests and other sockets in. */
 const SLICE_MS = 20;
-
-const ANONYMOUS: Caller = { kind: 'anonymous' };
 
 /** RawEntityEvent is an EntityEvent with the time it was committed, as every instance receives it. */
 export interface RawEntityEvent extends EntityEvent {
@@ -111,36 +110,18 @@ export function startEntityDelivery(deps: {
 }): () => void {
   const now = deps.now ?? Date.now;
   // Sockets of one identity see the same thing: their payload is built and encoded once.
-  const identityKeys = new WeakMap<Caller, string>();
+  const roomGroups = createRoomGroups({ hub: deps.hub, identities: deps.identities });
   // Batches are delivered one after the other, so a subscriber sees a record's writes in commit order.
   let queue: Promise<void> = Promise.resolve();
   let outgoing: RawEntityEvent[] = [];
 
-  function keyOf(caller: Caller): string {
-    let key = identityKeys.get(caller);
-    if (key === undefined) identityKeys.set(caller, (key = JSON.stringify(caller)));
-    return key;
-  }
-
   async function deliver(event: RawEntityEvent): Promise<void> {
     const room = `entities:${event.appId}:${event.entity}`;
-    const sockets = deps.hub.localMembers(room);
-    if (sockets.length === 0) return;
-    const groups = new Map<string, { caller: Caller; ids: string[] }>();
+    const groups = await roomGroups.groupsOf(room);
+    if (groups.length === 0) return;
     const anonymousAdmitted = deps.admitsAnonymous ? await deps.admitsAnonymous(event.appId) : true;
-    // Last known identities; one shared re-check only for sockets past the window or whose user was written.
-    const callers = await deps.identities.callersOf(sockets);
-    sockets.forEach((socket, index) => {
-      const caller = callers[index] ?? ANONYMOUS;
-      // A socket the app's visibility no longer admits (e.g. its user was unapproved) receives nothing.
-      if (!socket.data.admitted) return;
-      if (caller.kind === 'anonymous' && !anonymousAdmitted) return;
-      const key = keyOf(caller);
-      const group = groups.get(key);
-      if (group) group.ids.push(socket.id);
-      else groups.set(key, { caller, ids: [socket.id] });
-    });
-    for (const { caller, ids } of groups.values()) {
+    for (const { caller, ids } of groups) {
+      if (caller.kind === 'anonymous' && !anonymousAdmitted) continue;
       const data = visibleTo(deps.project, event, caller);
       if (!data) continue;
       const payload = { type: event.type, data: slim(data), id: event.id, timestamp: event.timestamp };

@@ -141,4 +141,27 @@ describe('socket identities', () => {
     ]);
     expect(calls).toEqual([2]);
   });
+
+  it('deliver as a check found a socket even when its user is written again while the check runs', async () => {
+    const sockets = fleet(1, 1, Date.now() - REVALIDATE_MS);
+    const fresh = fleet(1, 1, Date.now()).map((socket) => ({
+      ...socket,
+      id: 'fresh',
+      data: { ...socket.data },
+    }));
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const identities = createSocketIdentities({
+      identifyMany: async (_app, tokens) => {
+        await gate;
+        return new Map(
+          tokens.map((token) => [token, { caller: userCaller(token.slice(2)), admitted: true }]),
+        );
+      },
+    });
+    const delivery = identities.callersOf([...sockets, ...fresh]);
+    identities.noteUserWrites(['u0']);
+    release();
+    expect((await delivery).map((caller) => caller.kind)).toEqual(['user', 'user']);
+  });
 });

@@ -29,16 +29,25 @@ export interface SocketIdentities {
    * whose check fails is anonymous for this delivery.
    */
   callersOf(sockets: readonly RoomMember[]): Promise<Caller[]>;
-  /** revalidate re-checks sockets' tokens now, in batches; it never rejects (a failed check leaves them untrusted). */
-  revalidate(sockets: readonly RoomMember[]): Promise<void>;
+  /**
+   * revalidate re-checks sockets' tokens now, in batches, and resolves with the ids of those whose check
+   * failed; it never rejects (a failed check leaves them untrusted).
+   */
+  revalidate(sockets: readonly RoomMember[]): Promise<Set<string>>;
   /** noteUserWrites marks users written just now: their sockets are re-checked at once. */
   noteUserWrites(userIds: readonly string[]): void;
+  /**
+   * epoch moves on whenever a check changes a socket's identity or admission, and at every user write:
+   * what was worked out from identities before (a room's groups) holds while it stays the same.
+   */
+  epoch(): number;
   /** stop ends the background sweep. */
   stop(): void;
 }
 
 interface PendingCheck {
-  run: Promise<void>;
+  /** run resolves with whether the check succeeded. */
+  run: Promise<boolean>;
   /** startedAt is the write sequence when the check started (see writeSequence). */
   startedAt: number;
 }
@@ -62,6 +71,7 @@ export function createSocketIdentities(deps: {
   // up to REVALIDATE_MS later. Entries older than that are useless: pruned.
   const userWrites = new Map<string, { sequence: number; at: number }>();
   let everyUserWritten = 0;
+  let epoch = 0;
 
   /** writtenAt is the sequence of the last write of socket's user (0: never, or not a user). */
   function writtenAt(socket: RoomMember): number {
@@ -82,7 +92,7 @@ export function createSocketIdentities(deps: {
     return stale(socket, REVALIDATE_MS) ? null : cached;
   }
 
-  async function check(appId: string, sockets: readonly RoomMember[], startedAt: number): Promise<void> {
+  async function check(appId: string, sockets: readonly RoomMember[], startedAt: number): Promise<boolean> {
     const checkedAt = now();
     try {
       const answers = await deps.identifyMany(
@@ -92,27 +102,33 @@ export function createSocketIdentities(deps: {
       for (const socket of sockets) {
         const answer = answers.get(socket.data.token ?? '');
         if (!answer) continue;
+        const same =
+          answer.admitted === socket.data.admitted &&
+          JSON.stringify(answer.caller) === JSON.stringify(socket.data.identity);
+        if (!same) epoch += 1;
         socket.data.identity = answer.caller;
         socket.data.admitted = answer.admitted;
         // As of the check's start: a user written while it ran is checked again.
         socket.data.checkedAt = checkedAt;
         socket.data.checkedSequence = startedAt;
       }
+      return true;
     } catch (error) {
       // Fail closed: the sockets stay untrusted, so deliveries send them what anonymous callers may read.
       deps.log?.warn({ err: error, sockets: sockets.length }, 'realtime identity re-check failed');
+      return false;
     }
   }
 
-  function revalidate(sockets: readonly RoomMember[]): Promise<void> {
-    const waits: Promise<void>[] = [];
+  async function revalidate(sockets: readonly RoomMember[]): Promise<Set<string>> {
+    const waits: { run: Promise<boolean>; ids: string[] }[] = [];
     const byApp = new Map<string, RoomMember[]>();
     for (const socket of sockets) {
       if (!socket.data.token) continue;
       const inFlight = pending.get(socket.id);
       // A check that started after the user's last write answers for now too.
       if (inFlight && inFlight.startedAt >= writtenAt(socket)) {
-        waits.push(inFlight.run);
+        waits.push({ run: inFlight.run, ids: [socket.id] });
         continue;
       }
       const group = byApp.get(socket.data.appId) ?? [];
@@ -123,14 +139,16 @@ export function createSocketIdentities(deps: {
     for (const [appId, group] of byApp) {
       for (let start = 0; start < group.length; start += TOKENS_PER_CHECK) {
         const chunk = group.slice(start, start + TOKENS_PER_CHECK);
-        const run: Promise<void> = check(appId, chunk, startedAt).finally(() => {
+        const run: Promise<boolean> = check(appId, chunk, startedAt).finally(() => {
           for (const socket of chunk) if (pending.get(socket.id)?.run === run) pending.delete(socket.id);
         });
         for (const socket of chunk) pending.set(socket.id, { run, startedAt });
-        waits.push(run);
+        waits.push({ run, ids: chunk.map((socket) => socket.id) });
       }
     }
-    return Promise.all(waits).then(() => undefined);
+    const failed = new Set<string>();
+    for (const { run, ids } of waits) if (!(await run)) for (const id of ids) failed.add(id);
+    return failed;
   }
 
   /** sweep re-checks, in the background, identities near the window's end or whose user was written. */
@@ -147,15 +165,25 @@ export function createSocketIdentities(deps: {
   return {
     trusted,
     async callersOf(sockets) {
-      const stale = sockets.filter((socket) => trusted(socket) === null);
-      if (stale.length > 0) await revalidate(stale);
-      return sockets.map((socket) => trusted(socket) ?? ANONYMOUS);
+      // As trusted when the delivery began: a user written while it waits has its own event re-check them.
+      const callers = sockets.map((socket) => trusted(socket));
+      const stale = sockets.filter((_, index) => callers[index] === null);
+      if (stale.length === 0) return callers as Caller[];
+      const failed = await revalidate(stale);
+      // A socket checked for this delivery goes as its check found it, even if its user was written again
+      // meanwhile: an event is never lost to a later write.
+      return sockets.map(
+        (socket, index) =>
+          callers[index] ??
+          (failed.has(socket.id) ? ANONYMOUS : ((socket.data.identity as Caller | null) ?? ANONYMOUS)),
+      );
     },
     revalidate,
     noteUserWrites(userIds) {
       if (userIds.length === 0) return;
       const at = now();
       writeSequence += 1;
+      epoch += 1;
       for (const id of userIds) userWrites.set(id, { sequence: writeSequence, at });
       if (userWrites.size > MAX_TRACKED_USER_WRITES) {
         for (const [id, write] of userWrites) {
@@ -170,6 +198,7 @@ export function createSocketIdentities(deps: {
       // At once, in the background: the next delivery to them then usually finds them checked.
       setImmediate(sweep);
     },
+    epoch: () => epoch,
     stop() {
       if (timer) clearInterval(timer);
     },
