@@ -16,6 +16,7 @@ const BENCHMARKS = [
   'agents-latency.ts',
   'functions-bench.ts',
   'regex-bystander.ts',
+  'realtime-fanout.ts',
 ];
 
 function run(script: string): Promise<number> {

@@ -8,12 +8,17 @@ interface FleetJob {
   url: string;
   count: number;
   appId: string;
-  token: string;
+  /** tokens[i] is socket i's token; first is socket 0's index in the whole fleet. */
+  tokens: string[];
+  first: number;
   room: string;
+  /** rampMs spreads this thread's connections over that long (0: in batches of 50, at once). */
+  rampMs: number;
 }
 
 type Command =
   | { cmd: 'arrivals'; marker: string; id: number }
+  | { cmd: 'deliveries'; prefix: string; id: number }
   | { cmd: 'reset'; id: number }
   | { cmd: 'close'; id: number };
 
@@ -23,13 +28,13 @@ const sockets: Socket[] = [];
 // arrivals[i] holds [time, data] of each update_model socket i received.
 const arrivals: [number, string][][] = [];
 
-function connect(): Promise<Socket> {
+function connect(index: number): Promise<Socket> {
   const socket = io(job.url, {
     path: '/ws-user-apps/socket.io/',
     transports: ['websocket'],
     reconnection: false,
     timeout: 10_000,
-    query: { app_id: job.appId, token: job.token },
+    query: { app_id: job.appId, token: job.tokens[index] ?? 'null' },
   });
   return new Promise((resolve, reject) => {
     socket.once('connect', () => resolve(socket));
@@ -37,8 +42,15 @@ function connect(): Promise<Socket> {
   });
 }
 
-for (let offset = 0; offset < job.count; offset += 50) {
-  const batch = await Promise.all(Array.from({ length: Math.min(50, job.count - offset) }, connect));
+// With a ramp, 50 connections at a time, evenly spaced; the last batch opens at rampMs.
+const batches = Math.ceil(job.count / 50);
+const startedAt = now();
+for (let offset = 0, batchIndex = 0; offset < job.count; offset += 50, batchIndex += 1) {
+  const due = startedAt + (batches > 1 ? (job.rampMs * batchIndex) / (batches - 1) : 0);
+  if (due > now()) await new Promise((wait) => setTimeout(wait, due - now()));
+  const batch = await Promise.all(
+    Array.from({ length: Math.min(50, job.count - offset) }, (_, i) => connect(offset + i)),
+  );
   for (const socket of batch) {
     const list: [number, string][] = [];
     arrivals.push(list);
@@ -58,6 +70,18 @@ parentPort?.on('message', (command: Command) => {
   if (command.cmd === 'reset') {
     for (const list of arrivals) list.length = 0;
     parentPort?.postMessage({ id: command.id });
+    return;
+  }
+  if (command.cmd === 'deliveries') {
+    const pattern = new RegExp(`"(?:text|title)":"(${command.prefix}[^"]*)"`);
+    const found: [number, { at: number; marker: string }[]][] = arrivals.map((list, index) => [
+      job.first + index,
+      list.flatMap(([at, data]) => {
+        const marker = pattern.exec(data)?.[1];
+        return marker ? [{ at, marker }] : [];
+      }),
+    ]);
+    parentPort?.postMessage({ id: command.id, sockets: found });
     return;
   }
   // The first arrival carrying marker at each socket.

@@ -8,6 +8,16 @@ export interface FleetOptions {
   appId: string;
   token: string;
   room: string;
+  /** tokens, when given, are the sockets' tokens in turn (socket i has tokens[i % length]); token is then unused. */
+  tokens?: string[];
+  /** rampMs spreads the connections over this long, as visitors arrive (default: as fast as they open). */
+  rampMs?: number;
+}
+
+/** Delivery is one `update_model` a socket received: when, and the marker its record's text or title carried. */
+export interface Delivery {
+  at: number;
+  marker: string;
 }
 
 // Worker threads do not inherit tsx's loader: the thread registers it, then loads the TypeScript worker.
@@ -39,14 +49,23 @@ export class SocketFleet {
     for (let t = 0; t < options.threads; t++) {
       const count =
         Math.floor(options.sockets / options.threads) + (t < options.sockets % options.threads ? 1 : 0);
+      // Socket i of the fleet is socket (i - first) of thread t: it keeps its token across the split.
+      const first =
+        t * Math.floor(options.sockets / options.threads) + Math.min(t, options.sockets % options.threads);
+      const tokens = Array.from(
+        { length: count },
+        (_, i) => options.tokens?.[(first + i) % options.tokens.length] ?? options.token,
+      );
       const worker = new Worker(WORKER_BOOTSTRAP, {
         eval: true,
         workerData: {
           url: options.url,
           count,
           appId: options.appId,
-          token: options.token,
+          tokens,
+          first,
           room: options.room,
+          rampMs: options.rampMs ?? 0,
         },
       });
       workers.push(worker);
@@ -85,6 +104,19 @@ export class SocketFleet {
       this.workers.map((worker) => this.ask<{ times: number[] }>(worker, { cmd: 'arrivals', marker })),
     );
     return parts.flatMap((part) => part.times);
+  }
+
+  /**
+   * deliveries returns, per socket of the fleet (by its index), what it received whose `text` or `title`
+   * starts with prefix: for checks of who got what.
+   */
+  async deliveries(prefix: string): Promise<Map<number, Delivery[]>> {
+    const parts = await Promise.all(
+      this.workers.map((worker) =>
+        this.ask<{ sockets: [number, Delivery[]][] }>(worker, { cmd: 'deliveries', prefix }),
+      ),
+    );
+    return new Map(parts.flatMap((part) => part.sockets));
   }
 
   /** reset forgets every arrival noted so far. */

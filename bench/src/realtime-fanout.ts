@@ -1,0 +1,243 @@
+// Realtime fan-out at scale (issue 28): one server (PGlite by default, PostgreSQL with DATABASE_URL) pinned
+// to core 0 with taskset, the fleet on core 1. SOCKETS sockets of USERS users (the e2e fixture project's
+// Note: each user reads only their own notes) join over RAMP_S seconds, as visitors arrive, so their
+// identities age and are re-checked at different times; PUBLIC_SOCKETS signed-out sockets join Todo, which
+// everyone reads. The fleet is socket.io-client sockets spread over worker threads (lib/socket-fleet.ts).
+// Measured, each delivery from its create request's start to the socket's `update_model`:
+// - spaced: STEPS creates 200 ms apart (a Note by one user; every 10th step also a Todo);
+// - burst: BURST Note creates of different users at once;
+// p50/p99/max, deliveries missing and delivered to a socket the rules exclude, the server's RSS per socket,
+// and the event-loop delay seen from outside (a /healthz request every 20 ms during each phase).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { AUTH_ENV, SERVICE_TOKEN, createUser, uniqueEmail } from '../../e2e/support/auth-helpers';
+import { FIXTURE_PROJECT } from '../../e2e/support/entities-helpers';
+import { startServer, type RunningServer } from '../../e2e/support/server-process';
+import { absoluteNow, SocketFleet, type Delivery } from './lib/socket-fleet';
+import { writeResults } from './lib/report';
+
+const APP_ID = 'queen-solana';
+const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 10_000);
+const USERS = Number(process.env.BENCH_USERS ?? 500);
+const PUBLIC_SOCKETS = Number(process.env.BENCH_PUBLIC_SOCKETS ?? 1_000);
+const RAMP_S = Number(process.env.BENCH_RAMP_S ?? 45);
+const STEPS = Number(process.env.BENCH_STEPS ?? 100);
+const BURST = Math.min(USERS, Number(process.env.BENCH_BURST ?? 100));
+const THREADS = 2;
+const GOALS = { spacedP99: 50, burstP99: 250, loopDelay: 100, kbPerSocket: 14 };
+
+const hasTaskset = spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0;
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const rssKb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+
+async function post(server: RunningServer, entity: string, token: string, body: object): Promise<void> {
+  const response = await fetch(`${server.url}/api/apps/${APP_ID}/entities/${entity}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 201)
+    throw new Error(`create ${entity}: ${response.status} ${await response.text()}`);
+}
+
+/** loopProbe requests /healthz every 20 ms until stopped, and answers the slowest and p99 answer times. */
+function loopProbe(server: RunningServer) {
+  const times: number[] = [];
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      const started = performance.now();
+      await fetch(`${server.url}/healthz`).then((r) => r.arrayBuffer());
+      times.push(performance.now() - started);
+      await sleep(20);
+    }
+  })();
+  return async () => {
+    running = false;
+    await done;
+    return { max: Math.max(...times), p99: percentile(times, 99) };
+  };
+}
+
+interface Expected {
+  marker: string;
+  sentAt: number;
+  /** sockets are the fleet indexes that must receive it. */
+  sockets: number[];
+  fleet: 'notes' | 'public';
+}
+
+/** score matches what arrived against what was expected: latencies, missing, and wrong deliveries. */
+function score(
+  expected: Expected[],
+  notes: Map<number, Delivery[]>,
+  open: Map<number, Delivery[]>,
+  ownerOf: (socket: number) => number,
+) {
+  const latencies: number[] = [];
+  let missing = 0;
+  for (const item of expected) {
+    const received = item.fleet === 'notes' ? notes : open;
+    for (const socket of item.sockets) {
+      const hit = received.get(socket)?.find((delivery) => delivery.marker === item.marker);
+      if (hit) latencies.push(hit.at - item.sentAt);
+      else missing += 1;
+    }
+  }
+  // A note's marker names its owner: `<phase>-<step>-u<owner>`.
+  let wrong = 0;
+  for (const [socket, deliveries] of notes) {
+    for (const { marker } of deliveries) if (!marker.endsWith(`-u${ownerOf(socket)}`)) wrong += 1;
+  }
+  return {
+    deliveries: latencies.length,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: Math.max(...latencies),
+    missing,
+    wrong,
+  };
+}
+
+const server = await startServer({
+  env: {
+    PROJECT_DIR: FIXTURE_PROJECT,
+    ...AUTH_ENV,
+    LOG_LEVEL: 'warn',
+    REALTIME_MAX_SOCKETS_PER_IP: String(SOCKETS * 2),
+    REALTIME_HANDSHAKES_PER_IP_PER_MINUTE: '1000000',
+    MAX_CONNECTIONS_PER_IP: String(SOCKETS * 2),
+  },
+  database: process.env.DATABASE_URL ? 'postgres' : 'pglite',
+});
+if (hasTaskset) {
+  execFileSync('taskset', ['-a', '-p', '-c', '0', String(server.pid)], { stdio: 'ignore' });
+  execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+}
+try {
+  console.log(`Creating ${USERS} users…`);
+  const tokens: string[] = [];
+  for (let start = 0; start < USERS; start += 10) {
+    const made = await Promise.all(
+      Array.from({ length: Math.min(10, USERS - start) }, () =>
+        createUser(server, { email: uniqueEmail('fanout') }),
+      ),
+    );
+    tokens.push(...made.map((user) => user.token));
+  }
+  const rssBefore = rssKb(server.pid);
+  console.log(
+    `Connecting ${SOCKETS} sockets of ${USERS} users over ${RAMP_S} s, and ${PUBLIC_SOCKETS} signed-out…`,
+  );
+  const [notes, open] = await Promise.all([
+    SocketFleet.open({
+      url: server.url,
+      sockets: SOCKETS,
+      threads: THREADS,
+      appId: APP_ID,
+      token: 'null',
+      tokens,
+      room: `entities:${APP_ID}:Note`,
+      rampMs: RAMP_S * 1000,
+    }),
+    SocketFleet.open({
+      url: server.url,
+      sockets: PUBLIC_SOCKETS,
+      threads: 1,
+      appId: APP_ID,
+      token: 'null',
+      room: `entities:${APP_ID}:Todo`,
+      rampMs: RAMP_S * 1000,
+    }),
+  ]);
+  const kbPerSocket = (rssKb(server.pid) - rssBefore) / (SOCKETS + PUBLIC_SOCKETS);
+  const ownerOf = (socket: number) => socket % USERS;
+  const socketsOf = (user: number) =>
+    Array.from({ length: Math.ceil(SOCKETS / USERS) }, (_, i) => user + i * USERS).filter((s) => s < SOCKETS);
+  const everyPublic = Array.from({ length: PUBLIC_SOCKETS }, (_, i) => i);
+  try {
+    // Joins settle asynchronously: wait until a first Todo reaches every signed-out socket.
+    await sleep(2_000);
+    const results: Record<string, ReturnType<typeof score> & { loopMax: number; loopP99: number }> = {};
+    for (const phase of ['spaced', 'burst'] as const) {
+      const expected: Expected[] = [];
+      const stopProbe = loopProbe(server);
+      const create = async (step: number) => {
+        const user = phase === 'burst' ? step : step % USERS;
+        const marker = `${phase}-${step}-u${user}`;
+        const sentAt = absoluteNow();
+        const note = post(server, 'Note', tokens[user] ?? '', { text: marker });
+        expected.push({ marker, sentAt, sockets: socketsOf(user), fleet: 'notes' });
+        if (phase === 'spaced' && step % 10 === 0) {
+          const todo = `${phase}-todo-${step}`;
+          expected.push({ marker: todo, sentAt, sockets: everyPublic, fleet: 'public' });
+          await post(server, 'Todo', SERVICE_TOKEN, { title: todo });
+        }
+        await note;
+      };
+      if (phase === 'spaced') {
+        for (let step = 0; step < STEPS; step += 1) {
+          void create(step);
+          await sleep(200);
+        }
+      } else await Promise.all(Array.from({ length: BURST }, (_, step) => create(step)));
+      await sleep(3_000);
+      const loop = await stopProbe();
+      const scored = score(
+        expected,
+        await notes.deliveries(`${phase}-`),
+        await open.deliveries(`${phase}-`),
+        ownerOf,
+      );
+      results[phase] = { ...scored, loopMax: loop.max, loopP99: loop.p99 };
+      console.log(
+        `${phase.padEnd(6)} deliveries ${scored.deliveries}  p50 ${scored.p50.toFixed(1)} ms  p99 ${scored.p99.toFixed(1)} ms  max ${scored.max.toFixed(1)} ms  missing ${scored.missing}  wrong ${scored.wrong}  loop delay max ${loop.max.toFixed(0)} ms (p99 ${loop.p99.toFixed(0)})`,
+      );
+      await notes.reset();
+      await open.reset();
+    }
+    console.log(`memory: ${kbPerSocket.toFixed(1)} KB per socket (server RSS)`);
+    const machine = `${hasTaskset ? 'server on core 0, fleet on core 1' : 'not pinned'}; ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`;
+    const load = {
+      sockets: SOCKETS,
+      users: USERS,
+      publicSockets: PUBLIC_SOCKETS,
+      rampSeconds: RAMP_S,
+      steps: STEPS,
+      burst: BURST,
+    };
+    const row = (phase: string, goal: number) => {
+      const r = results[phase];
+      return r
+        ? `| ${phase} | ${r.deliveries} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} (goal ≤ ${goal}) | ${r.max.toFixed(1)} | ${r.missing} | ${r.wrong} | ${r.loopMax.toFixed(0)} (goal ≤ ${GOALS.loopDelay}) |`
+        : '';
+    };
+    const markdown = [
+      `# Realtime fan-out (${new Date().toISOString().slice(0, 10)})`,
+      '',
+      `${SOCKETS} sockets of ${USERS} users on Note (owner-only reads), ${PUBLIC_SOCKETS} signed-out sockets on Todo, joining over ${RAMP_S} s; ${machine}. Latency: create request start → the socket's update_model.`,
+      '',
+      '| phase | deliveries | p50 ms | p99 ms | max ms | missing | wrong | loop delay max ms |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- |',
+      row('spaced', GOALS.spacedP99),
+      row('burst', GOALS.burstP99),
+      '',
+      `Memory: ${kbPerSocket.toFixed(1)} KB per socket (server RSS; goal ≤ ${GOALS.kbPerSocket}).`,
+      '',
+    ].join('\n');
+    await writeResults('realtime-fanout', { machine, load, results, kbPerSocket, goals: GOALS }, markdown);
+  } finally {
+    await Promise.all([notes.close(), open.close()]);
+  }
+} catch (error) {
+  console.error(server.logs().slice(-3000));
+  throw error;
+} finally {
+  await server.stop();
+}
