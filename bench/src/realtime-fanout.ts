@@ -81,13 +81,16 @@ function score(
   ownerOf: (socket: number) => number,
 ) {
   const latencies: number[] = [];
+  const byFleet = { notes: [] as number[], public: [] as number[] };
   let missing = 0;
   for (const item of expected) {
     const received = item.fleet === 'notes' ? notes : open;
     for (const socket of item.sockets) {
       const hit = received.get(socket)?.find((delivery) => delivery.marker === item.marker);
-      if (hit) latencies.push(hit.at - item.sentAt);
-      else missing += 1;
+      if (hit) {
+        latencies.push(hit.at - item.sentAt);
+        byFleet[item.fleet].push(hit.at - item.sentAt);
+      } else missing += 1;
     }
   }
   // A note's marker names its owner: `<phase>-<step>-u<owner>`.
@@ -100,6 +103,8 @@ function score(
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     max: Math.max(...latencies),
+    notesP99: percentile(byFleet.notes, 99),
+    publicP99: percentile(byFleet.public, 99),
     missing,
     wrong,
   };
@@ -113,6 +118,8 @@ const server = await startServer({
     REALTIME_MAX_SOCKETS_PER_IP: String(SOCKETS * 2),
     REALTIME_HANDSHAKES_PER_IP_PER_MINUTE: '1000000',
     MAX_CONNECTIONS_PER_IP: String(SOCKETS * 2),
+    // e.g. `--cpu-prof --cpu-prof-dir=/tmp/fanout-profile` to see where the server's time goes.
+    ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
   },
   database: process.env.DATABASE_URL ? 'postgres' : 'pglite',
 });
@@ -197,7 +204,7 @@ try {
       );
       results[phase] = { ...scored, loopMax: loop.max, loopP99: loop.p99 };
       console.log(
-        `${phase.padEnd(6)} deliveries ${scored.deliveries}  p50 ${scored.p50.toFixed(1)} ms  p99 ${scored.p99.toFixed(1)} ms  max ${scored.max.toFixed(1)} ms  missing ${scored.missing}  wrong ${scored.wrong}  loop delay max ${loop.max.toFixed(0)} ms (p99 ${loop.p99.toFixed(0)})`,
+        `${phase.padEnd(6)} deliveries ${scored.deliveries}  p50 ${scored.p50.toFixed(1)} ms  p99 ${scored.p99.toFixed(1)} ms  max ${scored.max.toFixed(1)} ms (owner-only p99 ${scored.notesP99.toFixed(1)}, public p99 ${scored.publicP99.toFixed(1)})  missing ${scored.missing}  wrong ${scored.wrong}  loop delay max ${loop.max.toFixed(0)} ms (p99 ${loop.p99.toFixed(0)})`,
       );
       await notes.reset();
       await open.reset();
