@@ -7,6 +7,7 @@ import { AdminCreateUserSchema, AdminUpdateUserSchema, AppSettingsSchema } from 
 import { RealtimePingSchema } from '../schemas/realtime';
 import { SecretParamsSchema, SecretValueSchema } from '../schemas/secrets';
 import type { AdminChanges } from '../services/admin/admin-changes';
+import type { AppOverviewReader } from '../services/admin/app-overview';
 import type { AuditLog } from '../services/audit/audit-log';
 import { serviceActorOf as actorOf } from './audit-actor';
 import type { LlmService } from '../services/llm/llm-service';
@@ -21,11 +22,13 @@ export interface AdminRoutesDeps {
   hub: RealtimeHub;
   secrets: Pick<SecretsService, 'names'>;
   llm: Pick<LlmService, 'recentUsage'>;
+  overview: AppOverviewReader;
 }
 
 /**
- * registerAdminRoutes adds the operator API under `/api/apps/:appId/admin/`, for the service role only.
- * The CLI uses it while a server is running, so the database is never opened by two processes.
+ * registerAdminRoutes adds the operator API under `/api/apps/:appId/admin/`, for the service role (and, for
+ * the console's reads, the app's admins). The CLI uses it while a server is running, so the database is
+ * never opened by two processes.
  */
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps): void {
   const serviceApp = async (request: FastifyRequest) => {
@@ -33,6 +36,15 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
     await deps.guard.service(request, appId);
     return appId;
   };
+  // The console's calls: the app's admin users, or the service role.
+  const adminApp = async (request: FastifyRequest) => {
+    const { appId } = parseInput(AppParamsSchema, request.params);
+    await deps.guard.admin(request, appId);
+    return appId;
+  };
+
+  // The console's Overview: the app, its counts, how this server runs and what start-up warned about.
+  app.get('/api/apps/:appId/admin/overview', async (request) => deps.overview.find(await adminApp(request)));
 
   app.post('/api/apps/:appId/admin/users', async (request, reply) => {
     const appId = await serviceApp(request);

@@ -1,8 +1,11 @@
-// The site: SITE_DIST's pages (our own prerendered site, or another Base44 app's build, hosted), the
+// The site: the operator console at `/_/`, SITE_DIST's pages (our own prerendered site, or another Base44 app's build, hosted), the
 // sign-in page, and what a stale or foreign build lacks (said once at start).
 import type { SiteConfig } from '../../../../site/src/config/site-config-schema';
 import { DEFAULT_FRAME_ANCESTORS } from '../../lib/content-security-policy';
 import { loadSiteBundle, type SiteBundle } from '../../lib/site-bundle';
+import { join } from 'node:path';
+import { CONSOLE_DIR } from '../../../../site/src/page-contract/build-info';
+import { registerConsoleRoutes } from '../../routes/console';
 import { registerSiteRoutes } from '../../routes/site';
 import type { ImageService } from '../../services/images/image-service';
 import type { SecretsService } from '../../services/secrets/secrets-service';
@@ -30,8 +33,13 @@ export async function buildSitePart(
   );
   return {
     name: 'site',
-    routes: (app, { returnOrigins }) =>
-      registerSiteRoutes(app, {
+    routes: async (app, { returnOrigins }) => {
+      // The console is always our own build's, whatever SITE_DIST holds.
+      await registerConsoleRoutes(app, {
+        dir: join(config.OWN_SITE_DIST, CONSOLE_DIR),
+        appId: config.APP_ID,
+      });
+      await registerSiteRoutes(app, {
         bundle,
         ownSite,
         returnOrigins,
@@ -41,6 +49,7 @@ export async function buildSitePart(
         frameAncestors: config.FRAME_ANCESTORS ?? DEFAULT_FRAME_ANCESTORS,
         apps: shared.apps,
         images: images.images,
-      }),
+      });
+    },
   };
 }

@@ -1,0 +1,59 @@
+// GET /admin/overview through the one caller guard: the app's admins and the service role get the
+// overview; a plain user 403, no token 401. Its figures come from the real platform.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TEST_APP_ID, TEST_SERVICE_TOKEN, useTestPlatform } from '../test-support/build-test-platform';
+
+const test = useTestPlatform();
+const tokens: Record<'admin' | 'user', string> = { admin: '', user: '' };
+const PASSWORD = 'correct horse battery';
+
+async function makeUser(role: 'admin' | 'user') {
+  const email = `${role}@overview.test`;
+  const created = await test.app.inject({
+    method: 'POST',
+    url: `/api/apps/${TEST_APP_ID}/admin/users`,
+    headers: { authorization: `Bearer ${TEST_SERVICE_TOKEN}` },
+    payload: { email, password: PASSWORD, role },
+  });
+  expect(created.statusCode).toBe(201);
+  const login = await test.app.inject({
+    method: 'POST',
+    url: `/api/apps/${TEST_APP_ID}/auth/login`,
+    payload: { email, password: PASSWORD },
+  });
+  return login.json<{ access_token: string }>().access_token;
+}
+
+beforeAll(async () => {
+  tokens.admin = await makeUser('admin');
+  tokens.user = await makeUser('user');
+});
+
+const overview = (token?: string) =>
+  test.app.inject({
+    url: `/api/apps/${TEST_APP_ID}/admin/overview`,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+
+describe('GET /admin/overview', () => {
+  it('answers the app admin and the service role, with the figures', async () => {
+    for (const token of [tokens.admin, TEST_SERVICE_TOKEN]) {
+      const response = await overview(token);
+      expect(response.statusCode).toBe(200);
+      const body = response.json<{
+        app: { id: string; name: string };
+        counts: { users: number; entities: { name: string; records: number }[] };
+        database: { engine: string; detail: string };
+      }>();
+      expect(body.app).toMatchObject({ id: TEST_APP_ID, name: 'Route tests' });
+      expect(body.counts.users).toBe(2);
+      expect(body.counts.entities).toContainEqual({ name: 'Todo', records: 0 });
+      expect(body.database).toEqual({ engine: 'pglite', detail: 'PGlite (test)' });
+    }
+  });
+
+  it('refuses a plain user (403) and an anonymous caller (401)', async () => {
+    expect((await overview(tokens.user)).statusCode).toBe(403);
+    expect((await overview()).statusCode).toBe(401);
+  });
+});
