@@ -1,5 +1,5 @@
-import { Link, Outlet, useRouterState } from '@tanstack/react-router';
-import { useEffect, useId, useState } from 'react';
+import { Link, Outlet } from '@tanstack/react-router';
+import { useId, useState } from 'react';
 import { useConsoleSession } from './console-context';
 
 /** CONSOLE_PAGES are the navigation's links, in order, named as the issue names them. */
@@ -14,14 +14,8 @@ export const CONSOLE_PAGES = [
 /** ConsoleLayout is the console's frame: a skip link, the navigation (a menu on narrow screens), the page. */
 export function ConsoleLayout() {
   const { user, signOut } = useConsoleSession();
-  const pathname = useRouterState({ select: (state) => state.location.pathname });
   const [menuOpen, setMenuOpen] = useState(false);
   const navId = useId();
-
-  // After each navigation, the new page's heading takes the focus.
-  useEffect(() => {
-    document.querySelector<HTMLElement>('[data-page-heading]')?.focus();
-  }, [pathname]);
 
   return (
     <div className="min-h-screen md:flex">

@@ -1,9 +1,11 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 
-/** PageHeading is a page's one h1, focused after navigation so keyboard and reader users land on it. */
+/** PageHeading is a page's one h1, focused when the page opens so keyboard and reader users land on it. */
 export function PageHeading({ children }: { children: ReactNode }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   return (
-    <h1 tabIndex={-1} data-page-heading className="text-2xl font-semibold text-gold-100 outline-none">
+    <h1 ref={heading} tabIndex={-1} className="text-2xl font-semibold text-gold-100 outline-none">
       {children}
     </h1>
   );
