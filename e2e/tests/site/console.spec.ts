@@ -44,8 +44,17 @@ test('the console page: every path under /_/, a strict CSP never framed; the adm
     expect(response.headers()['cache-control']).toBe('no-cache');
     expect(await response.text()).toContain(`<meta name="app-id" content="${DEFAULT_APP_ID}"`);
   }
-  expect((await api(server, OVERVIEW, { method: 'GET', token: member.token })).status).toBe(403);
-  expect((await api(server, OVERVIEW, { method: 'GET' })).status).toBe(401);
+  const secrets = `/api/apps/${DEFAULT_APP_ID}/admin/secrets`;
+  const calls = [
+    { path: OVERVIEW, method: 'GET' },
+    { path: secrets, method: 'GET' },
+    { path: `${secrets}/ANY_NAME`, method: 'PUT', body: { value: 'x' } },
+    { path: `${secrets}/ANY_NAME`, method: 'DELETE' },
+  ];
+  for (const { path, ...init } of calls) {
+    expect((await api(server, path, { ...init, token: member.token })).status, path).toBe(403);
+    expect((await api(server, path, init)).status, path).toBe(401);
+  }
 });
 
 test('a user who is not an admin gets "Admins only", and signing out ends the session', async ({ page }) => {
@@ -108,4 +117,50 @@ test('an admin signs in to the Overview, moves between pages, deep links and goe
   await expect(main.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
   await expect(main.getByText(DEFAULT_APP_ID, { exact: true })).toBeVisible();
   await expectNoAxeViolations(page, 'overview at 390');
+});
+
+test('an admin sets and deletes a secret: names only, never the value, and each change audited', async ({
+  page,
+}) => {
+  const name = `CONSOLE_E2E_${Date.now()}`;
+  const value = `sk-console-${Date.now()}-never-shown`;
+  const bodies: Promise<string>[] = [];
+  page.on('response', (response) => bodies.push(response.text().catch(() => '')));
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${server.url}/_/secrets`);
+  await signIn(page, admin.email);
+  const main = page.getByRole('main');
+  await expect(main.getByRole('heading', { name: 'Secrets', level: 1 })).toBeVisible();
+  await expect(main.getByText("Every change restarts the app's backend functions")).toBeVisible();
+  await main.getByLabel('Name').fill(name);
+  await main.getByLabel('Value').fill(value);
+  await main.getByRole('button', { name: 'Set secret' }).click();
+  await expect(
+    page.getByRole('status').getByText(`${name} is set. The backend functions restarted`),
+  ).toBeVisible();
+  await expect(main.getByRole('cell', { name, exact: true })).toBeVisible();
+  await expect(main.getByLabel('Value')).toHaveValue('');
+  await expectNoAxeViolations(page, 'secrets at 1440');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoAxeViolations(page, 'secrets at 390');
+
+  await main.getByRole('button', { name: `Delete ${name}` }).click();
+  await main.getByRole('button', { name: `Yes, delete ${name}` }).click();
+  await expect(page.getByRole('status').getByText(`${name} is deleted.`)).toBeVisible();
+  await expect(main.getByRole('cell', { name, exact: true })).toHaveCount(0);
+
+  expect(await page.locator('body').innerText()).not.toContain(value);
+  for (const body of await Promise.all(bodies)) expect(body).not.toContain(value);
+  const audit = await api(server, `/api/apps/${DEFAULT_APP_ID}/admin/audit-log`, {
+    method: 'GET',
+    token: SERVICE_TOKEN,
+  });
+  expect(JSON.stringify(audit.json)).not.toContain(value);
+  const rows = (audit.json.items as { action: string; target: string; actor: { email?: string } }[]).filter(
+    (row) => row.target === `secret:${name}`,
+  );
+  expect(rows.map((row) => [row.action, row.actor.email])).toEqual([
+    ['secret.delete', admin.email],
+    ['secret.set', admin.email],
+  ]);
 });

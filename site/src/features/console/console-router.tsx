@@ -2,6 +2,7 @@ import { createRootRoute, createRoute, createRouter, redirect } from '@tanstack/
 import { ConsoleLayout } from './components/console-layout';
 import { ComingNextPage } from './pages/coming-next-page';
 import { OverviewPage } from './pages/overview-page';
+import { SecretsPage } from './pages/secrets-page';
 
 // The console's pages, each at its own URL under `/_/` (code-based routes: five pages need no generator).
 
@@ -42,9 +43,7 @@ const routeTree = rootRoute.addChildren([
       what="Visibility and self-sign-up, the sign-in providers, and the settings that come from the environment."
     />
   )),
-  page('/secrets', () => (
-    <ComingNextPage title="Secrets" what="The app's secrets: names and when they were set, never values." />
-  )),
+  page('/secrets', SecretsPage),
 ]);
 
 /** createConsoleRouter returns the console's router, rooted at `/_`. */

@@ -44,11 +44,20 @@ export const OverviewSchema = z.object({
 });
 export type Overview = z.infer<typeof OverviewSchema>;
 
+const SecretsSchema = z.object({
+  secrets: z.array(z.object({ name: z.string(), set_at: z.string() })),
+});
+export type SecretListing = z.infer<typeof SecretsSchema>['secrets'][number];
+
 /** ConsoleApi is what the console asks the server, for one app and one session's token. */
 export interface ConsoleApi {
   signIn(email: string, password: string): Promise<string>;
   me(): Promise<ConsoleUser>;
   overview(): Promise<Overview>;
+  secrets(): Promise<SecretListing[]>;
+  /** setSecret sends a value the server never gives back. */
+  setSecret(name: string, value: string): Promise<void>;
+  deleteSecret(name: string): Promise<void>;
 }
 
 async function messageOf(response: Response): Promise<string> {
@@ -81,5 +90,15 @@ export function createConsoleApi(appId: string, token: string | null): ConsoleAp
     },
     me: () => call('/entities/User/me', MeSchema),
     overview: () => call('/admin/overview', OverviewSchema),
+    secrets: async () => (await call('/admin/secrets', SecretsSchema)).secrets,
+    async setSecret(name, value) {
+      await call(`/admin/secrets/${encodeURIComponent(name)}`, z.unknown(), {
+        method: 'PUT',
+        body: JSON.stringify({ value }),
+      });
+    },
+    async deleteSecret(name) {
+      await call(`/admin/secrets/${encodeURIComponent(name)}`, z.unknown(), { method: 'DELETE' });
+    },
   };
 }
