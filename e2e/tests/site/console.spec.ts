@@ -3,7 +3,7 @@ import { expect, forThisFile, test } from '../../support/test';
 import { api, createUser, PASSWORD, SERVICE_TOKEN, uniqueEmail } from '../../support/auth-helpers';
 import { axeViolations } from '../../support/axe';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
-import type { RunningServer } from '../../support/server-process';
+import { REPO_ROOT, type RunningServer } from '../../support/server-process';
 
 // The operator console at /_/ (issue 23, first increment): its page and headers, its own sign-in, "Admins
 // only" for everyone else (the admin endpoints refuse them too), and the Overview with the server's figures,
@@ -26,6 +26,12 @@ async function signIn(page: Page, email: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** screenshot saves docs/console/<name>.png for docs/console.md when CONSOLE_SCREENSHOTS=1 (not in CI). */
+async function screenshot(page: Page, name: string) {
+  if (process.env.CONSOLE_SCREENSHOTS !== '1') return;
+  await page.screenshot({ path: `${REPO_ROOT}/docs/console/${name}.png` });
 }
 
 async function expectNoAxeViolations(page: Page, label: string) {
@@ -61,6 +67,7 @@ test('a user who is not an admin gets "Admins only", and signing out ends the se
   await page.goto(`${server.url}/_/`);
   await expect(page.getByRole('heading', { name: 'Console sign-in' })).toBeVisible();
   await expectNoAxeViolations(page, 'sign-in');
+  await screenshot(page, 'sign-in');
   await signIn(page, member.email);
   await expect(page.getByRole('heading', { name: 'Admins only' })).toBeVisible();
   await expectNoAxeViolations(page, 'admins only');
@@ -94,6 +101,7 @@ test('an admin signs in to the Overview, moves between pages, deep links and goe
   expect(page.url()).not.toContain(admin.token.slice(0, 20));
   expect(await page.evaluate(() => localStorage.getItem('base44_access_token'))).toBeNull();
   await expectNoAxeViolations(page, 'overview at 1440');
+  await screenshot(page, 'overview');
 
   const nav = page.getByRole('navigation', { name: 'Console' });
   await expect(nav.getByRole('link')).toHaveText(['Overview', 'Users', 'Data', 'Secrets', 'Settings']);
@@ -117,6 +125,7 @@ test('an admin signs in to the Overview, moves between pages, deep links and goe
   await expect(main.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
   await expect(main.getByText(DEFAULT_APP_ID, { exact: true })).toBeVisible();
   await expectNoAxeViolations(page, 'overview at 390');
+  await screenshot(page, 'overview-390');
 });
 
 test('an admin sets and deletes a secret: names only, never the value, and each change audited', async ({
@@ -141,6 +150,7 @@ test('an admin sets and deletes a secret: names only, never the value, and each 
   await expect(main.getByRole('cell', { name, exact: true })).toBeVisible();
   await expect(main.getByLabel('Value')).toHaveValue('');
   await expectNoAxeViolations(page, 'secrets at 1440');
+  await screenshot(page, 'secrets');
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoAxeViolations(page, 'secrets at 390');
 

@@ -1,5 +1,5 @@
 // The Overview's figures: the app's settings, users and records per entity (an entity without records
-// shows 0), the server's facts as given, the uptime, and the current warnings.
+// shows 0, User counts the accounts), the server's facts as given, the uptime, and the current warnings.
 import { describe, expect, it } from 'vitest';
 import { createAppOverview, type ServerFacts } from './app-overview';
 
@@ -26,7 +26,7 @@ describe('app overview', () => {
       },
       apps: { findAccessSettings: async () => ({ visibility: 'private_with_login', selfSignup: false }) },
       appName: 'Crown',
-      entityNames: ['Todo', 'Note'],
+      entityNames: ['Todo', 'Note', 'User'],
       facts: FACTS,
       warnings: async () => [{ message: 'PUBLIC_URL is not set.', action: 'Set PUBLIC_URL.' }],
       now: () => 1_000_000 + 3_725_500,
@@ -44,6 +44,7 @@ describe('app overview', () => {
         { name: 'Legacy', records: 2 },
         { name: 'Note', records: 0 },
         { name: 'Todo', records: 7 },
+        { name: 'User', records: 3 },
       ],
     });
     expect(found.database).toEqual(FACTS.database);

@@ -1,6 +1,8 @@
 // What the console's Overview shows: the app, its counts, and how this server runs (never a password or key).
 import type { AppsService } from '../apps/apps-service';
 
+const USER_ENTITY = 'User';
+
 /** StartupWarning is one thing start-up warned about, with what the operator should do. */
 export interface StartupWarning {
   message: string;
@@ -52,7 +54,14 @@ export function createAppOverview(deps: AppOverviewDeps) {
       const { startedAt, ...facts } = deps.facts;
       return {
         app: { id: appId, name: deps.appName, visibility: access.visibility, selfSignup: access.selfSignup },
-        counts: { users, entities: names.map((name) => ({ name, records: records.get(name) ?? 0 })) },
+        counts: {
+          users,
+          // The built-in User entity's records are the accounts (the users table), not entity records.
+          entities: names.map((name) => ({
+            name,
+            records: name === USER_ENTITY ? users : (records.get(name) ?? 0),
+          })),
+        },
         ...facts,
         uptimeSeconds: Math.max(0, Math.floor((now() - startedAt) / 1000)),
         warnings,
