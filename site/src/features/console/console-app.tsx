@@ -5,7 +5,7 @@ import { ConsoleApiError, createConsoleApi } from './api/console-api';
 import { ConsoleSessionContext } from './components/console-context';
 import { ErrorState, LoadingState } from './components/page-states';
 import { AdminsOnly, SignInScreen } from './components/sign-in-screen';
-import { ToastProvider } from './components/toasts';
+import { Toaster } from '../../components/ui/toaster';
 import { createConsoleRouter } from './console-router';
 import { forgetConsoleToken, readConsoleToken, saveConsoleToken } from './lib/console-session';
 
@@ -37,9 +37,8 @@ function SignedIn({ appId, token, signOut }: { appId: string; token: string; sig
   if (me.data.role !== 'admin') return <AdminsOnly email={me.data.email} signOut={signOut} />;
   return (
     <ConsoleSessionContext.Provider value={session}>
-      <ToastProvider>
-        <RouterProvider router={router} />
-      </ToastProvider>
+      <RouterProvider router={router} />
+      <Toaster />
     </ConsoleSessionContext.Provider>
   );
 }

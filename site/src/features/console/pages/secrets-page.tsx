@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useConsoleSession } from '../components/console-context';
 import { EmptyState, ErrorState, LoadingState, PageHeading } from '../components/page-states';
 import { BUTTON, FIELD } from '../components/sign-in-screen';
-import { useToast } from '../components/toasts';
+import { toast } from '../../../components/ui/use-toast';
 
 const RESTARTS = "Every change restarts the app's backend functions, so they read the new secrets.";
 const SECRETS_KEY = ['console', 'secrets'];
@@ -11,13 +11,12 @@ const SECRETS_KEY = ['console', 'secrets'];
 function SetSecretForm() {
   const { api } = useConsoleSession();
   const queryClient = useQueryClient();
-  const toast = useToast();
   const [error, setError] = useState<string | null>(null);
   const set = useMutation({
     mutationFn: ({ name, value }: { name: string; value: string }) => api.setSecret(name, value),
     onSuccess: async (_answer, { name }) => {
       setError(null);
-      toast(`${name} is set. The backend functions restarted to read it.`);
+      toast({ description: `${name} is set. The backend functions restarted to read it.` });
       await queryClient.invalidateQueries({ queryKey: SECRETS_KEY });
     },
     onError: (failure) => setError(failure.message),
@@ -62,15 +61,15 @@ function SetSecretForm() {
 function SecretRow({ name, setAt }: { name: string; setAt: string }) {
   const { api } = useConsoleSession();
   const queryClient = useQueryClient();
-  const toast = useToast();
   const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
     mutationFn: () => api.deleteSecret(name),
     onSuccess: async () => {
-      toast(`${name} is deleted. The backend functions restarted without it.`);
+      toast({ description: `${name} is deleted. The backend functions restarted without it.` });
       await queryClient.invalidateQueries({ queryKey: SECRETS_KEY });
     },
-    onError: (failure) => toast(`Could not delete ${name}: ${failure.message}`, 'error'),
+    onError: (failure) =>
+      toast({ description: `Could not delete ${name}: ${failure.message}`, variant: 'destructive' }),
   });
   return (
     <tr className="border-t border-royal-700">
