@@ -73,17 +73,22 @@ const layers = [
   // The site composes features in app/; features never import each other or app/.
   {
     files: 'site/src/features/marketing/**',
-    forbid: ['shell', 'login', 'app'],
+    forbid: ['shell', 'login', 'console', 'app'],
     message: 'Features are independent.',
   },
   {
     files: 'site/src/features/shell/**',
-    forbid: ['marketing', 'login', 'app'],
+    forbid: ['marketing', 'login', 'console', 'app'],
     message: 'Features are independent.',
   },
   {
     files: 'site/src/features/login/**',
-    forbid: ['marketing', 'shell', 'app'],
+    forbid: ['marketing', 'shell', 'console', 'app'],
+    message: 'Features are independent.',
+  },
+  {
+    files: 'site/src/features/console/**',
+    forbid: ['marketing', 'shell', 'login', 'app'],
     message: 'Features are independent.',
   },
   { files: 'site/src/lib/**', forbid: ['features', 'app'], message: 'lib imports nothing above it.' },

@@ -1,4 +1,4 @@
-// Builds the site: client bundles, prerendered Home, 404 and sign-in pages with inlined CSS, brand assets, and
+// Builds the site: client bundles (the operator console's in dist/_/), prerendered Home, 404 and sign-in pages with inlined CSS, brand assets, and
 // precompressed (.br/.gz) copies of every static file. Run with `npm run build -w site`.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -8,6 +8,8 @@ import { loadSiteConfig, siteConfigWarnings, SiteConfigError } from '../src/conf
 import {
   BUILD_INFO_FILE,
   BUILT_PAGES,
+  CONSOLE_DIR,
+  CONSOLE_PAGE,
   siteConfigHash,
   type BuildInfo,
 } from '../src/page-contract/build-info';
@@ -55,6 +57,21 @@ async function main() {
       },
     });
   }
+
+  // The operator console: its own entry, folder and base (`/_/`), so Home's bundle never changes with it.
+  console.log('site: building the console…');
+  await build({
+    configFile: join(siteRoot, 'vite.config.ts'),
+    configLoader: 'runner',
+    logLevel: 'warn',
+    base: `/${CONSOLE_DIR}/`,
+    build: {
+      rolldownOptions: { input: join(siteRoot, CONSOLE_PAGE) },
+      outDir: join(dist, CONSOLE_DIR),
+      emptyOutDir: true,
+      copyPublicDir: false,
+    },
+  });
 
   console.log('site: building the prerenderer…');
   await build({

@@ -170,7 +170,10 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     functions,
     await buildAgentsPart(shared, entities, llm, functions),
     await buildAutomationsPart(shared, functions),
-    buildAdminPart(shared, auth, secrets, llm, appLogs),
+    buildAdminPart(shared, auth, secrets, llm, appLogs, {
+      databaseLabel: database.label,
+      site: input.site,
+    }),
     market,
     await buildSitePart(shared, images, secrets, market, input.site),
   ];

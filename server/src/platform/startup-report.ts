@@ -9,6 +9,7 @@ import type { Project } from '../project/project-loader';
 import type { AppsService } from '../services/apps/apps-service';
 import type { ImageService } from '../services/images/image-service';
 import type { Mailer } from '../services/mail/mailer';
+import { findStartupWarnings, warningLine } from './startup-warnings';
 
 /** localUrlOf is the address this process answers on locally (the CLI finds a live server through it). */
 export function localUrlOf(config: ServerConfig): string {
@@ -40,17 +41,13 @@ export async function logStartup(platform: StartupFacts, logger: Logger): Promis
   const { config, database, project, realtime, mailer, images } = platform;
   const hostForUrl = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
   logger.info({ url: config.PUBLIC_URL ?? `http://${hostForUrl}:${config.PORT}` }, 'site served');
-  if (!config.PUBLIC_URL) {
-    logger.warn(
-      `PUBLIC_URL is not set: password reset and invite mails are sent only for requests addressed to this server's own address (${localUrlOf(config)}); others get 503. Set PUBLIC_URL to the address users open.`,
-    );
-  }
-  const access = await platform.apps.findAccessSettings(config.APP_ID);
-  if (access.visibility === 'private_with_login' && access.selfSignup) {
-    logger.warn(
-      'The app is private_with_login with self-sign-up on: anyone who verifies an email address is approved and reads its data. Set APP_SELF_SIGNUP=false to approve users yourself (invites, the CLI).',
-    );
-  }
+  const warnings = await findStartupWarnings({
+    config,
+    apps: platform.apps,
+    localUrl: localUrlOf(config),
+    secretsKeySource: platform.secretsReport?.keySource,
+  });
+  for (const warning of warnings) logger.warn(warningLine(warning));
   logger.info(
     { database: database.label, ...(database.folder ? { folder: database.folder } : {}) },
     'database in use',
@@ -127,11 +124,6 @@ export async function logStartup(platform: StartupFacts, logger: Logger): Promis
       },
       'app secrets',
     );
-    if (config.DATABASE_URL && keySource !== 'SECRETS_KEY') {
-      logger.warn(
-        "SECRETS_KEY is not set: app secrets are encrypted with a key generated into this instance's DATA_DIR. Other instances on this database cannot decrypt them (and refuse to start once one is stored): give every instance the same SECRETS_KEY.",
-      );
-    }
   }
   logger.info({ appId: config.APP_ID, imageProvider: images.providerId.split(' ')[0] }, 'app ready');
 }

@@ -7,7 +7,8 @@ import { AdminCreateUserSchema, AdminUpdateUserSchema, AppSettingsSchema } from 
 import { RealtimePingSchema } from '../schemas/realtime';
 import { SecretParamsSchema, SecretValueSchema } from '../schemas/secrets';
 import type { AdminChanges } from '../services/admin/admin-changes';
-import type { AuditLog } from '../services/audit/audit-log';
+import type { AppOverviewReader } from '../services/admin/app-overview';
+import type { AuditActor, AuditLog } from '../services/audit/audit-log';
 import { serviceActorOf as actorOf } from './audit-actor';
 import type { LlmService } from '../services/llm/llm-service';
 import type { SecretsService } from '../services/secrets/secrets-service';
@@ -19,13 +20,15 @@ export interface AdminRoutesDeps {
   audit: Pick<AuditLog, 'list'>;
   guard: CallerGuard;
   hub: RealtimeHub;
-  secrets: Pick<SecretsService, 'names'>;
+  secrets: Pick<SecretsService, 'names' | 'listSet'>;
   llm: Pick<LlmService, 'recentUsage'>;
+  overview: AppOverviewReader;
 }
 
 /**
- * registerAdminRoutes adds the operator API under `/api/apps/:appId/admin/`, for the service role only.
- * The CLI uses it while a server is running, so the database is never opened by two processes.
+ * registerAdminRoutes adds the operator API under `/api/apps/:appId/admin/`, for the service role (and, for
+ * the console's overview and secrets, the app's admins). The CLI uses it while a server is running, so the database is
+ * never opened by two processes.
  */
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps): void {
   const serviceApp = async (request: FastifyRequest) => {
@@ -33,6 +36,18 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
     await deps.guard.service(request, appId);
     return appId;
   };
+  // The console's calls: the app's admin users, or the service role; a change is recorded as the admin's.
+  const adminApp = async (request: FastifyRequest) => {
+    const { appId } = parseInput(AppParamsSchema, request.params);
+    const admin = await deps.guard.admin(request, appId);
+    const actor: AuditActor = admin ? { kind: 'admin', id: admin.id, email: admin.email } : actorOf(request);
+    return { appId, actor };
+  };
+
+  // The console's Overview: the app, its counts, how this server runs and what start-up warned about.
+  app.get('/api/apps/:appId/admin/overview', async (request) =>
+    deps.overview.find((await adminApp(request)).appId),
+  );
 
   app.post('/api/apps/:appId/admin/users', async (request, reply) => {
     const appId = await serviceApp(request);
@@ -70,24 +85,26 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
     return { items: await deps.llm.recentUsage(appId, limit) };
   });
 
-  // App secrets (the CLI's `secrets` commands): names go out, values only come in.
+  // App secrets (the CLI's `secrets` commands and the console's Secrets page): names and when each was set
+  // go out, values only come in.
   app.get('/api/apps/:appId/admin/secrets', async (request) => {
-    const appId = await serviceApp(request);
-    return { names: await deps.secrets.names(appId) };
+    const { appId } = await adminApp(request);
+    const secrets = await deps.secrets.listSet(appId);
+    return { names: secrets.map((secret) => secret.name), secrets };
   });
 
   app.put('/api/apps/:appId/admin/secrets/:name', async (request) => {
-    await serviceApp(request);
+    const { actor } = await adminApp(request);
     const { appId, name } = parseInput(SecretParamsSchema, request.params);
     const { value } = parseInput(SecretValueSchema, request.body);
-    await deps.changes.setSecret(appId, actorOf(request), name, value);
+    await deps.changes.setSecret(appId, actor, name, value);
     return { name, set: true };
   });
 
   app.delete('/api/apps/:appId/admin/secrets/:name', async (request) => {
-    await serviceApp(request);
+    const { actor } = await adminApp(request);
     const { appId, name } = parseInput(SecretParamsSchema, request.params);
-    await deps.changes.deleteSecret(appId, actorOf(request), name);
+    await deps.changes.deleteSecret(appId, actor, name);
     return { name, deleted: true };
   });
 

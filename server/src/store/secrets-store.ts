@@ -25,6 +25,14 @@ export function createSecretsStore(db: Queryable) {
       );
       return rows.map((row) => row.name);
     },
+    /** listSet returns the names of appId's secrets with when each was last set, sorted by name. */
+    async listSet(appId: string): Promise<{ name: string; set_at: string }[]> {
+      const { rows } = await db.query<{ name: string; set_at: Date | string }>(
+        'SELECT name, updated_at AS set_at FROM app_secrets WHERE app_id = $1 ORDER BY name',
+        [appId],
+      );
+      return rows.map((row) => ({ name: row.name, set_at: new Date(row.set_at).toISOString() }));
+    },
     /** find returns the sealed value of one secret, or null. */
     async find(appId: string, name: string): Promise<string | null> {
       const { rows } = await db.query<{ sealed: string }>(

@@ -8,6 +8,9 @@ import { HERO_URL_PLACEHOLDER } from './page-contract';
 
 /** BUILT_PAGES names the HTML files the build writes and the server fills in and serves. */
 export const BUILT_PAGES = { home: 'index.html', notFound: '404.html', login: 'login.html' } as const;
+/** CONSOLE_DIR is the build's folder for the operator console, served at `/_/` (CONSOLE_PAGE its page). */
+export const CONSOLE_DIR = '_';
+export const CONSOLE_PAGE = 'console.html';
 /** BUILD_INFO_FILE is written next to the pages; the server reads it once and never serves it. */
 export const BUILD_INFO_FILE = 'build-info.json';
 

@@ -1,20 +1,56 @@
 // The operator API under `/api/apps/:appId/admin/` (service role only): users, app settings, secrets, LLM
 // usage and the audit log every change through it is written to. The CLI calls it while a server runs, so the database is never opened by two processes.
+import { createRequire } from 'node:module';
+import { fileStorageKind } from '../../config/files-env';
+import type { SiteConfig } from '../../../../site/src/config/site-config-schema';
 import { registerAdminRoutes } from '../../routes/admin';
 import { createAdminChanges } from '../../services/admin/admin-changes';
+import { createAppOverview, type ServerFacts } from '../../services/admin/app-overview';
+import { createOverviewStore } from '../../store/overview-store';
+import { localUrlOf } from '../startup-report';
+import { findStartupWarnings } from '../startup-warnings';
 import type { AuditLog } from '../../services/audit/audit-log';
 import type { Accounts } from '../../services/auth/accounts';
 import type { LlmService } from '../../services/llm/llm-service';
 import type { SecretsService } from '../../services/secrets/secrets-service';
 import type { Part, Shared } from './part';
 
+/** AdminServerFacts is what only the platform knows: the database it opened, the site config it read. */
+export interface AdminServerFacts {
+  databaseLabel: string;
+  site?: SiteConfig | undefined;
+}
+
+/** serverFactsOf describes how this server runs for the Overview: hosts and modes, never a password. */
+function serverFactsOf(shared: Shared, databaseLabel: string): ServerFacts {
+  const { config } = shared;
+  const version = (createRequire(import.meta.url)('@queen/server/package.json') as { version: string })
+    .version;
+  const mail = shared.mailer.describe();
+  return {
+    database: { engine: config.DATABASE_URL ? 'postgres' : 'pglite', detail: databaseLabel },
+    realtime: shared.realtime.mode,
+    fileStorage: (() => {
+      const storage = fileStorageKind(config);
+      return 'kind' in storage ? storage.kind : storage.problem;
+    })(),
+    llm: config.LLM_PROVIDER_URL
+      ? { configured: true, detail: `set (${new URL(config.LLM_PROVIDER_URL).host})` }
+      : { configured: false, detail: 'not set (LLM_PROVIDER_URL)' },
+    mail: { mode: config.SMTP_URL ? 'smtp' : 'outbox', detail: mail },
+    version,
+    startedAt: Date.now(),
+  };
+}
+
 /** buildAdminPart serves the operator API on the other parts' services. */
 export function buildAdminPart(
   shared: Shared,
   auth: { accounts: Accounts },
-  secrets: { secrets: SecretsService },
+  secrets: { secrets: SecretsService; report: { keySource: string } },
   llm: { llm: LlmService },
   appLogs: { audit: AuditLog },
+  server: AdminServerFacts,
 ): Part {
   const changes = createAdminChanges({
     users: auth.accounts.users,
@@ -22,6 +58,22 @@ export function buildAdminPart(
     apps: shared.apps,
     secrets: secrets.secrets,
     audit: appLogs.audit,
+  });
+  const { config } = shared;
+  const overview = createAppOverview({
+    store: createOverviewStore(shared.db),
+    apps: shared.apps,
+    appName: shared.project.name,
+    entityNames: [...shared.project.entities.keys()],
+    facts: serverFactsOf(shared, server.databaseLabel),
+    warnings: () =>
+      findStartupWarnings({
+        config,
+        apps: shared.apps,
+        localUrl: localUrlOf(config),
+        secretsKeySource: secrets.report.keySource,
+        site: server.site,
+      }),
   });
   return {
     name: 'admin',
@@ -33,6 +85,7 @@ export function buildAdminPart(
         hub: shared.realtime.hub,
         secrets: secrets.secrets,
         llm: llm.llm,
+        overview,
       }),
   };
 }

@@ -1,8 +1,11 @@
-// The site: SITE_DIST's pages (our own prerendered site, or another Base44 app's build, hosted), the
+// The site: the operator console at `/_/`, SITE_DIST's pages (our own prerendered site, or another Base44 app's build, hosted), the
 // sign-in page, and what a stale or foreign build lacks (said once at start).
 import type { SiteConfig } from '../../../../site/src/config/site-config-schema';
 import { DEFAULT_FRAME_ANCESTORS } from '../../lib/content-security-policy';
 import { loadSiteBundle, type SiteBundle } from '../../lib/site-bundle';
+import { join } from 'node:path';
+import { CONSOLE_DIR } from '../../../../site/src/page-contract/build-info';
+import { registerConsoleRoutes } from '../../routes/console';
 import { registerSiteRoutes } from '../../routes/site';
 import type { ImageService } from '../../services/images/image-service';
 import type { MarketService } from '../../services/market/market-service';
@@ -32,8 +35,13 @@ export async function buildSitePart(
   );
   return {
     name: 'site',
-    routes: (app, { returnOrigins }) =>
-      registerSiteRoutes(app, {
+    routes: async (app, { returnOrigins }) => {
+      // The console is always our own build's, whatever SITE_DIST holds.
+      await registerConsoleRoutes(app, {
+        dir: join(config.OWN_SITE_DIST, CONSOLE_DIR),
+        appId: config.APP_ID,
+      });
+      await registerSiteRoutes(app, {
         bundle,
         ownSite,
         returnOrigins,
@@ -44,6 +52,7 @@ export async function buildSitePart(
         apps: shared.apps,
         images: images.images,
         market: market.market,
-      }),
+      });
+    },
   };
 }

@@ -30,6 +30,8 @@ export interface SecretsService {
   get(appId: string, name: string): Promise<string | undefined>;
   /** names returns the names of appId's secrets, sorted (safe to show). */
   names(appId: string): Promise<string[]>;
+  /** listSet returns the names with when each was last set (never a value), sorted by name. */
+  listSet(appId: string): Promise<{ name: string; set_at: string }[]>;
   /** set stores value as name (a valid name; value 1 byte to MAX_SECRET_BYTES), replacing any earlier one. */
   set(appId: string, name: string, value: string): Promise<void>;
   /** delete removes name; NotFoundError when there is none. */
@@ -96,6 +98,7 @@ export function createSecretsService(deps: SecretsServiceDeps): SecretsService {
       return sealed === null ? undefined : open(appId, name, sealed);
     },
     names: (appId) => deps.store.names(appId),
+    listSet: (appId) => deps.store.listSet(appId),
     async set(appId, name, value) {
       requireSecretName(name);
       const bytes = Buffer.byteLength(value, 'utf8');

@@ -1,0 +1,176 @@
+import type { Page } from '@playwright/test';
+import { expect, forThisFile, test } from '../../support/test';
+import { api, createUser, PASSWORD, SERVICE_TOKEN, uniqueEmail } from '../../support/auth-helpers';
+import { axeViolations } from '../../support/axe';
+import { DEFAULT_APP_ID } from '../../support/sdk-client';
+import { REPO_ROOT, type RunningServer } from '../../support/server-process';
+
+// The operator console at /_/ (issue 23, first increment): its page and headers, its own sign-in, "Admins
+// only" for everyone else (the admin endpoints refuse them too), and the Overview with the server's figures,
+// deep links, the back button and the narrow layout, with axe on every page built so far.
+
+let server: RunningServer;
+const admin = { email: '', token: '' };
+const member = { email: '', token: '' };
+const OVERVIEW = `/api/apps/${DEFAULT_APP_ID}/admin/overview`;
+
+test.beforeAll(async ({ sharedAuthServer }) => {
+  server = forThisFile(sharedAuthServer);
+  admin.email = uniqueEmail('console-admin');
+  admin.token = (await createUser(server, { email: admin.email, role: 'admin' })).token;
+  member.email = uniqueEmail('console-member');
+  member.token = (await createUser(server, { email: member.email })).token;
+});
+
+async function signIn(page: Page, email: string) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** screenshot saves docs/console/<name>.png for docs/console.md when CONSOLE_SCREENSHOTS=1 (not in CI). */
+async function screenshot(page: Page, name: string) {
+  if (process.env.CONSOLE_SCREENSHOTS !== '1') return;
+  await page.screenshot({ path: `${REPO_ROOT}/docs/console/${name}.png` });
+}
+
+async function expectNoAxeViolations(page: Page, label: string) {
+  expect(await axeViolations(page), label).toEqual([]);
+}
+
+test('the console page: every path under /_/, a strict CSP never framed; the admin endpoints refuse others', async ({
+  request,
+}) => {
+  for (const path of ['/_/', '/_/secrets']) {
+    const response = await request.get(`${server.url}${path}`, { headers: { accept: 'text/html' } });
+    expect(response.status(), path).toBe(200);
+    const csp = response.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(response.headers()['cache-control']).toBe('no-cache');
+    expect(await response.text()).toContain(`<meta name="app-id" content="${DEFAULT_APP_ID}"`);
+  }
+  const secrets = `/api/apps/${DEFAULT_APP_ID}/admin/secrets`;
+  const calls = [
+    { path: OVERVIEW, method: 'GET' },
+    { path: secrets, method: 'GET' },
+    { path: `${secrets}/ANY_NAME`, method: 'PUT', body: { value: 'x' } },
+    { path: `${secrets}/ANY_NAME`, method: 'DELETE' },
+  ];
+  for (const { path, ...init } of calls) {
+    expect((await api(server, path, { ...init, token: member.token })).status, path).toBe(403);
+    expect((await api(server, path, init)).status, path).toBe(401);
+  }
+});
+
+test('a user who is not an admin gets "Admins only", and signing out ends the session', async ({ page }) => {
+  await page.goto(`${server.url}/_/`);
+  await expect(page.getByRole('heading', { name: 'Console sign-in' })).toBeVisible();
+  await expectNoAxeViolations(page, 'sign-in');
+  await screenshot(page, 'sign-in');
+  await signIn(page, member.email);
+  await expect(page.getByRole('heading', { name: 'Admins only' })).toBeVisible();
+  await expectNoAxeViolations(page, 'admins only');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Console sign-in' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Console sign-in' })).toBeVisible();
+});
+
+test('an admin signs in to the Overview, moves between pages, deep links and goes back', async ({ page }) => {
+  const expected = (await api(server, OVERVIEW, { method: 'GET', token: SERVICE_TOKEN })).json as {
+    app: { name: string };
+    counts: { entities: { name: string }[] };
+  };
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${server.url}/_/`);
+  await signIn(page, admin.email);
+  await expect(page).toHaveURL(`${server.url}/_/overview`);
+  const main = page.getByRole('main');
+  await expect(main.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+  await expect(main.getByText(DEFAULT_APP_ID, { exact: true })).toBeVisible();
+  await expect(main.getByText(expected.app.name, { exact: true })).toBeVisible();
+  // Users is the server's count at the moment the page asked: at least the two this file made.
+  const users = Number(await main.locator('dt:text-is("Users") + dd').textContent());
+  expect(users).toBeGreaterThanOrEqual(2);
+  for (const entity of expected.counts.entities) {
+    await expect(main.getByRole('cell', { name: entity.name, exact: true })).toBeVisible();
+  }
+  await expect(main.getByText('PGlite', { exact: false }).or(main.getByText('PostgreSQL'))).toBeVisible();
+  // The session is the console's own: not in the URL, not in the site's localStorage.
+  expect(page.url()).not.toContain(admin.token.slice(0, 20));
+  expect(await page.evaluate(() => localStorage.getItem('base44_access_token'))).toBeNull();
+  await expectNoAxeViolations(page, 'overview at 1440');
+  await screenshot(page, 'overview');
+
+  const nav = page.getByRole('navigation', { name: 'Console' });
+  await expect(nav.getByRole('link')).toHaveText(['Overview', 'Users', 'Data', 'Secrets', 'Settings']);
+  await nav.getByRole('link', { name: 'Users' }).click();
+  await expect(page).toHaveURL(`${server.url}/_/users`);
+  await expect(main.getByRole('heading', { name: 'Users', level: 1 })).toBeFocused();
+  await expect(main.getByText('Coming next')).toBeVisible();
+  await expectNoAxeViolations(page, 'users (coming next) at 1440');
+  await page.goBack();
+  await expect(page).toHaveURL(`${server.url}/_/overview`);
+  await expect(main.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+
+  // A deep link opens its page in the same session; at 390 px the navigation folds into a menu.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${server.url}/_/settings`);
+  await expect(main.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  await expect(nav).toBeHidden();
+  await expectNoAxeViolations(page, 'settings at 390');
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await nav.getByRole('link', { name: 'Overview' }).click();
+  await expect(main.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+  await expect(main.getByText(DEFAULT_APP_ID, { exact: true })).toBeVisible();
+  await expectNoAxeViolations(page, 'overview at 390');
+  await screenshot(page, 'overview-390');
+});
+
+test('an admin sets and deletes a secret: names only, never the value, and each change audited', async ({
+  page,
+}) => {
+  const name = `CONSOLE_E2E_${Date.now()}`;
+  const value = `sk-console-${Date.now()}-never-shown`;
+  const bodies: Promise<string>[] = [];
+  page.on('response', (response) => bodies.push(response.text().catch(() => '')));
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${server.url}/_/secrets`);
+  await signIn(page, admin.email);
+  const main = page.getByRole('main');
+  await expect(main.getByRole('heading', { name: 'Secrets', level: 1 })).toBeVisible();
+  await expect(main.getByText("Every change restarts the app's backend functions")).toBeVisible();
+  await main.getByLabel('Name').fill(name);
+  await main.getByLabel('Value').fill(value);
+  await main.getByRole('button', { name: 'Set secret' }).click();
+  await expect(
+    page.getByRole('status').getByText(`${name} is set. The backend functions restarted`),
+  ).toBeVisible();
+  await expect(main.getByRole('cell', { name, exact: true })).toBeVisible();
+  await expect(main.getByLabel('Value')).toHaveValue('');
+  await expectNoAxeViolations(page, 'secrets at 1440');
+  await screenshot(page, 'secrets');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoAxeViolations(page, 'secrets at 390');
+
+  await main.getByRole('button', { name: `Delete ${name}` }).click();
+  await main.getByRole('button', { name: `Yes, delete ${name}` }).click();
+  await expect(page.getByRole('status').getByText(`${name} is deleted.`)).toBeVisible();
+  await expect(main.getByRole('cell', { name, exact: true })).toHaveCount(0);
+
+  expect(await page.locator('body').innerText()).not.toContain(value);
+  for (const body of await Promise.all(bodies)) expect(body).not.toContain(value);
+  const audit = await api(server, `/api/apps/${DEFAULT_APP_ID}/admin/audit-log`, {
+    method: 'GET',
+    token: SERVICE_TOKEN,
+  });
+  expect(JSON.stringify(audit.json)).not.toContain(value);
+  const rows = (audit.json.items as { action: string; target: string; actor: { email?: string } }[]).filter(
+    (row) => row.target === `secret:${name}`,
+  );
+  expect(rows.map((row) => [row.action, row.actor.email])).toEqual([
+    ['secret.delete', admin.email],
+    ['secret.set', admin.email],
+  ]);
+});

@@ -1,0 +1,101 @@
+// The console's admin endpoints through the one caller guard: the app's admins and the service role get
+// the overview and the secrets; a plain user 403, no token 401. An admin's change is audited as theirs.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TEST_APP_ID, TEST_SERVICE_TOKEN, useTestPlatform } from '../test-support/build-test-platform';
+
+const test = useTestPlatform();
+const tokens: Record<'admin' | 'user', string> = { admin: '', user: '' };
+const PASSWORD = 'correct horse battery';
+
+async function makeUser(role: 'admin' | 'user') {
+  const email = `${role}@overview.test`;
+  const created = await test.app.inject({
+    method: 'POST',
+    url: `/api/apps/${TEST_APP_ID}/admin/users`,
+    headers: { authorization: `Bearer ${TEST_SERVICE_TOKEN}` },
+    payload: { email, password: PASSWORD, role },
+  });
+  expect(created.statusCode).toBe(201);
+  const login = await test.app.inject({
+    method: 'POST',
+    url: `/api/apps/${TEST_APP_ID}/auth/login`,
+    payload: { email, password: PASSWORD },
+  });
+  return login.json<{ access_token: string }>().access_token;
+}
+
+beforeAll(async () => {
+  tokens.admin = await makeUser('admin');
+  tokens.user = await makeUser('user');
+});
+
+const overview = (token?: string) =>
+  test.app.inject({
+    url: `/api/apps/${TEST_APP_ID}/admin/overview`,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+
+describe('GET /admin/overview', () => {
+  it('answers the app admin and the service role, with the figures', async () => {
+    for (const token of [tokens.admin, TEST_SERVICE_TOKEN]) {
+      const response = await overview(token);
+      expect(response.statusCode).toBe(200);
+      const body = response.json<{
+        app: { id: string; name: string };
+        counts: { users: number; entities: { name: string; records: number }[] };
+        database: { engine: string; detail: string };
+      }>();
+      expect(body.app).toMatchObject({ id: TEST_APP_ID, name: 'Route tests' });
+      expect(body.counts.users).toBe(2);
+      expect(body.counts.entities).toContainEqual({ name: 'Todo', records: 0 });
+      expect(body.database).toEqual({ engine: 'pglite', detail: 'PGlite (test)' });
+    }
+  });
+
+  it('refuses a plain user (403) and an anonymous caller (401)', async () => {
+    expect((await overview(tokens.user)).statusCode).toBe(403);
+    expect((await overview()).statusCode).toBe(401);
+  });
+});
+
+describe('the secrets endpoints for the console', () => {
+  const secrets = (token: string | undefined, method: 'GET' | 'PUT' | 'DELETE', name = '') =>
+    test.app.inject({
+      method,
+      url: `/api/apps/${TEST_APP_ID}/admin/secrets${name ? `/${name}` : ''}`,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      ...(method === 'PUT' ? { payload: { value: 'sk-never-shown' } } : {}),
+    });
+
+  it('lets an admin set, list (names and when set) and delete, audited as that admin', async () => {
+    expect((await secrets(tokens.admin, 'PUT', 'CONSOLE_KEY')).statusCode).toBe(200);
+    const listed = await secrets(tokens.admin, 'GET');
+    expect(listed.body).not.toContain('sk-never-shown');
+    const { names, secrets: rows } = listed.json<{
+      names: string[];
+      secrets: { name: string; set_at: string }[];
+    }>();
+    expect(names).toEqual(['CONSOLE_KEY']);
+    expect(Date.parse(rows[0]?.set_at ?? '')).toBeGreaterThan(Date.now() - 60_000);
+    expect((await secrets(tokens.admin, 'DELETE', 'CONSOLE_KEY')).statusCode).toBe(200);
+    const audit = await test.app.inject({
+      url: `/api/apps/${TEST_APP_ID}/admin/audit-log`,
+      headers: { authorization: `Bearer ${TEST_SERVICE_TOKEN}` },
+    });
+    expect(audit.body).not.toContain('sk-never-shown');
+    const items = audit.json<{ items: { action: string; actor: { kind: string; email?: string } }[] }>()
+      .items;
+    expect(items.slice(0, 2).map((item) => [item.action, item.actor])).toEqual([
+      ['secret.delete', expect.objectContaining({ kind: 'admin', email: 'admin@overview.test' })],
+      ['secret.set', expect.objectContaining({ kind: 'admin', email: 'admin@overview.test' })],
+    ]);
+  });
+
+  it('refuses a plain user (403) and an anonymous caller (401) on every secrets endpoint', async () => {
+    for (const method of ['GET', 'PUT', 'DELETE'] as const) {
+      const name = method === 'GET' ? '' : 'ANY_NAME';
+      expect((await secrets(tokens.user, method, name)).statusCode, method).toBe(403);
+      expect((await secrets(undefined, method, name)).statusCode, method).toBe(401);
+    }
+  });
+});

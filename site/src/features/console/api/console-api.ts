@@ -1,0 +1,104 @@
+import { z } from 'zod';
+
+// Every call the console makes: the app's own auth and user endpoints, and the admin API. Answers are
+// parsed here, so pages only ever see checked shapes.
+
+/** ConsoleApiError is a failed call, with the server's message and status. */
+export class ConsoleApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'ConsoleApiError';
+  }
+}
+
+const MeSchema = z.object({
+  email: z.string(),
+  role: z.string().optional(),
+  full_name: z.string().nullish(),
+});
+export type ConsoleUser = z.infer<typeof MeSchema>;
+
+const WarningSchema = z.object({ message: z.string(), action: z.string() });
+export const OverviewSchema = z.object({
+  app: z.object({
+    id: z.string(),
+    name: z.string(),
+    visibility: z.string(),
+    selfSignup: z.boolean(),
+  }),
+  counts: z.object({
+    users: z.number(),
+    entities: z.array(z.object({ name: z.string(), records: z.number() })),
+  }),
+  database: z.object({ engine: z.string(), detail: z.string() }),
+  realtime: z.string(),
+  fileStorage: z.string(),
+  llm: z.object({ configured: z.boolean(), detail: z.string() }),
+  mail: z.object({ mode: z.string(), detail: z.string() }),
+  version: z.string(),
+  uptimeSeconds: z.number(),
+  warnings: z.array(WarningSchema),
+});
+export type Overview = z.infer<typeof OverviewSchema>;
+
+const SecretsSchema = z.object({
+  secrets: z.array(z.object({ name: z.string(), set_at: z.string() })),
+});
+export type SecretListing = z.infer<typeof SecretsSchema>['secrets'][number];
+
+/** ConsoleApi is what the console asks the server, for one app and one session's token. */
+export interface ConsoleApi {
+  signIn(email: string, password: string): Promise<string>;
+  me(): Promise<ConsoleUser>;
+  overview(): Promise<Overview>;
+  secrets(): Promise<SecretListing[]>;
+  /** setSecret sends a value the server never gives back. */
+  setSecret(name: string, value: string): Promise<void>;
+  deleteSecret(name: string): Promise<void>;
+}
+
+async function messageOf(response: Response): Promise<string> {
+  const body: unknown = await response.json().catch(() => null);
+  const message = (body as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message ? message : `The server answered ${response.status}`;
+}
+
+/**
+ * createConsoleApi calls this origin's API for appId with token. Sign-in posts to the login endpoint
+ * directly: the SDK's helper would also store the token in localStorage, where the site's pages read it.
+ */
+export function createConsoleApi(appId: string, token: string | null): ConsoleApi {
+  const app = `/api/apps/${encodeURIComponent(appId)}`;
+  async function call<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
+    const headers = new Headers(init.headers);
+    if (token) headers.set('authorization', `Bearer ${token}`);
+    if (init.body) headers.set('content-type', 'application/json');
+    const response = await fetch(`${app}${path}`, { ...init, headers });
+    if (!response.ok) throw new ConsoleApiError(await messageOf(response), response.status);
+    return schema.parse(await response.json());
+  }
+  return {
+    async signIn(email, password) {
+      const answer = await call('/auth/login', z.object({ access_token: z.string().min(1) }), {
+        method: 'POST',
+        body: JSON.stringify({ email, password }),
+      });
+      return answer.access_token;
+    },
+    me: () => call('/entities/User/me', MeSchema),
+    overview: () => call('/admin/overview', OverviewSchema),
+    secrets: async () => (await call('/admin/secrets', SecretsSchema)).secrets,
+    async setSecret(name, value) {
+      await call(`/admin/secrets/${encodeURIComponent(name)}`, z.unknown(), {
+        method: 'PUT',
+        body: JSON.stringify({ value }),
+      });
+    },
+    async deleteSecret(name) {
+      await call(`/admin/secrets/${encodeURIComponent(name)}`, z.unknown(), { method: 'DELETE' });
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { createRootRoute, createRoute, createRouter, redirect } from '@tanstack/react-router';
+import { ConsoleLayout } from './components/console-layout';
+import { ComingNextPage } from './pages/coming-next-page';
+import { OverviewPage } from './pages/overview-page';
+import { SecretsPage } from './pages/secrets-page';
+
+// The console's pages, each at its own URL under `/_/` (code-based routes: five pages need no generator).
+
+const rootRoute = createRootRoute({
+  component: ConsoleLayout,
+  notFoundComponent: () => (
+    <ComingNextPage title="Page not found" what="This console page does not exist. Choose one in the menu." />
+  ),
+});
+
+const page = (path: string, component: () => React.JSX.Element) =>
+  createRoute({ getParentRoute: () => rootRoute, path, component });
+
+const routeTree = rootRoute.addChildren([
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/',
+    beforeLoad: () => {
+      throw redirect({ to: '/overview', replace: true });
+    },
+  }),
+  page('/overview', OverviewPage),
+  page('/users', () => (
+    <ComingNextPage
+      title="Users"
+      what="A searchable table of the app's users, with invites, roles, disabling and password resets."
+    />
+  )),
+  page('/data', () => (
+    <ComingNextPage
+      title="Data"
+      what="Each entity's records in a grid, with a record editor, CSV import and export, and View as user."
+    />
+  )),
+  page('/settings', () => (
+    <ComingNextPage
+      title="Settings"
+      what="Visibility and self-sign-up, the sign-in providers, and the settings that come from the environment."
+    />
+  )),
+  page('/secrets', SecretsPage),
+]);
+
+/** createConsoleRouter returns the console's router, rooted at `/_`. */
+export function createConsoleRouter() {
+  return createRouter({ routeTree, basepath: '/_' });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createConsoleRouter>;
+  }
+}
