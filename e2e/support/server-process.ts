@@ -160,7 +160,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // /healthz answers as soon as the server listens; the start-up summary is logged just after. Give it a
   // moment so tests reading logs() see it (never fatal: a test may run a server that logs differently).
   const summaryBy = Date.now() + 2_000;
-  while (!output.includes('"msg":"app ready"') && Date.now() < summaryBy && child.exitCode === null) {
+  // (JSON lines end with "app ready"; LOG_FORMAT=pretty prints a summary that starts "… is running".)
+  const summarized = () => output.includes('"msg":"app ready"') || output.includes(' is running\n');
+  while (!summarized() && Date.now() < summaryBy && child.exitCode === null) {
     await new Promise((wait) => setTimeout(wait, 20));
   }
 

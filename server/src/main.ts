@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { makeDataDirPrivate } from './lib/private-data-dir';
 import { removeRuntimeInfo, writeRuntimeInfo } from './lib/runtime-file';
-import { createLogger, loadSettings, type Settings } from './platform/settings';
+import { createLogger, loadSettings, logFormatOf, type Settings } from './platform/settings';
 import {
   buildPlatform,
   openPlatformDatabase,
@@ -27,7 +27,10 @@ function readSettings(projectAppId: string | undefined): Settings {
   const bootLogger = createLogger(process.env.LOG_LEVEL === 'silent' ? 'silent' : 'info');
   try {
     const settings = loadSettings(process.env, REPO_ROOT, projectAppId);
-    for (const warning of settings.warnings) bootLogger.warn(warning);
+    // At a terminal the start-up summary lists them, with the others.
+    if (logFormatOf(settings.config.LOG_FORMAT, isTerminal()) === 'json') {
+      for (const warning of settings.warnings) bootLogger.warn(warning);
+    }
     return settings;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -37,6 +40,9 @@ function readSettings(projectAppId: string | undefined): Settings {
     process.exit(1);
   }
 }
+
+/** isTerminal says whether a person reads the output (LOG_FORMAT=auto then prints for them). */
+const isTerminal = () => Boolean(process.stdout.isTTY);
 
 /**
  * warnOfUndeclaredEntities says which entities a hosted build uses that the project does not declare
@@ -61,7 +67,11 @@ async function main(): Promise<void> {
   // An invalid app project (base44/ or PROJECT_DIR) stops start-up with the file and the problem.
   const declaredProject = await loadProject(projectDirFrom(process.env, REPO_ROOT));
   const { config, site } = readSettings(declaredProject.appId);
-  const logger = createLogger(config.LOG_LEVEL);
+  const logFormat = logFormatOf(config.LOG_FORMAT, isTerminal());
+  // At a terminal the summary says what the info lines would (and requests log at info): warnings and
+  // errors only, unless LOG_LEVEL asks for more.
+  const level = logFormat === 'pretty' && !process.env.LOG_LEVEL ? 'warn' : config.LOG_LEVEL;
+  const logger = createLogger(level, logFormat);
   const project = await withInferredEntities(declaredProject, config, logger);
   await warnOfUndeclaredEntities(project, config, logger);
   onUndeclaredField((entity, field) =>
@@ -95,7 +105,11 @@ async function main(): Promise<void> {
     url: localUrlOf(config),
     appId: config.APP_ID,
   });
-  await logStartup(platform, logger);
+  await logStartup(
+    platform,
+    logger,
+    logFormat === 'pretty' ? { print: (text) => process.stdout.write(text), site } : undefined,
+  );
 }
 
 /**

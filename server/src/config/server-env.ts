@@ -50,6 +50,11 @@ export const ServerEnvSchema = z.object({
     blankAsUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
+  // auto: a short human summary and pretty, quiet logs on a terminal; JSON lines anywhere else.
+  LOG_FORMAT: z.preprocess(
+    blankAsUndefined,
+    z.enum(['auto', 'json', 'pretty'], { error: 'must be auto, json or pretty' }).default('auto'),
+  ),
   PUBLIC_URL: z.preprocess(blankAsUndefined, absoluteOrigin.optional()),
   IMAGE_PROVIDER: z.preprocess(
     blankAsUndefined,

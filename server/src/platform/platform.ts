@@ -133,6 +133,8 @@ export interface Platform {
   readCache: boolean;
   /** secretsReport is how many secrets the app had at start, and where their key came from. */
   secretsReport: { stored: number; keySource: string };
+  /** countAdmins is how many admins the app has now (the start-up report says how to make the first). */
+  countAdmins(): Promise<number>;
   /** parts are the capabilities, in build order. */
   parts: readonly Part[];
   /** close stops the app (sockets first, then each part) and then the database. */
@@ -224,6 +226,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     seeded: entities.seeded,
     readCache: entities.readCache,
     secretsReport: secrets.report,
+    countAdmins: () => shared.identity.users.countAdmins(config.APP_ID),
     parts,
     async close() {
       // A request still running at close (a query until its deadline) ends on a keep-alive connection

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
+import pinoPretty from 'pino-pretty';
 import {
   loadSiteConfig,
   siteConfigWarnings,
@@ -8,9 +9,21 @@ import {
 import { parseServerEnv, type ServerConfig } from '../config/server-env';
 import { serializeRequest } from '../lib/log-redaction';
 
-/** createLogger is the server's pino logger; bearer tokens and tokens in URLs never reach the log. */
-export function createLogger(level: string): Logger {
-  return pino({
+/** LogFormat is how the server writes its log: JSON lines, or pretty lines for a person at a terminal. */
+export type LogFormat = 'json' | 'pretty';
+
+/** logFormatOf resolves LOG_FORMAT: `auto` is pretty on a terminal (isTty), JSON lines anywhere else. */
+export function logFormatOf(setting: 'auto' | LogFormat, isTty: boolean): LogFormat {
+  if (setting !== 'auto') return setting;
+  return isTty ? 'pretty' : 'json';
+}
+
+/**
+ * createLogger is the server's pino logger; bearer tokens and tokens in URLs never reach the log. Pretty
+ * lines are written synchronously on this thread: at a terminal the log is short (warnings, by default).
+ */
+export function createLogger(level: string, format: LogFormat = 'json'): Logger {
+  const options = {
     level,
     // Fastify takes a logger instance's own `req` serializer over its default.
     serializers: { req: serializeRequest },
@@ -18,7 +31,9 @@ export function createLogger(level: string): Logger {
       paths: ['req.headers.authorization', 'headers.authorization', 'request.headers.authorization'],
       censor: '[redacted]',
     },
-  });
+  };
+  if (format === 'json') return pino(options);
+  return pino(options, pinoPretty({ sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' }));
 }
 
 /** Settings are the validated server configuration and the site config it defaults from. */

@@ -10,6 +10,7 @@ import type { AppsService } from '../services/apps/apps-service';
 import type { ImageService } from '../services/images/image-service';
 import type { Mailer } from '../services/mail/mailer';
 import { findStartupWarnings, warningLine } from './startup-warnings';
+import { FIRST_ADMIN_COMMAND, startupSummary } from './startup-summary';
 
 /** localUrlOf is the address this process answers on locally (the CLI finds a live server through it). */
 export function localUrlOf(config: ServerConfig): string {
@@ -31,23 +32,55 @@ export interface StartupFacts {
   readCache: boolean;
   /** secretsReport is how many app secrets are stored and where their key comes from (never a value). */
   secretsReport?: { stored: number; keySource: string };
+  /** countAdmins is how many admins the app has (none: the report says how to make the first). */
+  countAdmins?: () => Promise<number>;
+}
+
+/** HumanOutput prints the start-up summary at a terminal, instead of the log lines. */
+export interface HumanOutput {
+  print(text: string): void;
+  /** site is the site config, whose warnings the summary lists too (the JSON log has them from the boot). */
+  site?: SiteConfig;
 }
 
 /**
  * logStartup writes what an operator checks after a start, once the server listens: where the site is
  * served, the settings that weaken it, and the database, project, realtime, cache, mail and secrets in use.
+ * With human (a terminal), a short summary is printed instead (platform/startup-summary.ts).
  */
-export async function logStartup(platform: StartupFacts, logger: Logger): Promise<void> {
+export async function logStartup(platform: StartupFacts, logger: Logger, human?: HumanOutput): Promise<void> {
   const { config, database, project, realtime, mailer, images } = platform;
   const hostForUrl = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
-  logger.info({ url: config.PUBLIC_URL ?? `http://${hostForUrl}:${config.PORT}` }, 'site served');
+  const siteUrl = config.PUBLIC_URL ?? `http://${hostForUrl}:${config.PORT}`;
   const warnings = await findStartupWarnings({
     config,
     apps: platform.apps,
     localUrl: localUrlOf(config),
     secretsKeySource: platform.secretsReport?.keySource,
+    site: human?.site,
   });
+  const admins = platform.countAdmins ? await platform.countAdmins() : 1;
+  const capacity = realtimeCapacity(config.REALTIME_MAX_SOCKETS);
+  if (human) {
+    human.print(
+      startupSummary({
+        appName: project.name || config.APP_ID,
+        siteUrl,
+        appId: config.APP_ID,
+        database: database.folder ? `${database.label}, in ${database.folder}` : database.label,
+        realtime: realtime.mode,
+        maxSockets: capacity.maxSockets,
+        mail: mailer.describe(),
+        llm: config.LLM_PROVIDER_URL ? new URL(config.LLM_PROVIDER_URL).host : null,
+        warnings,
+        admins,
+      }),
+    );
+    return;
+  }
+  logger.info({ url: siteUrl }, 'site served');
   for (const warning of warnings) logger.warn(warningLine(warning));
+  if (admins === 0) logger.info({ command: FIRST_ADMIN_COMMAND }, 'no admin yet: make the first one');
   logger.info(
     { database: database.label, ...(database.folder ? { folder: database.folder } : {}) },
     'database in use',
@@ -62,7 +95,6 @@ export async function logStartup(platform: StartupFacts, logger: Logger): Promis
     },
     'app project',
   );
-  const capacity = realtimeCapacity(config.REALTIME_MAX_SOCKETS);
   logger.info(
     {
       realtime: realtime.mode,
