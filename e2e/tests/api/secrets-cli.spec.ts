@@ -76,7 +76,11 @@ test('set reads the value from stdin, list shows names only, delete removes it (
     method: 'GET',
     token: SERVICE_TOKEN,
   });
-  expect(names.json).toEqual({ names: ['RESEND_API_KEY'] });
+  // Names, and when each was set (the console's Secrets page), never a value.
+  expect(names.json).toEqual({
+    names: ['RESEND_API_KEY'],
+    secrets: [{ name: 'RESEND_API_KEY', set_at: expect.any(String) }],
+  });
 
   for (const output of [
     set.stdout,
@@ -153,7 +157,11 @@ test('with no server running the CLI writes the database itself; a wrong key the
     method: 'GET',
     token: SERVICE_TOKEN,
   });
-  expect(names.json).toEqual({ names: ['OFFLINE_TOKEN'] });
+  // Names, and when each was set (the console's Secrets page), never a value.
+  expect(names.json).toEqual({
+    names: ['OFFLINE_TOKEN'],
+    secrets: [{ name: 'OFFLINE_TOKEN', set_at: expect.any(String) }],
+  });
   expect(server.logs()).toMatch(/"stored":1.*app secrets/);
 });
 
