@@ -35,6 +35,17 @@ interface PrerenderModule {
   HERO_IMAGE_PROMPT: string;
 }
 
+/** entryScriptOf is the site path of the one entry chunk a client build wrote. */
+function entryScriptOf(output: Awaited<ReturnType<typeof build>>): string {
+  const outputs = Array.isArray(output) ? output : [output];
+  for (const result of outputs) {
+    if (!('output' in result)) continue;
+    const entry = result.output.find((chunk) => chunk.type === 'chunk' && chunk.isEntry);
+    if (entry) return `/${entry.fileName}`;
+  }
+  throw new Error('build: the market refresh build wrote no entry chunk');
+}
+
 async function main() {
   const started = Date.now();
   const config = loadSiteConfig(resolve(siteRoot, '../site.config.json'));
@@ -57,6 +68,20 @@ async function main() {
       },
     });
   }
+
+  // The market refresh: its own script, which the server adds to Home only while it serves live figures.
+  const marketBuild = await build({
+    configFile: join(siteRoot, 'vite.config.ts'),
+    configLoader: 'runner',
+    logLevel: 'warn',
+    build: {
+      // A string, not an object: the config's own input (every page) is replaced, not merged.
+      rolldownOptions: { input: join(siteRoot, 'src/app/market-main.ts') },
+      emptyOutDir: false,
+      copyPublicDir: false,
+    },
+  });
+  const marketScript = entryScriptOf(marketBuild);
 
   // The operator console: its own entry, folder and base (`/_/`), so Home's bundle never changes with it.
   console.log('site: building the console…');
@@ -107,6 +132,7 @@ async function main() {
     heroPrompt: prerender.HERO_IMAGE_PROMPT,
     hero,
     market,
+    marketScript,
   };
   await writeFile(join(dist, BUILD_INFO_FILE), JSON.stringify(buildInfo, null, 2));
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { requestedPathLabel } from '../../../site/src/page-contract/page-contract';
 import { PATH_LABEL_CASES } from '../../../site/src/testing/path-label-cases';
+import { marketToken } from '../../../site/src/page-contract/market';
 import { escapeHtml } from './html-escape';
 import { renderHomePage, renderLoginPage, renderNotFoundPage, type BootData } from './site-page';
 
@@ -47,6 +48,33 @@ describe('renderHomePage', () => {
   it('does not expand $ patterns from the data', () => {
     const page = renderHomePage(html, { ...boot, appId: "$&$'" }, null);
     expect(page).toContain('"appId":"$&$\'"');
+  });
+
+  it('fills the market views and adds the refresh script only when it serves live figures', () => {
+    const marketInfo = {
+      ...info,
+      market: [{ placeholder: '<p>after launch</p>', live: `<p>${marketToken('price')}</p>` }],
+      marketScript: '/assets/market-main-abc123.js',
+    };
+    const page = '<head><!--app-boot--></head><main><p>after launch</p></main>\n  </body>';
+    const snapshot = {
+      priceUsd: 0.5,
+      change24h: 1,
+      marketCap: 1_000_000,
+      fdv: null,
+      liquidityUsd: null,
+      volume24hUsd: null,
+      sparkline: [],
+      updatedAt: new Date().toISOString(),
+      source: 'DexScreener',
+      sourceUrl: 'https://dexscreener.com/solana/x',
+    };
+    const live = renderHomePage(page, { ...boot, market: snapshot }, marketInfo);
+    expect(live).toContain('<p>$0.5</p>');
+    expect(live).toContain('<script type="module" src="/assets/market-main-abc123.js"></script>');
+    const before = renderHomePage(page, boot, marketInfo);
+    expect(before).toContain('<p>after launch</p>');
+    expect(before).not.toContain('market-main');
   });
 });
 

@@ -36,7 +36,8 @@ export function renderHomePage(html: string, data: BootData, buildInfo: BuildInf
 
 /**
  * withMarketFigures swaps each market view's pre-launch fragment for its live one, filled with the snapshot
- * the boot data carries, worded in "en-US" as of now (the page rewords them in the visitor's locale).
+ * the boot data carries, worded in "en-US" as of now, and adds the market refresh's script, which rewords
+ * them in the visitor's locale and keeps them current (a page without figures loads none of it).
  */
 function withMarketFigures(html: string, data: BootData, buildInfo: BuildInfo | null, now: number): string {
   const snapshot = parseMarketSnapshot(data.market);
@@ -50,7 +51,10 @@ function withMarketFigures(html: string, data: BootData, buildInfo: BuildInfo | 
     );
     page = page.replace(placeholder, () => filled);
   }
-  return page;
+  if (!buildInfo.marketScript) return page;
+  // The path is the build's own (build-info checks its shape): same origin, as the CSP's script-src asks.
+  const script = `<script type="module" src="${escapeHtml(buildInfo.marketScript)}"></script>`;
+  return page.replace('</body>', () => `${script}\n  </body>`);
 }
 
 /** renderNotFoundPage fills the boot marker and every requested-path placeholder (escaped here). */

@@ -26,12 +26,6 @@ if (showsSpinner(initialAuthState(bootData.publicSettings, Boolean(appParams.tok
   hydrateRoot(container, app);
 }
 
-// Live market figures (the server filled them in): kept current by a chunk of their own, after hydration.
-const market = bootData.market;
-if (market) {
-  void import('../features/marketing/market-refresh').then((module) => module.startMarketRefresh(market));
-}
-
 // The platform client (and with it the SDK's analytics) loads at the visitor's first interaction, or once
 // the page has been idle for a while, so it never competes with the first paint or with hydration.
 // Anything that needs it sooner (a hero image to generate, a signed-in visitor, the 404 user check)

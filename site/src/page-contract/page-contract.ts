@@ -60,8 +60,8 @@ export interface BootData {
   ssoName?: string;
   /**
    * market is the MarketSnapshot Home was served with, when the server had one (absent: the market views
-   * keep their pre-launch text). Checked by the page's market-refresh chunk, not here: the hydration
-   * script stays small.
+   * keep their pre-launch text). Written by the server; parseBootData leaves it out, so the hydration script
+   * carries nothing of the market: the market script reads it itself (marketOfBootScript).
    */
   market?: unknown;
 }
@@ -101,6 +101,15 @@ function signInChoicesOf(raw: Partial<BootData>): Pick<BootData, 'signInProvider
   };
 }
 
+/** marketOfBootScript is the boot script's market snapshot, unchecked (parseMarketSnapshot checks it). */
+export function marketOfBootScript(text: string | null | undefined): unknown {
+  try {
+    return (JSON.parse(text ?? 'null') as { market?: unknown } | null)?.market;
+  } catch {
+    return undefined;
+  }
+}
+
 /** parseBootData reads the boot script's text; a missing or malformed one means "unknown" (NO_BOOT_DATA). */
 export function parseBootData(text: string | null | undefined): BootData {
   if (!text) return NO_BOOT_DATA;
@@ -122,7 +131,6 @@ export function parseBootData(text: string | null | undefined): BootData {
         ? { returnOrigins: raw.returnOrigins.filter((origin) => typeof origin === 'string') }
         : {}),
       ...signInChoicesOf(raw),
-      ...(raw.market ? { market: raw.market } : {}),
     };
   } catch {
     return NO_BOOT_DATA;
