@@ -36,6 +36,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const rssKb = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
 
+/** settledRssKb is the median of 5 RSS readings 300 ms apart, after a 3 s pause (garbage collection comes and goes). */
+async function settledRssKb(pid: number): Promise<number> {
+  await sleep(3_000);
+  const readings: number[] = [];
+  for (let i = 0; i < 5; i += 1) {
+    readings.push(rssKb(pid));
+    await sleep(300);
+  }
+  return percentile(readings, 50);
+}
+
 async function post(server: RunningServer, entity: string, token: string, body: object): Promise<void> {
   const response = await fetch(`${server.url}/api/apps/${APP_ID}/entities/${entity}`, {
     method: 'POST',
@@ -138,7 +149,7 @@ try {
     );
     tokens.push(...made.map((user) => user.token));
   }
-  const rssBefore = rssKb(server.pid);
+  const rssBefore = await settledRssKb(server.pid);
   console.log(
     `Connecting ${SOCKETS} sockets of ${USERS} users over ${RAMP_S} s, and ${PUBLIC_SOCKETS} signed-out…`,
   );
@@ -163,7 +174,7 @@ try {
       rampMs: RAMP_S * 1000,
     }),
   ]);
-  const kbPerSocket = (rssKb(server.pid) - rssBefore) / (SOCKETS + PUBLIC_SOCKETS);
+  const kbPerSocket = ((await settledRssKb(server.pid)) - rssBefore) / (SOCKETS + PUBLIC_SOCKETS);
   const ownerOf = (socket: number) => socket % USERS;
   const socketsOf = (user: number) =>
     Array.from({ length: Math.ceil(SOCKETS / USERS) }, (_, i) => user + i * USERS).filter((s) => s < SOCKETS);
