@@ -4,7 +4,7 @@
 // (the identities' epoch), and before the oldest identity in them leaves its trust window.
 import type { RealtimeHub, RoomMember } from '../../realtime/realtime-hub';
 import type { Caller } from '../../rules/caller';
-import { REVALIDATE_MS, type SocketIdentities } from './socket-identities';
+import { identityKey, REVALIDATE_MS, type SocketIdentities } from './socket-identities';
 
 /** IdentityGroup is the sockets of one room that see the same: one caller, their ids. */
 export interface IdentityGroup {
@@ -33,19 +33,12 @@ export function createRoomGroups(deps: {
   const known = new Map<string, KnownRoom>();
   // Rooms being worked out, and whether their membership changed meanwhile (then the result is not kept).
   const building = new Map<string, { changed: boolean }>();
-  const keys = new WeakMap<Caller, string>();
 
   deps.hub.onMembershipChange((room) => {
     known.delete(room);
     const build = building.get(room);
     if (build) build.changed = true;
   });
-
-  function keyOf(caller: Caller): string {
-    let key = keys.get(caller);
-    if (key === undefined) keys.set(caller, (key = JSON.stringify(caller)));
-    return key;
-  }
 
   async function build(room: string, sockets: readonly RoomMember[]): Promise<KnownRoom> {
     // Last known identities; one shared re-check only for sockets past the window or whose user was written.
@@ -61,7 +54,7 @@ export function createRoomGroups(deps: {
       }
       // A socket the app's visibility no longer admits (e.g. its user was unapproved) receives nothing.
       if (!socket.data.admitted) return;
-      const key = keyOf(caller);
+      const key = identityKey(caller);
       const group = byKey.get(key);
       if (group) group.ids.push(socket.id);
       else byKey.set(key, { caller, ids: [socket.id] });

@@ -21,6 +21,16 @@ const MAX_TRACKED_USER_WRITES = 10_000;
 
 const ANONYMOUS: Caller = { kind: 'anonymous' };
 
+// Sockets on one token share one caller object per check: its key is worked out once, not per socket.
+const identityKeys = new WeakMap<object, string>();
+
+/** identityKey is what tells identities apart (sockets with equal keys see the same), cached per object. */
+export function identityKey(caller: Caller): string {
+  let key = identityKeys.get(caller);
+  if (key === undefined) identityKeys.set(caller, (key = JSON.stringify(caller)));
+  return key;
+}
+
 export interface SocketIdentities {
   /** trusted is the socket's identity when it needs no check now, else null. */
   trusted(socket: RoomMember): Caller | null;
@@ -102,9 +112,11 @@ export function createSocketIdentities(deps: {
       for (const socket of sockets) {
         const answer = answers.get(socket.data.token ?? '');
         if (!answer) continue;
+        const previous = socket.data.identity as Caller | null;
         const same =
           answer.admitted === socket.data.admitted &&
-          JSON.stringify(answer.caller) === JSON.stringify(socket.data.identity);
+          previous !== null &&
+          identityKey(answer.caller) === identityKey(previous);
         if (!same) epoch += 1;
         socket.data.identity = answer.caller;
         socket.data.admitted = answer.admitted;
