@@ -99,3 +99,35 @@ describe('the secrets endpoints for the console', () => {
     }
   });
 });
+
+describe('PUT /admin/settings for the console', () => {
+  const put = (token: string | undefined, payload: object) =>
+    test.app.inject({
+      method: 'PUT',
+      url: `/api/apps/${TEST_APP_ID}/admin/settings`,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      payload,
+    });
+
+  it('lets an admin change visibility and self-sign-up, audited as that admin', async () => {
+    const changed = await put(tokens.admin, { visibility: 'private_with_login', self_signup: false });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toMatchObject({ public_settings: 'private_with_login', self_signup: false });
+    const audit = await test.app.inject({
+      url: `/api/apps/${TEST_APP_ID}/admin/audit-log`,
+      headers: { authorization: `Bearer ${TEST_SERVICE_TOKEN}` },
+    });
+    const items = audit.json<{ items: { action: string; actor: { kind: string; email?: string } }[] }>()
+      .items;
+    expect(items[0]).toMatchObject({
+      actor: expect.objectContaining({ kind: 'admin', email: 'admin@overview.test' }),
+    });
+    expect(items[0]?.action).toMatch(/settings/);
+  });
+
+  it('refuses a plain user (403), an anonymous caller (401) and a bad visibility (400)', async () => {
+    expect((await put(tokens.user, { self_signup: true })).statusCode).toBe(403);
+    expect((await put(undefined, { self_signup: true })).statusCode).toBe(401);
+    expect((await put(tokens.admin, { visibility: 'everyone' })).statusCode).toBe(400);
+  });
+});

@@ -62,10 +62,11 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
     return deps.changes.updateUser(appId, actorOf(request), email, changes);
   });
 
+  // Visibility and self-sign-up: the CLI's `app-settings` (service role) and the console's Settings page (admins).
   app.put('/api/apps/:appId/admin/settings', async (request) => {
-    const appId = await serviceApp(request);
+    const { appId, actor } = await adminApp(request);
     const input = parseInput(AppSettingsSchema, request.body);
-    return deps.changes.updateSettings(appId, actorOf(request), {
+    return deps.changes.updateSettings(appId, actor, {
       visibility: input.visibility,
       selfSignup: input.self_signup,
     });
