@@ -174,3 +174,50 @@ test('an admin sets and deletes a secret: names only, never the value, and each 
     ['secret.set', admin.email],
   ]);
 });
+
+test('an admin changes visibility and self-sign-up live: the public settings and the audit log show it', async ({
+  page,
+}) => {
+  const settingsUrl = `/api/apps/${DEFAULT_APP_ID}/admin/settings`;
+  const before = (
+    (await api(server, OVERVIEW, { method: 'GET', token: SERVICE_TOKEN })).json as {
+      app: { visibility: string; selfSignup: boolean };
+    }
+  ).app;
+  const target = before.visibility === 'private_with_login' ? 'public_with_login' : 'private_with_login';
+  const label = target === 'private_with_login' ? 'Private' : 'Public, sign-in required';
+  try {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${server.url}/_/settings`);
+    await signIn(page, admin.email);
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+    await expect(main.getByRole('button', { name: 'Save settings' })).toBeVisible();
+    await expectNoAxeViolations(page, 'settings at 1440');
+    await screenshot(page, 'settings');
+    await main.getByRole('radio', { name: label }).check();
+    await main.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByRole('status').getByText(`Settings saved: ${label},`)).toBeVisible();
+    const shown = await api(server, `/api/apps/public/prod/public-settings/by-id/${DEFAULT_APP_ID}`, {
+      method: 'GET',
+      token: admin.token,
+    });
+    expect(shown.json.public_settings).toBe(target);
+    const audit = await api(server, `/api/apps/${DEFAULT_APP_ID}/admin/audit-log`, {
+      method: 'GET',
+      token: SERVICE_TOKEN,
+    });
+    const latest = (audit.json.items as { action: string; actor: { email?: string } }[])[0];
+    expect(latest?.action).toMatch(/settings/);
+    expect(latest?.actor.email).toBe(admin.email);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(main.getByRole('radio', { name: label })).toBeChecked();
+    await expectNoAxeViolations(page, 'settings at 390');
+  } finally {
+    await api(server, settingsUrl, {
+      method: 'PUT',
+      token: SERVICE_TOKEN,
+      body: { visibility: before.visibility, self_signup: before.selfSignup },
+    });
+  }
+});

@@ -3,6 +3,7 @@ import { ConsoleLayout } from './components/console-layout';
 import { ComingNextPage } from './pages/coming-next-page';
 import { OverviewPage } from './pages/overview-page';
 import { SecretsPage } from './pages/secrets-page';
+import { SettingsPage } from './pages/settings-page';
 
 // The console's pages, each at its own URL under `/_/` (code-based routes: five pages need no generator).
 
@@ -37,12 +38,7 @@ const routeTree = rootRoute.addChildren([
       what="Each entity's records in a grid, with a record editor, CSV import and export, and View as user."
     />
   )),
-  page('/settings', () => (
-    <ComingNextPage
-      title="Settings"
-      what="Visibility and self-sign-up, the sign-in providers, and the settings that come from the environment."
-    />
-  )),
+  page('/settings', SettingsPage),
   page('/secrets', SecretsPage),
 ]);
 

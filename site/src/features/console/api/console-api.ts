@@ -49,6 +49,15 @@ const SecretsSchema = z.object({
 });
 export type SecretListing = z.infer<typeof SecretsSchema>['secrets'][number];
 
+/** VISIBILITIES are who may open the app: anyone, signed-in users of a public app, or a private app's users. */
+export const VISIBILITIES = ['public_without_login', 'public_with_login', 'private_with_login'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+export interface AccessSettings {
+  visibility: Visibility;
+  selfSignup: boolean;
+}
+const SettingsAnswerSchema = z.object({ public_settings: z.enum(VISIBILITIES), self_signup: z.boolean() });
+
 /** ConsoleApi is what the console asks the server, for one app and one session's token. */
 export interface ConsoleApi {
   signIn(email: string, password: string): Promise<string>;
@@ -58,6 +67,8 @@ export interface ConsoleApi {
   /** setSecret sends a value the server never gives back. */
   setSecret(name: string, value: string): Promise<void>;
   deleteSecret(name: string): Promise<void>;
+  /** updateSettings changes visibility and self-sign-up, live, and answers what is now stored. */
+  updateSettings(settings: AccessSettings): Promise<AccessSettings>;
 }
 
 async function messageOf(response: Response): Promise<string> {
@@ -99,6 +110,13 @@ export function createConsoleApi(appId: string, token: string | null): ConsoleAp
     },
     async deleteSecret(name) {
       await call(`/admin/secrets/${encodeURIComponent(name)}`, z.unknown(), { method: 'DELETE' });
+    },
+    async updateSettings({ visibility, selfSignup }) {
+      const stored = await call('/admin/settings', SettingsAnswerSchema, {
+        method: 'PUT',
+        body: JSON.stringify({ visibility, self_signup: selfSignup }),
+      });
+      return { visibility: stored.public_settings, selfSignup: stored.self_signup };
     },
   };
 }

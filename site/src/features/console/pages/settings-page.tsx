@@ -1,0 +1,107 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { VISIBILITIES, type AccessSettings, type Visibility } from '../api/console-api';
+import { useConsoleSession } from '../components/console-context';
+import { ErrorState, LoadingState, PageHeading } from '../components/page-states';
+import { BUTTON } from '../components/sign-in-screen';
+import { toast } from '../../../components/ui/use-toast';
+
+const OVERVIEW_KEY = ['console', 'overview'];
+
+/** VISIBILITY_CHOICES say, for each visibility, who may open the app. */
+export const VISIBILITY_CHOICES: Record<Visibility, { label: string; hint: string }> = {
+  public_without_login: { label: 'Public', hint: 'Anyone may open the app without signing in.' },
+  public_with_login: { label: 'Public, sign-in required', hint: 'Anyone may sign in to open the app.' },
+  private_with_login: { label: 'Private', hint: "Only the app's users may sign in to open it." },
+};
+
+const isVisibility = (value: unknown): value is Visibility =>
+  (VISIBILITIES as readonly unknown[]).includes(value);
+
+function AccessForm({ current }: { current: AccessSettings }) {
+  const { api } = useConsoleSession();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: (settings: AccessSettings) => api.updateSettings(settings),
+    onSuccess: async (stored) => {
+      setError(null);
+      toast({
+        description: `Settings saved: ${VISIBILITY_CHOICES[stored.visibility].label}, self-sign-up ${
+          stored.selfSignup ? 'on' : 'off'
+        }. They apply now.`,
+      });
+      await queryClient.invalidateQueries({ queryKey: OVERVIEW_KEY });
+    },
+    onError: (failure) => setError(failure.message),
+  });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const visibility = data.get('visibility');
+    if (!isVisibility(visibility)) return setError('Choose a visibility.');
+    save.mutate({ visibility, selfSignup: data.get('self_signup') === 'on' });
+  }
+
+  return (
+    <form onSubmit={submit} aria-labelledby="access-settings" className="mt-6 flex max-w-xl flex-col gap-4">
+      <h2 id="access-settings" className="text-lg font-semibold text-gold-100">
+        Who may open the app
+      </h2>
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-1 text-gray-300">Visibility</legend>
+        {VISIBILITIES.map((visibility) => (
+          <label key={visibility} className="flex items-start gap-2">
+            <input
+              type="radio"
+              name="visibility"
+              value={visibility}
+              defaultChecked={current.visibility === visibility}
+              className="mt-1"
+            />
+            <span>
+              {VISIBILITY_CHOICES[visibility].label}
+              <span className="block text-sm text-gray-300">{VISIBILITY_CHOICES[visibility].hint}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <label className="flex items-center gap-2">
+        <input type="checkbox" name="self_signup" defaultChecked={current.selfSignup} />
+        Self-sign-up: visitors may create their own account
+      </label>
+      {error && (
+        <p role="alert" className="text-red-200">
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={save.isPending} className={`${BUTTON} self-start`}>
+        {save.isPending ? 'Saving…' : 'Save settings'}
+      </button>
+    </form>
+  );
+}
+
+/**
+ * SettingsPage changes the app's visibility and self-sign-up, live (PUT /admin/settings, audited), reading
+ * the current values from the Overview's answer.
+ */
+export function SettingsPage() {
+  const { api } = useConsoleSession();
+  const overview = useQuery({ queryKey: OVERVIEW_KEY, queryFn: () => api.overview() });
+  const app = overview.data?.app;
+  return (
+    <>
+      <PageHeading>Settings</PageHeading>
+      {overview.isPending && <LoadingState what="the settings" />}
+      {overview.isError && <ErrorState error={overview.error} retry={() => void overview.refetch()} />}
+      {app && isVisibility(app.visibility) && (
+        <AccessForm
+          key={`${app.visibility}-${app.selfSignup}`}
+          current={{ visibility: app.visibility, selfSignup: app.selfSignup }}
+        />
+      )}
+    </>
+  );
+}
