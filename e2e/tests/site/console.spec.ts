@@ -193,6 +193,8 @@ test('an admin changes visibility and self-sign-up live: the public settings and
     const main = page.getByRole('main');
     await expect(main.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
     await expect(main.getByRole('button', { name: 'Save settings' })).toBeVisible();
+    await expect(main.locator('dt:text-is("PUBLIC_URL")')).toBeVisible();
+    await expect(main.locator('dt:text-is("SMTP_URL") + dd')).toHaveText(/^(on|off)$/);
     await expectNoAxeViolations(page, 'settings at 1440');
     await screenshot(page, 'settings');
     await main.getByRole('radio', { name: label }).check();

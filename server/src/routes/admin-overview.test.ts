@@ -49,6 +49,11 @@ describe('GET /admin/overview', () => {
       expect(body.counts.users).toBe(2);
       expect(body.counts.entities).toContainEqual({ name: 'Todo', records: 0 });
       expect(body.database).toEqual({ engine: 'pglite', detail: 'PGlite (test)' });
+      expect(
+        response.json<{ environment: { variable: string }[] }>().environment.map((e) => e.variable),
+      ).toEqual(
+        expect.arrayContaining(['PUBLIC_URL', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'FILE_STORAGE']),
+      );
     }
   });
 

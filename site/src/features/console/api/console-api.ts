@@ -41,6 +41,8 @@ export const OverviewSchema = z.object({
   version: z.string(),
   uptimeSeconds: z.number(),
   warnings: z.array(WarningSchema),
+  signInProviders: z.array(z.string()),
+  environment: z.array(z.object({ variable: z.string(), value: z.string() })),
 });
 export type Overview = z.infer<typeof OverviewSchema>;
 

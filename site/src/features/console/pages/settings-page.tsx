@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { VISIBILITIES, type AccessSettings, type Visibility } from '../api/console-api';
+import { VISIBILITIES, type AccessSettings, type Overview, type Visibility } from '../api/console-api';
 import { useConsoleSession } from '../components/console-context';
 import { ErrorState, LoadingState, PageHeading } from '../components/page-states';
 import { BUTTON } from '../components/sign-in-screen';
@@ -83,9 +83,40 @@ function AccessForm({ current }: { current: AccessSettings }) {
   );
 }
 
+function ReadOnlySettings({ overview }: { overview: Overview }) {
+  return (
+    <>
+      <section aria-labelledby="sign-in-providers" className="mt-8">
+        <h2 id="sign-in-providers" className="text-lg font-semibold text-gold-100">
+          Sign-in providers
+        </h2>
+        <p className="mt-2 text-gray-300">From the project&apos;s auth/config.jsonc; read-only here.</p>
+        <p className="mt-2">
+          Email and password
+          {overview.signInProviders.length > 0 ? `, ${overview.signInProviders.join(', ')}` : ''}
+        </p>
+      </section>
+      <section aria-labelledby="from-environment" className="mt-8">
+        <h2 id="from-environment" className="text-lg font-semibold text-gold-100">
+          From the environment
+        </h2>
+        <p className="mt-2 text-gray-300">Set by the server&apos;s environment variables; read-only here.</p>
+        <dl className="mt-3 grid grid-cols-[minmax(8rem,max-content)_1fr] gap-x-6 gap-y-2">
+          {overview.environment.map(({ variable, value }) => (
+            <div key={variable} className="contents">
+              <dt className="font-mono text-gray-300">{variable}</dt>
+              <dd className="break-words text-white">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+    </>
+  );
+}
+
 /**
- * SettingsPage changes the app's visibility and self-sign-up, live (PUT /admin/settings, audited), reading
- * the current values from the Overview's answer.
+ * SettingsPage changes the app's visibility and self-sign-up, live (PUT /admin/settings, audited), and shows
+ * the sign-in providers and the settings from the environment, read-only: all read from the Overview's answer.
  */
 export function SettingsPage() {
   const { api } = useConsoleSession();
@@ -102,6 +133,7 @@ export function SettingsPage() {
           current={{ visibility: app.visibility, selfSignup: app.selfSignup }}
         />
       )}
+      {overview.data && <ReadOnlySettings overview={overview.data} />}
     </>
   );
 }
