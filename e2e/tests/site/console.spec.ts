@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, forThisFile, test } from '../../support/test';
 import { api, createUser, PASSWORD, SERVICE_TOKEN, uniqueEmail } from '../../support/auth-helpers';
 import { axeViolations } from '../../support/axe';
+import { mailsTo, waitForMail } from '../../support/outbox';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import { REPO_ROOT, type RunningServer } from '../../support/server-process';
 
@@ -175,7 +176,7 @@ test('an admin sets and deletes a secret: names only, never the value, and each 
   ]);
 });
 
-test('an admin changes visibility and self-sign-up live: the public settings and the audit log show it', async ({
+test('an admin changes visibility live (public settings and audit log show it) and sends a test mail', async ({
   page,
 }) => {
   const settingsUrl = `/api/apps/${DEFAULT_APP_ID}/admin/settings`;
@@ -212,6 +213,12 @@ test('an admin changes visibility and self-sign-up live: the public settings and
     const latest = (audit.json.items as { action: string; actor: { email?: string } }[])[0];
     expect(latest?.action).toMatch(/settings/);
     expect(latest?.actor.email).toBe(admin.email);
+    const seen = (await mailsTo(server.dataDir, admin.email)).length;
+    await main.getByRole('button', { name: 'Send a test mail' }).click();
+    await expect(
+      page.getByRole('status').getByText(`A test mail is on its way to ${admin.email}.`),
+    ).toBeVisible();
+    expect((await waitForMail(server.dataDir, admin.email, seen)).subject).toContain('Test mail from');
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(main.getByRole('radio', { name: label })).toBeChecked();
     await expectNoAxeViolations(page, 'settings at 390');

@@ -136,3 +136,31 @@ describe('PUT /admin/settings for the console', () => {
     expect((await put(tokens.admin, { visibility: 'everyone' })).statusCode).toBe(400);
   });
 });
+
+describe('POST /admin/mail/test for the console', () => {
+  const send = (token?: string) =>
+    test.app.inject({
+      method: 'POST',
+      url: `/api/apps/${TEST_APP_ID}/admin/mail/test`,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+
+  it('mails the signed-in admin and audits it without the content', async () => {
+    const sent = await send(tokens.admin);
+    expect(sent.statusCode).toBe(200);
+    expect(sent.json()).toMatchObject({ to: 'admin@overview.test' });
+    const audit = await test.app.inject({
+      url: `/api/apps/${TEST_APP_ID}/admin/audit-log`,
+      headers: { authorization: `Bearer ${TEST_SERVICE_TOKEN}` },
+    });
+    const latest = audit.json<{ items: { action: string; target: string; after: unknown }[] }>().items[0];
+    expect(latest).toMatchObject({ action: 'mail.test', target: 'user:admin@overview.test' });
+    expect(JSON.stringify(latest)).not.toContain('If you read it');
+  });
+
+  it('refuses a plain user (403), an anonymous caller (401) and the service role, which has no address (400)', async () => {
+    expect((await send(tokens.user)).statusCode).toBe(403);
+    expect((await send()).statusCode).toBe(401);
+    expect((await send(TEST_SERVICE_TOKEN)).statusCode).toBe(400);
+  });
+});

@@ -8,6 +8,7 @@ import { RealtimePingSchema } from '../schemas/realtime';
 import { SecretParamsSchema, SecretValueSchema } from '../schemas/secrets';
 import type { AdminChanges } from '../services/admin/admin-changes';
 import type { AppOverviewReader } from '../services/admin/app-overview';
+import type { TestMail } from '../services/admin/test-mail';
 import type { AuditActor, AuditLog } from '../services/audit/audit-log';
 import { serviceActorOf as actorOf } from './audit-actor';
 import type { LlmService } from '../services/llm/llm-service';
@@ -23,6 +24,7 @@ export interface AdminRoutesDeps {
   secrets: Pick<SecretsService, 'names' | 'listSet'>;
   llm: Pick<LlmService, 'recentUsage'>;
   overview: AppOverviewReader;
+  testMail: TestMail;
 }
 
 /**
@@ -48,6 +50,12 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
   app.get('/api/apps/:appId/admin/overview', async (request) =>
     deps.overview.find((await adminApp(request)).appId),
   );
+
+  // The console's "Send a test mail": to the signed-in admin, rate-limited, audited without content.
+  app.post('/api/apps/:appId/admin/mail/test', async (request) => {
+    const { appId, actor } = await adminApp(request);
+    return deps.testMail.send(appId, actor);
+  });
 
   app.post('/api/apps/:appId/admin/users', async (request, reply) => {
     const appId = await serviceApp(request);

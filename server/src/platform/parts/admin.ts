@@ -6,6 +6,7 @@ import type { SiteConfig } from '../../../../site/src/config/site-config-schema'
 import { registerAdminRoutes } from '../../routes/admin';
 import { createAdminChanges } from '../../services/admin/admin-changes';
 import { createAppOverview, type ServerFacts } from '../../services/admin/app-overview';
+import { createTestMail } from '../../services/admin/test-mail';
 import { enabledProviders } from '../../services/auth/sign-in-providers';
 import { createOverviewStore } from '../../store/overview-store';
 import { localUrlOf } from '../startup-report';
@@ -114,6 +115,12 @@ export function buildAdminPart(
         secrets: secrets.secrets,
         llm: llm.llm,
         overview,
+        testMail: createTestMail({
+          mailer: shared.mailer,
+          limiter: shared.limiter,
+          audit: appLogs.audit,
+          appName: shared.project.name,
+        }),
       }),
   };
 }

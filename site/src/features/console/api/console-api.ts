@@ -71,6 +71,8 @@ export interface ConsoleApi {
   deleteSecret(name: string): Promise<void>;
   /** updateSettings changes visibility and self-sign-up, live, and answers what is now stored. */
   updateSettings(settings: AccessSettings): Promise<AccessSettings>;
+  /** sendTestMail mails the signed-in admin and answers the address. */
+  sendTestMail(): Promise<string>;
 }
 
 async function messageOf(response: Response): Promise<string> {
@@ -119,6 +121,9 @@ export function createConsoleApi(appId: string, token: string | null): ConsoleAp
         body: JSON.stringify({ visibility, self_signup: selfSignup }),
       });
       return { visibility: stored.public_settings, selfSignup: stored.self_signup };
+    },
+    async sendTestMail() {
+      return (await call('/admin/mail/test', z.object({ to: z.string() }), { method: 'POST' })).to;
     },
   };
 }

@@ -83,6 +83,32 @@ function AccessForm({ current }: { current: AccessSettings }) {
   );
 }
 
+function TestMail() {
+  const { api } = useConsoleSession();
+  const send = useMutation({
+    mutationFn: () => api.sendTestMail(),
+    onSuccess: (to) => toast({ description: `A test mail is on its way to ${to}.` }),
+    onError: (failure) =>
+      toast({ description: `Could not send a test mail: ${failure.message}`, variant: 'destructive' }),
+  });
+  return (
+    <section aria-labelledby="test-mail" className="mt-8">
+      <h2 id="test-mail" className="text-lg font-semibold text-gold-100">
+        Mail
+      </h2>
+      <p className="mt-2 text-gray-300">Send yourself a short message to check that mail is delivered.</p>
+      <button
+        type="button"
+        disabled={send.isPending}
+        onClick={() => send.mutate()}
+        className={`${BUTTON} mt-3`}
+      >
+        {send.isPending ? 'Sending…' : 'Send a test mail'}
+      </button>
+    </section>
+  );
+}
+
 function ReadOnlySettings({ overview }: { overview: Overview }) {
   return (
     <>
@@ -133,6 +159,7 @@ export function SettingsPage() {
           current={{ visibility: app.visibility, selfSignup: app.selfSignup }}
         />
       )}
+      {overview.data && <TestMail />}
       {overview.data && <ReadOnlySettings overview={overview.data} />}
     </>
   );
