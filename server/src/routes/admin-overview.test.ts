@@ -164,3 +164,38 @@ describe('POST /admin/mail/test for the console', () => {
     expect((await send(TEST_SERVICE_TOKEN)).statusCode).toBe(400);
   });
 });
+
+describe('GET /admin/users for the console', () => {
+  const list = (token: string | undefined, query = '') =>
+    test.app.inject({
+      url: `/api/apps/${TEST_APP_ID}/admin/users${query}`,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+  type Page = { users: { email: string; role: string }[]; total: number; page: number; page_size: number };
+
+  it('answers a page, searched, sorted and filtered, with the total', async () => {
+    const all = await list(tokens.admin, '?sort=-email');
+    expect(all.statusCode).toBe(200);
+    expect(all.json<Page>()).toMatchObject({ total: 2, page: 1, page_size: 50 });
+    expect(all.json<Page>().users.map((user) => user.email)).toEqual([
+      'user@overview.test',
+      'admin@overview.test',
+    ]);
+    expect(all.body).not.toContain('password');
+    const found = (await list(TEST_SERVICE_TOKEN, '?q=ADMIN@')).json<Page>();
+    expect(found.users.map((user) => user.email)).toEqual(['admin@overview.test']);
+    expect((await list(tokens.admin, '?role=user')).json<Page>().total).toBe(1);
+    expect((await list(tokens.admin, '?status=disabled')).json<Page>().total).toBe(0);
+    // % and _ are matched literally, not as wildcards.
+    expect((await list(tokens.admin, '?q=%25')).json<Page>().total).toBe(0);
+    expect((await list(tokens.admin, '?q=_')).json<Page>().total).toBe(0);
+  });
+
+  it('refuses a plain user (403), an anonymous caller (401) and out-of-bounds input (400)', async () => {
+    expect((await list(tokens.user)).statusCode).toBe(403);
+    expect((await list(undefined)).statusCode).toBe(401);
+    expect((await list(tokens.admin, '?page=10001')).statusCode).toBe(400);
+    expect((await list(tokens.admin, `?q=${'a'.repeat(201)}`)).statusCode).toBe(400);
+    expect((await list(tokens.admin, '?sort=password_hash')).statusCode).toBe(400);
+  });
+});

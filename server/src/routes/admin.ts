@@ -9,6 +9,8 @@ import { SecretParamsSchema, SecretValueSchema } from '../schemas/secrets';
 import type { AdminChanges } from '../services/admin/admin-changes';
 import type { AppOverviewReader } from '../services/admin/app-overview';
 import type { TestMail } from '../services/admin/test-mail';
+import type { AdminUsers } from '../services/admin/admin-users';
+import { AdminUsersQuerySchema } from '../schemas/admin-users';
 import type { AuditActor, AuditLog } from '../services/audit/audit-log';
 import { serviceActorOf as actorOf } from './audit-actor';
 import type { LlmService } from '../services/llm/llm-service';
@@ -25,6 +27,7 @@ export interface AdminRoutesDeps {
   llm: Pick<LlmService, 'recentUsage'>;
   overview: AppOverviewReader;
   testMail: TestMail;
+  users: AdminUsers;
 }
 
 /**
@@ -55,6 +58,12 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
   app.post('/api/apps/:appId/admin/mail/test', async (request) => {
     const { appId, actor } = await adminApp(request);
     return deps.testMail.send(appId, actor);
+  });
+
+  // The console's Users table: a page of 50, searched by email or name, sorted, filtered by role and status.
+  app.get('/api/apps/:appId/admin/users', async (request) => {
+    const { appId } = await adminApp(request);
+    return deps.users.list(appId, parseInput(AdminUsersQuerySchema, request.query));
   });
 
   app.post('/api/apps/:appId/admin/users', async (request, reply) => {

@@ -7,6 +7,8 @@ import { registerAdminRoutes } from '../../routes/admin';
 import { createAdminChanges } from '../../services/admin/admin-changes';
 import { createAppOverview, type ServerFacts } from '../../services/admin/app-overview';
 import { createTestMail } from '../../services/admin/test-mail';
+import { createAdminUsers } from '../../services/admin/admin-users';
+import { createAdminUsersStore } from '../../store/admin-users-store';
 import { enabledProviders } from '../../services/auth/sign-in-providers';
 import { createOverviewStore } from '../../store/overview-store';
 import { localUrlOf } from '../startup-report';
@@ -115,6 +117,7 @@ export function buildAdminPart(
         secrets: secrets.secrets,
         llm: llm.llm,
         overview,
+        users: createAdminUsers(createAdminUsersStore(shared.db)),
         testMail: createTestMail({
           mailer: shared.mailer,
           limiter: shared.limiter,
