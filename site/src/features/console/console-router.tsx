@@ -4,6 +4,7 @@ import { ComingNextPage } from './pages/coming-next-page';
 import { OverviewPage } from './pages/overview-page';
 import { SecretsPage } from './pages/secrets-page';
 import { SettingsPage } from './pages/settings-page';
+import { UsersPage } from './pages/users-page';
 
 // The console's pages, each at its own URL under `/_/` (code-based routes: five pages need no generator).
 
@@ -26,12 +27,7 @@ const routeTree = rootRoute.addChildren([
     },
   }),
   page('/overview', OverviewPage),
-  page('/users', () => (
-    <ComingNextPage
-      title="Users"
-      what="A searchable table of the app's users, with invites, roles, disabling and password resets."
-    />
-  )),
+  page('/users', UsersPage),
   page('/data', () => (
     <ComingNextPage
       title="Data"

@@ -51,6 +51,31 @@ const SecretsSchema = z.object({
 });
 export type SecretListing = z.infer<typeof SecretsSchema>['secrets'][number];
 
+const UsersPageSchema = z.object({
+  users: z.array(
+    z.object({
+      id: z.string(),
+      email: z.string(),
+      full_name: z.string(),
+      role: z.string(),
+      disabled: z.boolean(),
+      created_date: z.string(),
+    }),
+  ),
+  total: z.number(),
+  page: z.number(),
+  page_size: z.number(),
+});
+export type UsersPage = z.infer<typeof UsersPageSchema>;
+/** UsersQuery is the Users table's state, sent as the admin users endpoint's query. */
+export interface UsersQuery {
+  page: number;
+  q: string;
+  sort: string;
+  role: string;
+  status: string;
+}
+
 /** VISIBILITIES are who may open the app: anyone, signed-in users of a public app, or a private app's users. */
 export const VISIBILITIES = ['public_without_login', 'public_with_login', 'private_with_login'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
@@ -71,6 +96,7 @@ export interface ConsoleApi {
   deleteSecret(name: string): Promise<void>;
   /** updateSettings changes visibility and self-sign-up, live, and answers what is now stored. */
   updateSettings(settings: AccessSettings): Promise<AccessSettings>;
+  users(query: UsersQuery): Promise<UsersPage>;
   /** sendTestMail mails the signed-in admin and answers the address. */
   sendTestMail(): Promise<string>;
 }
@@ -121,6 +147,11 @@ export function createConsoleApi(appId: string, token: string | null): ConsoleAp
         body: JSON.stringify({ visibility, self_signup: selfSignup }),
       });
       return { visibility: stored.public_settings, selfSignup: stored.self_signup };
+    },
+    users(query) {
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries(query)) if (value !== '') params.set(key, String(value));
+      return call(`/admin/users?${params.toString()}`, UsersPageSchema);
     },
     async sendTestMail() {
       return (await call('/admin/mail/test', z.object({ to: z.string() }), { method: 'POST' })).to;
