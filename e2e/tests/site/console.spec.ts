@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, forThisFile, test } from '../../support/test';
 import { api, createUser, PASSWORD, SERVICE_TOKEN, uniqueEmail } from '../../support/auth-helpers';
 import { axeViolations } from '../../support/axe';
+import { mailsTo, waitForMail } from '../../support/outbox';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import { REPO_ROOT, type RunningServer } from '../../support/server-process';
 
@@ -108,8 +109,15 @@ test('an admin signs in to the Overview, moves between pages, deep links and goe
   await nav.getByRole('link', { name: 'Users' }).click();
   await expect(page).toHaveURL(`${server.url}/_/users`);
   await expect(main.getByRole('heading', { name: 'Users', level: 1 })).toBeFocused();
-  await expect(main.getByText('Coming next')).toBeVisible();
-  await expectNoAxeViolations(page, 'users (coming next) at 1440');
+  // Users: a search by part of an email finds the member this file made, on the server's page.
+  await main.getByLabel('Search by email or name').fill(member.email.slice(0, -4));
+  await main.getByRole('button', { name: 'Search' }).click();
+  await expect(main.getByRole('cell', { name: member.email, exact: true })).toBeVisible();
+  await expect(main.getByRole('cell', { name: admin.email, exact: true })).toHaveCount(0);
+  await expectNoAxeViolations(page, 'users at 1440');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoAxeViolations(page, 'users at 390');
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.goBack();
   await expect(page).toHaveURL(`${server.url}/_/overview`);
   await expect(main.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
@@ -173,4 +181,59 @@ test('an admin sets and deletes a secret: names only, never the value, and each 
     ['secret.delete', admin.email],
     ['secret.set', admin.email],
   ]);
+});
+
+test('an admin changes visibility live (public settings and audit log show it) and sends a test mail', async ({
+  page,
+}) => {
+  const settingsUrl = `/api/apps/${DEFAULT_APP_ID}/admin/settings`;
+  const before = (
+    (await api(server, OVERVIEW, { method: 'GET', token: SERVICE_TOKEN })).json as {
+      app: { visibility: string; selfSignup: boolean };
+    }
+  ).app;
+  const target = before.visibility === 'private_with_login' ? 'public_with_login' : 'private_with_login';
+  const label = target === 'private_with_login' ? 'Private' : 'Public, sign-in required';
+  try {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${server.url}/_/settings`);
+    await signIn(page, admin.email);
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+    await expect(main.getByRole('button', { name: 'Save settings' })).toBeVisible();
+    await expect(main.locator('dt:text-is("PUBLIC_URL")')).toBeVisible();
+    await expect(main.locator('dt:text-is("SMTP_URL") + dd')).toHaveText(/^(on|off)$/);
+    await expectNoAxeViolations(page, 'settings at 1440');
+    await screenshot(page, 'settings');
+    await main.getByRole('radio', { name: label }).check();
+    await main.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByRole('status').getByText(`Settings saved: ${label},`)).toBeVisible();
+    const shown = await api(server, `/api/apps/public/prod/public-settings/by-id/${DEFAULT_APP_ID}`, {
+      method: 'GET',
+      token: admin.token,
+    });
+    expect(shown.json.public_settings).toBe(target);
+    const audit = await api(server, `/api/apps/${DEFAULT_APP_ID}/admin/audit-log`, {
+      method: 'GET',
+      token: SERVICE_TOKEN,
+    });
+    const latest = (audit.json.items as { action: string; actor: { email?: string } }[])[0];
+    expect(latest?.action).toMatch(/settings/);
+    expect(latest?.actor.email).toBe(admin.email);
+    const seen = (await mailsTo(server.dataDir, admin.email)).length;
+    await main.getByRole('button', { name: 'Send a test mail' }).click();
+    await expect(
+      page.getByRole('status').getByText(`A test mail is on its way to ${admin.email}.`),
+    ).toBeVisible();
+    expect((await waitForMail(server.dataDir, admin.email, seen)).subject).toContain('Test mail from');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(main.getByRole('radio', { name: label })).toBeChecked();
+    await expectNoAxeViolations(page, 'settings at 390');
+  } finally {
+    await api(server, settingsUrl, {
+      method: 'PUT',
+      token: SERVICE_TOKEN,
+      body: { visibility: before.visibility, self_signup: before.selfSignup },
+    });
+  }
 });

@@ -8,6 +8,9 @@ import { RealtimePingSchema } from '../schemas/realtime';
 import { SecretParamsSchema, SecretValueSchema } from '../schemas/secrets';
 import type { AdminChanges } from '../services/admin/admin-changes';
 import type { AppOverviewReader } from '../services/admin/app-overview';
+import type { TestMail } from '../services/admin/test-mail';
+import type { AdminUsers } from '../services/admin/admin-users';
+import { AdminUsersQuerySchema } from '../schemas/admin-users';
 import type { AuditActor, AuditLog } from '../services/audit/audit-log';
 import { serviceActorOf as actorOf } from './audit-actor';
 import type { LlmService } from '../services/llm/llm-service';
@@ -23,6 +26,8 @@ export interface AdminRoutesDeps {
   secrets: Pick<SecretsService, 'names' | 'listSet'>;
   llm: Pick<LlmService, 'recentUsage'>;
   overview: AppOverviewReader;
+  testMail: TestMail;
+  users: AdminUsers;
 }
 
 /**
@@ -49,6 +54,18 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
     deps.overview.find((await adminApp(request)).appId),
   );
 
+  // The console's "Send a test mail": to the signed-in admin, rate-limited, audited without content.
+  app.post('/api/apps/:appId/admin/mail/test', async (request) => {
+    const { appId, actor } = await adminApp(request);
+    return deps.testMail.send(appId, actor);
+  });
+
+  // The console's Users table: a page of 50, searched by email or name, sorted, filtered by role and status.
+  app.get('/api/apps/:appId/admin/users', async (request) => {
+    const { appId } = await adminApp(request);
+    return deps.users.list(appId, parseInput(AdminUsersQuerySchema, request.query));
+  });
+
   app.post('/api/apps/:appId/admin/users', async (request, reply) => {
     const appId = await serviceApp(request);
     const input = parseInput(AdminCreateUserSchema, request.body);
@@ -62,10 +79,11 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
     return deps.changes.updateUser(appId, actorOf(request), email, changes);
   });
 
+  // Visibility and self-sign-up: the CLI's `app-settings` (service role) and the console's Settings page (admins).
   app.put('/api/apps/:appId/admin/settings', async (request) => {
-    const appId = await serviceApp(request);
+    const { appId, actor } = await adminApp(request);
     const input = parseInput(AppSettingsSchema, request.body);
-    return deps.changes.updateSettings(appId, actorOf(request), {
+    return deps.changes.updateSettings(appId, actor, {
       visibility: input.visibility,
       selfSignup: input.self_signup,
     });

@@ -6,6 +6,10 @@ import type { SiteConfig } from '../../../../site/src/config/site-config-schema'
 import { registerAdminRoutes } from '../../routes/admin';
 import { createAdminChanges } from '../../services/admin/admin-changes';
 import { createAppOverview, type ServerFacts } from '../../services/admin/app-overview';
+import { createTestMail } from '../../services/admin/test-mail';
+import { createAdminUsers } from '../../services/admin/admin-users';
+import { createAdminUsersStore } from '../../store/admin-users-store';
+import { enabledProviders } from '../../services/auth/sign-in-providers';
 import { createOverviewStore } from '../../store/overview-store';
 import { localUrlOf } from '../startup-report';
 import { findStartupWarnings } from '../startup-warnings';
@@ -40,7 +44,34 @@ function serverFactsOf(shared: Shared, databaseLabel: string): ServerFacts {
     mail: { mode: config.SMTP_URL ? 'smtp' : 'outbox', detail: mail },
     version,
     startedAt: Date.now(),
+    signInProviders: shared.project.auth ? enabledProviders(shared.project.auth.config) : [],
+    environment: environmentOf(config, databaseLabel),
   };
+}
+
+/**
+ * environmentOf is the console Settings page's read-only list: what a variable set, never a credential (SMTP
+ * and Redis URLs may hold passwords: only on/off; the LLM provider: its host only).
+ */
+function environmentOf(config: Shared['config'], databaseLabel: string): ServerFacts['environment'] {
+  const onOff = (value: unknown) => (value ? 'on' : 'off');
+  const storage = fileStorageKind(config);
+  return [
+    { variable: 'PUBLIC_URL', value: config.PUBLIC_URL ?? 'not set' },
+    { variable: 'DATABASE_URL', value: databaseLabel },
+    { variable: 'REDIS_URL', value: onOff(config.REDIS_URL) },
+    { variable: 'SMTP_URL', value: onOff(config.SMTP_URL) },
+    {
+      variable: 'LLM_PROVIDER_URL',
+      value: config.LLM_PROVIDER_URL ? new URL(config.LLM_PROVIDER_URL).host : 'not set',
+    },
+    { variable: 'FILE_STORAGE', value: 'kind' in storage ? storage.kind : storage.problem },
+    {
+      variable: 'REALTIME_MAX_SOCKETS',
+      value: String(config.REALTIME_MAX_SOCKETS ?? 'from the open-files limit'),
+    },
+    { variable: 'APP_LOG_RETENTION_DAYS', value: String(config.APP_LOG_RETENTION_DAYS) },
+  ];
 }
 
 /** buildAdminPart serves the operator API on the other parts' services. */
@@ -86,6 +117,13 @@ export function buildAdminPart(
         secrets: secrets.secrets,
         llm: llm.llm,
         overview,
+        users: createAdminUsers(createAdminUsersStore(shared.db)),
+        testMail: createTestMail({
+          mailer: shared.mailer,
+          limiter: shared.limiter,
+          audit: appLogs.audit,
+          appName: shared.project.name,
+        }),
       }),
   };
 }

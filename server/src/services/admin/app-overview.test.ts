@@ -11,6 +11,8 @@ const FACTS: ServerFacts = {
   mail: { mode: 'outbox', detail: 'outbox' },
   version: '0.1.0',
   startedAt: 1_000_000,
+  signInProviders: ['google'],
+  environment: [{ variable: 'PUBLIC_URL', value: 'https://crown.example' }],
 };
 
 describe('app overview', () => {
@@ -49,6 +51,8 @@ describe('app overview', () => {
     });
     expect(found.database).toEqual(FACTS.database);
     expect(found.uptimeSeconds).toBe(3725);
+    expect(found.signInProviders).toEqual(['google']);
+    expect(found.environment).toEqual(FACTS.environment);
     expect(found).not.toHaveProperty('startedAt');
     expect(found.warnings).toEqual([{ message: 'PUBLIC_URL is not set.', action: 'Set PUBLIC_URL.' }]);
   });

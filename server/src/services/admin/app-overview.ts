@@ -18,6 +18,10 @@ export interface ServerFacts {
   mail: { mode: 'smtp' | 'outbox'; detail: string };
   version: string;
   startedAt: number;
+  /** signInProviders are the external sign-in providers the app's auth config enables (email is always on). */
+  signInProviders: string[];
+  /** environment is a curated list of settings read from the environment, each with its variable: no secret. */
+  environment: { variable: string; value: string }[];
 }
 
 /** AppOverviewDeps are the counts, the app's settings and name, the server's facts and current warnings. */

@@ -3,6 +3,8 @@ import { ConsoleLayout } from './components/console-layout';
 import { ComingNextPage } from './pages/coming-next-page';
 import { OverviewPage } from './pages/overview-page';
 import { SecretsPage } from './pages/secrets-page';
+import { SettingsPage } from './pages/settings-page';
+import { UsersPage } from './pages/users-page';
 
 // The console's pages, each at its own URL under `/_/` (code-based routes: five pages need no generator).
 
@@ -25,24 +27,14 @@ const routeTree = rootRoute.addChildren([
     },
   }),
   page('/overview', OverviewPage),
-  page('/users', () => (
-    <ComingNextPage
-      title="Users"
-      what="A searchable table of the app's users, with invites, roles, disabling and password resets."
-    />
-  )),
+  page('/users', UsersPage),
   page('/data', () => (
     <ComingNextPage
       title="Data"
       what="Each entity's records in a grid, with a record editor, CSV import and export, and View as user."
     />
   )),
-  page('/settings', () => (
-    <ComingNextPage
-      title="Settings"
-      what="Visibility and self-sign-up, the sign-in providers, and the settings that come from the environment."
-    />
-  )),
+  page('/settings', SettingsPage),
   page('/secrets', SecretsPage),
 ]);
 

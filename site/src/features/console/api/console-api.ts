@@ -41,6 +41,8 @@ export const OverviewSchema = z.object({
   version: z.string(),
   uptimeSeconds: z.number(),
   warnings: z.array(WarningSchema),
+  signInProviders: z.array(z.string()),
+  environment: z.array(z.object({ variable: z.string(), value: z.string() })),
 });
 export type Overview = z.infer<typeof OverviewSchema>;
 
@@ -48,6 +50,40 @@ const SecretsSchema = z.object({
   secrets: z.array(z.object({ name: z.string(), set_at: z.string() })),
 });
 export type SecretListing = z.infer<typeof SecretsSchema>['secrets'][number];
+
+const UsersPageSchema = z.object({
+  users: z.array(
+    z.object({
+      id: z.string(),
+      email: z.string(),
+      full_name: z.string(),
+      role: z.string(),
+      disabled: z.boolean(),
+      created_date: z.string(),
+    }),
+  ),
+  total: z.number(),
+  page: z.number(),
+  page_size: z.number(),
+});
+export type UsersPage = z.infer<typeof UsersPageSchema>;
+/** UsersQuery is the Users table's state, sent as the admin users endpoint's query. */
+export interface UsersQuery {
+  page: number;
+  q: string;
+  sort: string;
+  role: string;
+  status: string;
+}
+
+/** VISIBILITIES are who may open the app: anyone, signed-in users of a public app, or a private app's users. */
+export const VISIBILITIES = ['public_without_login', 'public_with_login', 'private_with_login'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+export interface AccessSettings {
+  visibility: Visibility;
+  selfSignup: boolean;
+}
+const SettingsAnswerSchema = z.object({ public_settings: z.enum(VISIBILITIES), self_signup: z.boolean() });
 
 /** ConsoleApi is what the console asks the server, for one app and one session's token. */
 export interface ConsoleApi {
@@ -58,6 +94,11 @@ export interface ConsoleApi {
   /** setSecret sends a value the server never gives back. */
   setSecret(name: string, value: string): Promise<void>;
   deleteSecret(name: string): Promise<void>;
+  /** updateSettings changes visibility and self-sign-up, live, and answers what is now stored. */
+  updateSettings(settings: AccessSettings): Promise<AccessSettings>;
+  users(query: UsersQuery): Promise<UsersPage>;
+  /** sendTestMail mails the signed-in admin and answers the address. */
+  sendTestMail(): Promise<string>;
 }
 
 async function messageOf(response: Response): Promise<string> {
@@ -99,6 +140,21 @@ export function createConsoleApi(appId: string, token: string | null): ConsoleAp
     },
     async deleteSecret(name) {
       await call(`/admin/secrets/${encodeURIComponent(name)}`, z.unknown(), { method: 'DELETE' });
+    },
+    async updateSettings({ visibility, selfSignup }) {
+      const stored = await call('/admin/settings', SettingsAnswerSchema, {
+        method: 'PUT',
+        body: JSON.stringify({ visibility, self_signup: selfSignup }),
+      });
+      return { visibility: stored.public_settings, selfSignup: stored.self_signup };
+    },
+    users(query) {
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries(query)) if (value !== '') params.set(key, String(value));
+      return call(`/admin/users?${params.toString()}`, UsersPageSchema);
+    },
+    async sendTestMail() {
+      return (await call('/admin/mail/test', z.object({ to: z.string() }), { method: 'POST' })).to;
     },
   };
 }
