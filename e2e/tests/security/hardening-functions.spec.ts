@@ -75,8 +75,22 @@ const FUNCTIONS: Record<string, string> = {
   });
   const sso = await fetch(base + '/auth/sso/accesstoken/someone', { headers });
   const data = await fetch(base + '/entities/Audit', { headers });
+  // The console's endpoints (the app's admins or SERVICE_TOKEN): refused to a call's token too.
+  const console = [];
+  for (const [method, path, body] of [
+    ['PUT', '/admin/secrets/PLANTED', { value: 'x' }],
+    ['DELETE', '/admin/secrets/PLANTED', undefined],
+    ['PUT', '/admin/settings', { visibility: 'public_without_login' }],
+    ['GET', '/admin/users', undefined],
+    ['GET', '/admin/overview', undefined],
+    ['GET', '/admin/secrets', undefined],
+  ]) {
+    const answer = await fetch(base + path, { method, headers, body: body && JSON.stringify(body) });
+    console.push(method + ' ' + path + ' ' + answer.status + (await answer.text(), ''));
+  }
   return Response.json({
     token,
+    console,
     admin: { status: admin.status, message: (await admin.json()).message },
     sso: sso.status + (await sso.text(), ''),
     data: data.status + (await data.text(), ''),
@@ -179,6 +193,7 @@ test.describe('function output, connections and tokens', () => {
     const seen = (await answer.json()) as {
       token: string;
       admin: { status: number; message: string };
+      console: string[];
       sso: string;
       data: string;
     };
@@ -186,6 +201,14 @@ test.describe('function output, connections and tokens', () => {
     expect(seen.data).toBe('200');
     expect(seen.admin).toEqual({ status: 403, message: expect.stringContaining('SERVICE_TOKEN') });
     expect(seen.sso).toBe('403');
+    expect(seen.console).toEqual([
+      'PUT /admin/secrets/PLANTED 403',
+      'DELETE /admin/secrets/PLANTED 403',
+      'PUT /admin/settings 403',
+      'GET /admin/users 403',
+      'GET /admin/overview 403',
+      'GET /admin/secrets 403',
+    ]);
     // Echoed, after the call: nothing at all.
     const token = seen.token.replace(/^Bearer /, '');
     const planted = await api(server, `/api/apps/${DEFAULT_APP_ID}/admin/users`, {

@@ -41,10 +41,11 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
     await deps.guard.service(request, appId);
     return appId;
   };
-  // The console's calls: the app's admin users, or the service role; a change is recorded as the admin's.
+  // The console's calls: the app's admin users, or the service role by SERVICE_TOKEN (never a function
+  // call's own token); a change is recorded as the admin's.
   const adminApp = async (request: FastifyRequest) => {
     const { appId } = parseInput(AppParamsSchema, request.params);
-    const admin = await deps.guard.admin(request, appId);
+    const admin = await deps.guard.operator(request, appId);
     const actor: AuditActor = admin ? { kind: 'admin', id: admin.id, email: admin.email } : actorOf(request);
     return { appId, actor };
   };

@@ -27,6 +27,11 @@ export interface CallerGuard {
   user(request: FastifyRequest, appId: string): Promise<UserRow>;
   /** admin is the app's admin user, or null for the service role; anyone else gets 401/403. */
   admin(request: FastifyRequest, appId: string): Promise<UserRow | null>;
+  /**
+   * operator is the app's admin user, or null for the service role by SERVICE_TOKEN (the console's admin
+   * endpoints); a function call's own token gets 403, anyone else 401/403.
+   */
+  operator(request: FastifyRequest, appId: string): Promise<UserRow | null>;
   /** service throws unless the caller is the service role by SERVICE_TOKEN (the operator API). */
   service(request: FastifyRequest, appId: string): Promise<void>;
   /**
@@ -70,6 +75,9 @@ export function createCallerGuard(deps: { apps: AppsService; access: AppAccess }
     },
     async admin(request, appId) {
       return deps.access.requireAdmin(await principal(request, appId));
+    },
+    async operator(request, appId) {
+      return deps.access.requireOperator(await principal(request, appId));
     },
     async service(request, appId) {
       deps.access.requireService(await principal(request, appId));

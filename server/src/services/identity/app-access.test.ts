@@ -153,6 +153,13 @@ describe('createAppAccess', () => {
     expect(() => a.requireService(call)).toThrow(ForbiddenError);
     expect(() => a.requireService(call)).toThrow(/SERVICE_TOKEN/);
     expect(() => a.requireService(Object.freeze({ kind: 'service', onBehalfOf: null }))).not.toThrow();
+    // The console's admin endpoints too: the app's admins and the operator's token only.
+    expect(() => a.requireOperator(call)).toThrow(/SERVICE_TOKEN/);
+    expect(a.requireOperator(Object.freeze({ kind: 'service', onBehalfOf: null }))).toBeNull();
+    expect(a.requireOperator({ kind: 'user', user: user({ role: 'admin' }) })).toEqual(
+      user({ role: 'admin' }),
+    );
+    expect(() => a.requireOperator({ kind: 'user', user: user() })).toThrow(ForbiddenError);
     // Elsewhere it is the service role, as the SDK's asServiceRole expects.
     expect(await a.dataCaller('app', call)).toEqual({ kind: 'service' });
   });

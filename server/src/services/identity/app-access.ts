@@ -134,6 +134,11 @@ export interface AppAccess {
   requireAdmin(principal: Principal): UserRow | null;
   /** requireService throws unless principal is the service role by SERVICE_TOKEN, not a function call's. */
   requireService(principal: Principal): void;
+  /**
+   * requireOperator returns the app's admin user, or null for the service role by SERVICE_TOKEN: the
+   * console's calls. A function call's own token is refused (what it holds a function may print).
+   */
+  requireOperator(principal: Principal): UserRow | null;
   /** admitsAnonymous says whether appId's visibility lets anonymous callers reach its data now. */
   admitsAnonymous(appId: string): Promise<boolean>;
   /** socketAccess resolves a realtime handshake token and whether the app's visibility admits it. */
@@ -184,6 +189,14 @@ export function createAppAccess(deps: {
     throw new UnauthorizedError(INVALID_TOKEN);
   }
 
+  /** requireAdmin returns the admin user, or null for the service role; anyone else is refused. */
+  function requireAdmin(principal: Principal): UserRow | null {
+    if (principal.kind === 'service') return null;
+    const user = requireUser(principal);
+    if (user.role !== 'admin') throw new ForbiddenError('Only an admin of this app may do this');
+    return user;
+  }
+
   return {
     identify,
     visibilityOf,
@@ -205,12 +218,11 @@ export function createAppAccess(deps: {
       return callerOf(visibility, principal);
     },
     requireUser,
-    /** requireAdmin returns the admin user, or null for the service role; anyone else is refused. */
-    requireAdmin(principal: Principal): UserRow | null {
-      if (principal.kind === 'service') return null;
-      const user = requireUser(principal);
-      if (user.role !== 'admin') throw new ForbiddenError('Only an admin of this app may do this');
-      return user;
+    requireAdmin,
+    requireOperator(principal: Principal): UserRow | null {
+      if (principal.kind === 'service' && principal.functionCall)
+        throw new ForbiddenError(FUNCTION_TOKEN_REFUSED);
+      return requireAdmin(principal);
     },
     /**
      * requireService throws unless principal is the service role by SERVICE_TOKEN (the operator API and SSO
