@@ -164,4 +164,11 @@ describe('socket identities', () => {
     release();
     expect((await delivery).map((caller) => caller.kind)).toEqual(['user', 'user']);
   });
+
+  it('do not trust a socket whose token the resolver left unanswered', async () => {
+    const sockets = fleet(1, 1, Date.now() - REVALIDATE_MS);
+    const identities = createSocketIdentities({ identifyMany: async () => new Map() });
+    expect((await identities.callersOf(sockets)).map((caller) => caller.kind)).toEqual(['anonymous']);
+    expect(sockets[0]?.data.admitted).toBe(false);
+  });
 });

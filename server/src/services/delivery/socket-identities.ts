@@ -110,8 +110,8 @@ export function createSocketIdentities(deps: {
         sockets.map((socket) => socket.data.token ?? ''),
       );
       for (const socket of sockets) {
-        const answer = answers.get(socket.data.token ?? '');
-        if (!answer) continue;
+        // A token the resolver did not answer for is not trusted: anonymous, and admitted to nothing.
+        const answer = answers.get(socket.data.token ?? '') ?? { caller: ANONYMOUS, admitted: false };
         const previous = socket.data.identity as Caller | null;
         const same =
           answer.admitted === socket.data.admitted &&

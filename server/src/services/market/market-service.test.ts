@@ -88,4 +88,40 @@ describe('createMarketService', () => {
     expect(first.upstream.dexScreener).toHaveBeenCalledTimes(1);
     expect(second.upstream.dexScreener).not.toHaveBeenCalled();
   });
+
+  it('does not ask again at once after a failure, however many visitors come', async () => {
+    const { service, upstream, advance } = setup();
+    upstream.dexScreener.mockRejectedValue(new MarketSourceError('429'));
+    upstream.geckoTerminal.mockRejectedValue(new MarketSourceError('429'));
+    expect(await service.current()).toBeNull();
+    for (let i = 0; i < 50; i += 1) expect(await service.current()).toBeNull();
+    expect(upstream.dexScreener).toHaveBeenCalledTimes(1);
+    advance(10_000);
+    upstream.dexScreener.mockResolvedValue(QUOTE);
+    expect((await service.current())?.priceUsd).toBe(1);
+    expect(upstream.dexScreener).toHaveBeenCalledTimes(2);
+  });
+
+  it('refreshes over a shared answer that does not check out (no time, a time ahead, a bad snapshot)', async () => {
+    for (const stored of [
+      { snapshot: { priceUsd: 9 } },
+      { snapshot: { priceUsd: 9 }, fetchedAt: 9e15 },
+      { snapshot: 'nonsense', fetchedAt: 1_000_000 },
+    ]) {
+      const { upstream, log } = setup();
+      const shared = { get: async () => JSON.stringify(stored), set: async () => 'OK' };
+      const service = createMarketService({
+        mint: 'mint',
+        sources: upstream,
+        log,
+        freshMs: 30_000,
+        staleMs: 600_000,
+        now: () => 1_000_000,
+        shared,
+        sharedKey: 'prefix:market:mint',
+      });
+      expect((await service.current())?.priceUsd).toBe(1);
+      expect(upstream.dexScreener).toHaveBeenCalledTimes(1);
+    }
+  });
 });

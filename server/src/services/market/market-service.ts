@@ -2,7 +2,7 @@
 // time (single flight), an answer kept fresh for MARKET_FRESH_MS and served stale for up to MARKET_STALE_MS
 // while a refresh runs, shared between instances through Redis when there is one. A failing or nonsensical
 // source is skipped and logged at most once a minute per source.
-import type { MarketSnapshot } from '../../../../site/src/page-contract/market';
+import { parseMarketSnapshot, type MarketSnapshot } from '../../../../site/src/page-contract/market';
 import type { MarketQuote, MarketSources } from './market-sources';
 
 /** MarketLog is the part of a pino logger the service uses. */
@@ -38,11 +38,18 @@ export interface MarketService {
 
 const LOG_EVERY_MS = 60_000;
 
+/** MAX_RETRY_AFTER_MS is the longest wait before upstream is asked again after an attempt (it is freshMs when shorter). */
+const MAX_RETRY_AFTER_MS = 10_000;
+
 /** createMarketService caches and single-flights the sources' answers for options.mint. */
 export function createMarketService(options: MarketServiceOptions): MarketService {
   const now = options.now ?? Date.now;
   let last: { snapshot: MarketSnapshot; fetchedAt: number } | null = null;
   let inFlight: Promise<void> | null = null;
+  // When upstream was last asked: after a failure, visitors' requests do not ask again at once (a source
+  // answering errors fast would otherwise be asked back to back, and rate-limit or ban this server).
+  let lastAttemptAt = Number.NEGATIVE_INFINITY;
+  const retryAfterMs = Math.min(options.freshMs, MAX_RETRY_AFTER_MS);
   const loggedAt = new Map<string, number>();
 
   function skip(source: string, error: unknown) {
@@ -71,9 +78,13 @@ export function createMarketService(options: MarketServiceOptions): MarketServic
     if (!options.shared || !options.sharedKey) return false;
     try {
       const text = await options.shared.get(options.sharedKey);
-      const stored = text ? (JSON.parse(text) as { snapshot: MarketSnapshot; fetchedAt: number }) : null;
-      if (!stored || now() - stored.fetchedAt >= options.freshMs) return false;
-      last = stored;
+      const stored = text ? (JSON.parse(text) as { snapshot?: unknown; fetchedAt?: unknown } | null) : null;
+      // Another instance wrote it, but it is checked like an upstream answer: a bad one is refreshed over.
+      const snapshot = parseMarketSnapshot(stored?.snapshot);
+      const fetchedAt = stored?.fetchedAt;
+      if (!snapshot || typeof fetchedAt !== 'number' || !Number.isFinite(fetchedAt)) return false;
+      if (fetchedAt > now() || now() - fetchedAt >= options.freshMs) return false;
+      last = { snapshot, fetchedAt };
       return true;
     } catch (error) {
       skip('Redis', error);
@@ -104,6 +115,7 @@ export function createMarketService(options: MarketServiceOptions): MarketServic
   }
 
   function refreshOnce(): Promise<void> {
+    if (!inFlight) lastAttemptAt = now();
     inFlight ??= refresh()
       .catch((error: unknown) => skip('market refresh', error))
       .finally(() => {
@@ -116,8 +128,12 @@ export function createMarketService(options: MarketServiceOptions): MarketServic
     return last && now() - last.fetchedAt < options.staleMs ? last.snapshot : null;
   }
 
+  /** due says whether upstream should be asked now: the answer is not fresh, and no attempt is recent. */
+  const due = () =>
+    (!last || now() - last.fetchedAt >= options.freshMs) && now() - lastAttemptAt >= retryAfterMs;
+
   function cached(): MarketSnapshot | null {
-    if (!last || now() - last.fetchedAt >= options.freshMs) void refreshOnce();
+    if (due()) void refreshOnce();
     return usable();
   }
 
@@ -126,7 +142,8 @@ export function createMarketService(options: MarketServiceOptions): MarketServic
     async current() {
       const atHand = cached();
       if (atHand) return atHand;
-      await refreshOnce();
+      // Nothing usable: wait for the attempt running now (this caller's, or a recent one's).
+      if (inFlight) await inFlight;
       return usable();
     },
   };
