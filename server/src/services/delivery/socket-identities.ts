@@ -179,9 +179,9 @@ export function createSocketIdentities(deps: {
     async callersOf(sockets) {
       // As trusted when the delivery began: a user written while it waits has its own event re-check them.
       const callers = sockets.map((socket) => trusted(socket));
-      const stale = sockets.filter((_, index) => callers[index] === null);
-      if (stale.length === 0) return callers as Caller[];
-      const failed = await revalidate(stale);
+      const unchecked = sockets.filter((_, index) => callers[index] === null);
+      if (unchecked.length === 0) return callers as Caller[];
+      const failed = await revalidate(unchecked);
       // A socket checked for this delivery goes as its check found it, even if its user was written again
       // meanwhile: an event is never lost to a later write.
       return sockets.map(
