@@ -2,11 +2,12 @@
 // write it (`base44.auth.loginWithProvider('google', location.href)` with the real @base44/sdk), served by
 // us with Google and SSO pointed at an in-process OpenID provider (support/sign-in-server.ts). Chromium
 // signs in three ways: the app's button on its own page (full-page redirect, back on the same page), the
-// same app in an iframe on another origin (the SDK's popup), and our `/login` page's provider buttons.
+// same app in an iframe on another origin (the SDK's popup), our `/login` page's provider buttons, and the
+// console's (a popup: the console keeps tokens out of its address bar).
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Page } from '@playwright/test';
-import { uniqueEmail } from '../../support/auth-helpers';
+import { api, SERVICE_TOKEN, uniqueEmail } from '../../support/auth-helpers';
 import { axeViolations } from '../../support/axe';
 import { waitForHydration } from '../../support/open-site';
 import { prepareRepoApp } from '../../support/real-apps';
@@ -166,4 +167,46 @@ test("our /login page offers a button per enabled provider, named and keyboard r
   await signInAtProvider(page, id);
   await page.waitForURL((url) => url.origin === setup.server.url && url.pathname === '/settings');
   await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+});
+
+test("the console's Continue with Google signs in through a popup; the session is the console's own", async ({
+  page,
+}) => {
+  await setup.setSecret('sso_name', 'Okta');
+  const email = uniqueEmail('console-provider');
+  const id = account(email);
+
+  await page.goto(`${setup.server.url}/_/`);
+  await expect(page.getByRole('button', { name: 'Continue with Okta' })).toBeVisible();
+  const popupOpened = page.waitForEvent('popup');
+  const loginRequest = page
+    .context()
+    .waitForEvent('request', (request) => new URL(request.url()).pathname === '/api/apps/auth/login');
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  const popup = await popupOpened;
+  const started = new URL((await loginRequest).url());
+  expect(started.searchParams.get('popup_origin')).toBe(setup.server.url);
+  expect(started.searchParams.get('from_url')).toBe(`${setup.server.url}/_/`);
+  const popupClosed = popup.waitForEvent('close');
+  await signInAtProvider(popup, id);
+  await popupClosed;
+
+  // Signed in as the new account, which is no admin yet; the token is in the tab's session only.
+  await expect(page.getByRole('heading', { level: 1, name: 'Admins only' })).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+  expect(new URL(page.url()).searchParams.has('access_token')).toBe(false);
+  expect(await page.evaluate(() => localStorage.getItem('base44_access_token'))).toBeNull();
+
+  // Made an admin (a role change ends the user's sessions), signing in again opens the console.
+  const promoted = await api(setup.server, `/api/apps/${DEFAULT_APP_ID}/admin/users`, {
+    method: 'PATCH',
+    token: SERVICE_TOKEN,
+    body: { email, role: 'admin' },
+  });
+  expect(promoted.status).toBe(200);
+  await page.reload();
+  // The provider remembers the account: the popup signs in and closes without its form.
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await expect(page.getByRole('link', { name: 'Overview' })).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
 });

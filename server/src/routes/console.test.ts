@@ -87,4 +87,28 @@ describe('the console at /_/', () => {
     expect(response.body).toContain('npm run build');
     await unbuilt.close();
   });
+
+  it("offers the app's sign-in providers as boot data, read at each view, escaped", async () => {
+    let ssoName = 'Okta';
+    const withProviders = Fastify();
+    await registerConsoleRoutes(withProviders, {
+      dir: join(root, 'console'),
+      appId: 'a',
+      signInChoices: async () => ({ signInProviders: ['google', 'sso'], ssoName }),
+    });
+    const bootOf = async () => {
+      const body = (await withProviders.inject({ url: '/_/', headers: { accept: 'text/html' } })).body;
+      return /<script id="app-boot" type="application\/json">(.*?)<\/script>/.exec(body)?.[1];
+    };
+    expect(JSON.parse((await bootOf()) ?? 'null')).toMatchObject({
+      appId: 'a',
+      signInProviders: ['google', 'sso'],
+      ssoName: 'Okta',
+    });
+    ssoName = 'Ok</script><script>alert(1)</script>';
+    expect(await bootOf()).toContain('Ok\\u003c/script>');
+    // Without providers there is no boot data at all.
+    expect((await page('/_/')).body).not.toContain('app-boot');
+    await withProviders.close();
+  });
 });

@@ -9,6 +9,8 @@ import { contentSecurityPolicy } from '../lib/content-security-policy';
 import { escapeHtml } from '../lib/html-escape';
 import { createHtmlSender } from '../lib/site-html';
 import { CONSOLE_PAGE } from '../../../site/src/page-contract/build-info';
+import { bootScript } from '../../../site/src/page-contract/page-contract';
+import type { SignInChoices } from './site';
 
 /** CONSOLE_PATH is the console's reserved prefix. */
 export const CONSOLE_PATH = '/_/';
@@ -50,16 +52,28 @@ async function loadConsoleAssets(dir: string): Promise<Map<string, ConsoleAsset>
   return assets;
 }
 
+/** ConsoleRoutesOptions: where the build is, the app, and the sign-in providers its sign-in screen offers. */
+export interface ConsoleRoutesOptions {
+  dir: string;
+  appId: string;
+  /** signInChoices are the app's external providers, read per page view (absent: email and password only). */
+  signInChoices?: (() => Promise<SignInChoices>) | undefined;
+}
+
 /** registerConsoleRoutes serves the console built into dir for appId (503 with the fix when not built). */
 export async function registerConsoleRoutes(
   app: FastifyInstance,
-  options: { dir: string; appId: string },
+  options: ConsoleRoutesOptions,
 ): Promise<void> {
   const template = await readFile(join(options.dir, CONSOLE_PAGE), 'utf8').catch(() => null);
-  const page = template?.replace(
-    APP_ID_MARKER,
-    `<meta name="app-id" content="${escapeHtml(options.appId)}" />`,
-  );
+  const appIdMeta = `<meta name="app-id" content="${escapeHtml(options.appId)}" />`;
+  // The providers go in as boot data (JSON, not script: the strict CSP stays), read at each view so a
+  // changed `sso_name` shows without a restart.
+  async function pageHead(): Promise<string> {
+    if (!options.signInChoices) return appIdMeta;
+    const choices = await options.signInChoices();
+    return `${appIdMeta}${bootScript({ appId: options.appId, publicSettings: null, heroImageUrl: null, ...choices })}`;
+  }
   const assets = await loadConsoleAssets(options.dir);
   const sendHtml = createHtmlSender();
 
@@ -83,12 +97,13 @@ export async function registerConsoleRoutes(
       if (asset) return sendAsset(request, reply, asset);
       return reply.code(404).type('text/plain; charset=utf-8').send(`Not found: ${path}`);
     }
-    if (!page) {
+    if (!template) {
       return reply
         .code(503)
         .type('text/plain; charset=utf-8')
         .send('The console is not built: run `npm run build`, then restart the server.');
     }
+    const page = template.replace(APP_ID_MARKER, await pageHead());
     return sendHtml(request, reply, 200, page, {
       'content-security-policy': CONSOLE_CSP,
       'referrer-policy': 'no-referrer',

@@ -40,6 +40,7 @@ export async function buildSitePart(
       await registerConsoleRoutes(app, {
         dir: join(config.OWN_SITE_DIST, CONSOLE_DIR),
         appId: config.APP_ID,
+        signInChoices,
       });
       await registerSiteRoutes(app, {
         bundle,

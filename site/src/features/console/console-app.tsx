@@ -8,6 +8,9 @@ import { AdminsOnly, SignInScreen } from './components/sign-in-screen';
 import { Toaster } from '../../components/ui/toaster';
 import { createConsoleRouter } from './console-router';
 import { forgetConsoleToken, readConsoleToken, saveConsoleToken } from './lib/console-session';
+import { signInWithProviderPopup } from './lib/provider-popup';
+import type { ConsoleSignInChoices } from './components/sign-in-screen';
+import type { SignInProviderId } from '../../page-contract/page-contract';
 
 const router = createConsoleRouter();
 
@@ -44,7 +47,13 @@ function SignedIn({ appId, token, signOut }: { appId: string; token: string; sig
 }
 
 /** ConsoleApp is the operator console: its own sign-in, then the pages for the app's admins. */
-export function ConsoleApp({ appId }: { appId: string }) {
+export function ConsoleApp({
+  appId,
+  choices,
+}: {
+  appId: string;
+  choices?: ConsoleSignInChoices | undefined;
+}) {
   const [queryClient] = useState(
     () => new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } } }),
   );
@@ -65,9 +74,19 @@ export function ConsoleApp({ appId }: { appId: string }) {
     setToken(fresh);
   }
 
+  async function signInWithProvider(provider: SignInProviderId) {
+    const fresh = await signInWithProviderPopup(provider, appId);
+    saveConsoleToken(fresh);
+    setToken(fresh);
+  }
+
   return (
     <QueryClientProvider client={queryClient}>
-      {token ? <SignedIn appId={appId} token={token} signOut={signOut} /> : <SignInScreen signIn={signIn} />}
+      {token ? (
+        <SignedIn appId={appId} token={token} signOut={signOut} />
+      ) : (
+        <SignInScreen signIn={signIn} choices={choices} signInWithProvider={signInWithProvider} />
+      )}
     </QueryClientProvider>
   );
 }

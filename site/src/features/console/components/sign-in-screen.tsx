@@ -1,10 +1,42 @@
 import { useState, type FormEvent } from 'react';
+import type { SignInProviderId } from '../../../page-contract/page-contract';
+import { providerLabel } from '../../../lib/provider-sign-in';
 import { ConsoleApiError } from '../api/console-api';
+import { ProviderPopupError } from '../lib/provider-popup';
 
-/** SignInScreen is the console's own sign-in: email and password, the server's message inline. */
-export function SignInScreen({ signIn }: { signIn: (email: string, password: string) => Promise<void> }) {
+/** ConsoleSignInChoices are the app's external providers (boot data); none: email and password only. */
+export interface ConsoleSignInChoices {
+  providers: readonly SignInProviderId[];
+  ssoName?: string | undefined;
+}
+
+interface SignInScreenProps {
+  signIn: (email: string, password: string) => Promise<void>;
+  choices?: ConsoleSignInChoices | undefined;
+  signInWithProvider?: ((provider: SignInProviderId) => Promise<void>) | undefined;
+}
+
+/**
+ * SignInScreen is the console's own sign-in: a "Continue with …" button per provider the app enables (a
+ * popup), then email and password; the server's message inline.
+ */
+export function SignInScreen({ signIn, choices, signInWithProvider }: SignInScreenProps) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+
+  async function continueWith(provider: SignInProviderId) {
+    if (!signInWithProvider) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await signInWithProvider(provider);
+    } catch (failure) {
+      setError(
+        failure instanceof ProviderPopupError ? failure.message : 'Could not sign in. Please try again.',
+      );
+      setBusy(false);
+    }
+  }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -23,6 +55,22 @@ export function SignInScreen({ signIn }: { signIn: (email: string, password: str
     <main className="mx-auto mt-[12vh] max-w-sm px-6">
       <h1 className="text-2xl font-semibold text-gold-100">Console sign-in</h1>
       <p className="mt-2 text-gray-300">For the app&apos;s admins.</p>
+      {choices && choices.providers.length > 0 && (
+        <ul className="mt-6 flex flex-col gap-3" aria-label="Other ways to sign in">
+          {choices.providers.map((provider) => (
+            <li key={provider}>
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => void continueWith(provider)}
+                className="w-full rounded border border-gold-300/60 px-4 py-2 font-semibold text-white hover:border-gold-200 disabled:opacity-70"
+              >
+                {providerLabel(provider, choices.ssoName)}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       <form onSubmit={(event) => void submit(event)} className="mt-6 flex flex-col gap-4">
         <label className="flex flex-col gap-1">
           Email

@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { SignInProviderId } from '../../../page-contract/page-contract';
+import { providerLabel, providerLoginPath } from '../../../lib/provider-sign-in';
 
 // The "Continue with …" links: each goes where the SDK's `loginWithProvider` would send the browser, so the
 // server's provider sign-in runs exactly as it does for an app's own button.
@@ -17,31 +18,6 @@ export interface ProviderLink {
   provider: SignInProviderId;
   label: string;
   href: string;
-}
-
-const NAMES: Record<Exclude<SignInProviderId, 'sso'>, string> = {
-  google: 'Google',
-  microsoft: 'Microsoft',
-  github: 'GitHub',
-  facebook: 'Facebook',
-  apple: 'Apple',
-};
-
-/** providerLabel is the button's text: "Continue with Google", the SSO name, or "single sign-on". */
-export function providerLabel(provider: SignInProviderId, ssoName?: string): string {
-  if (provider === 'sso') return `Continue with ${ssoName || 'single sign-on'}`;
-  return `Continue with ${NAMES[provider]}`;
-}
-
-/**
- * providerLoginPath is the SDK's login route for provider (Google: `/api/apps/auth/login`, SSO:
- * `/api/apps/{appId}/auth/sso/login`, others `/api/apps/auth/{provider}/login`), returning to fromUrl.
- */
-export function providerLoginPath(provider: SignInProviderId, appId: string, fromUrl: string): string {
-  const query = new URLSearchParams({ app_id: appId, from_url: fromUrl });
-  if (provider === 'sso') return `/api/apps/${encodeURIComponent(appId)}/auth/sso/login?${query}`;
-  const segment = provider === 'google' ? '' : `/${provider}`;
-  return `/api/apps/auth${segment}/login?${query}`;
 }
 
 /** providerLinks are the page's buttons, each returning to fromUrl (already checked by the caller). */
