@@ -274,7 +274,7 @@ for (const engine of TEST_ENGINES) {
         expect(await sorted('-n')).toEqual(['c', 'b', 'a', 'd']);
         expect(await sorted('done,-id')).toEqual(['d', 'c', 'b', 'a']);
         expect(await sorted('10')).toHaveLength(4);
-        expect(compileSort('$x, ;drop', new SqlParams())).toBe('created_date DESC, id ASC');
+        expect(compileSort('$x, ;drop', new SqlParams())).toBe('entity_records.created_date DESC, id ASC');
       });
     });
 
@@ -349,8 +349,8 @@ for (const engine of TEST_ENGINES) {
 describe('compileSort', () => {
   it('orders NOT NULL stamp columns without a NULLS clause, so the created_date index serves pages', () => {
     const params = new SqlParams();
-    expect(compileSort('-created_date', params)).toBe('created_date DESC, id ASC');
-    expect(compileSort(undefined, params)).toBe('created_date DESC, id ASC');
+    expect(compileSort('-created_date', params)).toBe('entity_records.created_date DESC, id ASC');
+    expect(compileSort(undefined, params)).toBe('entity_records.created_date DESC, id ASC');
     expect(compileSort('created_by', params)).toBe('created_by ASC NULLS FIRST, id ASC');
   });
 });

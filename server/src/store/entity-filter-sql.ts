@@ -27,7 +27,8 @@ export class SqlParams {
   }
 }
 
-const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+/** ISO is the to_char format of a stamp as the API writes it (`2026-11-28T10:54:08.123Z`). */
+export const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 /** COLUMN_FIELDS maps the stamped fields to their columns (as jsonb, to compare like data fields). */
 const COLUMN_FIELDS = new Map<string, { json: string; sort: string; notNull?: boolean }>(
   Object.entries({
@@ -36,12 +37,13 @@ const COLUMN_FIELDS = new Map<string, { json: string; sort: string; notNull?: bo
     created_by_id: { json: 'to_jsonb(created_by_id)', sort: 'created_by_id' },
     created_date: {
       json: `to_jsonb(to_char(created_date AT TIME ZONE 'UTC', ${ISO}))`,
-      sort: 'created_date',
+      // Qualified: a bare name in ORDER BY would be the selected ISO text (COLUMNS), not the indexed column.
+      sort: 'entity_records.created_date',
       notNull: true,
     },
     updated_date: {
       json: `to_jsonb(to_char(updated_date AT TIME ZONE 'UTC', ${ISO}))`,
-      sort: 'updated_date',
+      sort: 'entity_records.updated_date',
       notNull: true,
     },
   }),
@@ -350,7 +352,7 @@ export function compileSort(
     const nulls = column?.notNull ? '' : descending ? ' NULLS LAST' : ' NULLS FIRST';
     terms.push(`${expression} ${descending ? 'DESC' : 'ASC'}${nulls}`);
   }
-  if (terms.length === 0) terms.push('created_date DESC');
+  if (terms.length === 0) terms.push('entity_records.created_date DESC');
   return [...terms, 'id ASC'].join(', ');
 }
 

@@ -132,7 +132,7 @@ export function createEntityRecordUpdates(db: Database, statistics: StatisticsKe
           `SELECT ${COLUMNS}, (${admitted}) AS admitted FROM entity_records
            WHERE app_id = ${app} AND entity = ${name} AND ${readable}
              AND jsonb_build_array(${tuple}) IN (SELECT value FROM jsonb_array_elements(${wanted}::jsonb))
-           ORDER BY created_date, id FOR UPDATE`,
+           ORDER BY entity_records.created_date, id FOR UPDATE`,
           params.values,
         );
         const { inserts, updates } = plan(found.map(({ admitted: ok, ...row }) => ({ row, admitted: ok })));

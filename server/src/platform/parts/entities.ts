@@ -52,6 +52,7 @@ export async function buildEntitiesPart(shared: Shared, auth: { accounts: Accoun
       : recordsStore,
     events: shared.events,
     users: auth.accounts.userWrites,
+    rowsShared: readCache,
   });
   const seeded = await entities.seed(config.APP_ID);
   // Committed writes go to subscribed sockets, each filtered by its reader's read rules, on every instance.

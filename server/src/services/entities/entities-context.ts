@@ -23,6 +23,11 @@ export interface EntitiesServiceDeps {
   store: EntityRecordsStore;
   events: EntityEvents;
   users: UserEntityWrites;
+  /**
+   * rowsShared says the store hands the same row objects out again (the read cache): each is then turned
+   * into a record once and kept. Without it a row is read once, and keeping it would be wasted work.
+   */
+  rowsShared?: boolean;
 }
 
 /** createEntitiesContext returns the helpers the entity actions share, built once per service. */
@@ -30,6 +35,8 @@ export function createEntitiesContext(deps: EntitiesServiceDeps) {
   const byName = new Map(
     [...deps.project.entities.values()].map((entity) => [entity.name.toLowerCase(), entity]),
   );
+
+  const asRecord = deps.rowsShared ? recordOf : toRecord;
 
   function requireEntity(name: string): EntityDef {
     const entity = byName.get(name.toLowerCase());
@@ -95,7 +102,7 @@ export function createEntitiesContext(deps: EntitiesServiceDeps) {
   /** presenter returns what caller sees of each row: hidden fields stripped, then `fields` projected. */
   function presenter(entity: EntityDef, caller: Caller, fields?: string[]) {
     const scope = readScope(entity.properties, caller);
-    return (row: EntityRecordRow): EntityRecord => projectFields(stripHidden(recordOf(row), scope), fields);
+    return (row: EntityRecordRow): EntityRecord => projectFields(stripHidden(asRecord(row), scope), fields);
   }
 
   const present = (entity: EntityDef, caller: Caller, row: EntityRecordRow) => presenter(entity, caller)(row);

@@ -5,7 +5,8 @@ import type { EntityRecordRow } from '../../store/entity-records-store';
 /** EntityRecord is one record as the API presents it: its fields and stamps side by side. */
 export type EntityRecord = Record<string, unknown>;
 
-const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
+// The store selects stamps as ISO text already (entity-records-sql.ts); a Date is a row built in code.
+const iso = (value: Date | string) => (typeof value === 'string' ? value : value.toISOString());
 
 // A row the read cache hands out again is turned into a record once (dates formatted once): the record is
 // shared like the row, and nothing downstream mutates either (stripHidden and projectFields build new objects).

@@ -1,0 +1,122 @@
+// list-uncached (issue 28, part 5): an uncached list of 50 (`READ_CACHE=off`, PostgreSQL, 50 connections)
+// against the bare route of lib/bare-list-server.ts (the same SQL through the same `pg` driver, one
+// `Object.assign` per row, Fastify's serializer), alternating in rounds in one run. Goal: ours ≥ 0.9× bare.
+// The answers are checked equal (same rows, same stamps as ISO text) before anything is timed.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { AUTH_ENV, SERVICE_TOKEN } from '../../e2e/support/auth-helpers';
+import { FIXTURE_PROJECT } from '../../e2e/support/entities-helpers';
+import { freePort, startServer, type RunningServer } from '../../e2e/support/server-process';
+import { writeResults } from './lib/report';
+import { mean } from './lib/stats';
+
+const APP_ID = 'queen-solana';
+const ENTITY = 'Todo';
+const ROWS = 5_000;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 50;
+const GOAL = 0.9;
+const PATH = `/api/apps/${APP_ID}/entities/${ENTITY}?sort=-created_date&limit=50`;
+const AUTH = { authorization: `Bearer ${SERVICE_TOKEN}` };
+
+async function seed(server: RunningServer): Promise<void> {
+  for (let offset = 0; offset < ROWS; offset += 1000) {
+    const chunk = Array.from({ length: 1000 }, (_, k) => ({
+      title: `Todo ${offset + k}`,
+      completed: (offset + k) % 3 === 0,
+      priority: ((offset + k) % 5) + 1,
+    }));
+    const response = await fetch(`${server.url}/api/apps/${APP_ID}/entities/${ENTITY}/bulk`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify(chunk),
+    });
+    if (!response.ok) throw new Error(`seed: HTTP ${response.status} ${await response.text()}`);
+  }
+}
+
+async function startBare(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(import.meta.dirname, 'lib/bare-list-server.ts')],
+    {
+      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the bare server exited (${code})`)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('listening')) resolve();
+    });
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+async function requestsPerSecond(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+): Promise<number> {
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: seconds, timeout: 10 });
+  if (result.non2xx + result.errors + result.timeouts > 0) {
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  return result.requests.average;
+}
+
+// The database server .ci/run uses, unless the caller names another (the harness makes its own database there).
+process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
+const server = await startServer({
+  database: 'postgres',
+  env: { PROJECT_DIR: FIXTURE_PROJECT, ...AUTH_ENV, LOG_LEVEL: 'warn', READ_CACHE: 'off' },
+});
+let bare: { url: string; child: ChildProcess } | undefined;
+try {
+  console.log(`list-uncached: seeding ${ROWS} Todos on PostgreSQL…`);
+  await seed(server);
+  bare = await startBare(server.databaseUrl ?? '');
+  const ours = await (await fetch(`${server.url}${PATH}`, { headers: AUTH })).text();
+  const theirs = await (await fetch(`${bare.url}${PATH}`)).text();
+  if (ours !== theirs) throw new Error('our answer and the bare route differ: compare them before timing');
+
+  await requestsPerSecond(`${server.url}${PATH}`, AUTH, 2);
+  await requestsPerSecond(`${bare.url}${PATH}`, {}, 2);
+  const rounds: { ours: number; bare: number }[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const oursRate = await requestsPerSecond(`${server.url}${PATH}`, AUTH, SECONDS);
+    const bareRate = await requestsPerSecond(`${bare.url}${PATH}`, {}, SECONDS);
+    rounds.push({ ours: oursRate, bare: bareRate });
+    console.log(`  round ${round}: ours ${Math.round(oursRate)} req/s, bare ${Math.round(bareRate)} req/s`);
+  }
+  const ratio = mean(rounds.map((round) => round.ours / round.bare));
+  const verdict = ratio >= GOAL ? 'met' : 'not met';
+  console.log(`  ours / bare: ${ratio.toFixed(2)} (goal ≥ ${GOAL}: ${verdict})`);
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, load ${loadavg()[0]?.toFixed(2)}`;
+  await writeResults(
+    'list-uncached',
+    { rows: ROWS, connections: CONNECTIONS, seconds: SECONDS, rounds, ratio, goal: GOAL, machine },
+    [
+      '# list-uncached',
+      '',
+      `An uncached list of 50 (\`READ_CACHE=off\`, PostgreSQL, ${ROWS} Todos, ${CONNECTIONS} connections, ` +
+        `${SECONDS} s per side, alternating) against the bare route (lib/bare-list-server.ts). ${machine}.`,
+      '',
+      '| round | ours req/s | bare req/s | ours / bare |',
+      '| --- | --- | --- | --- |',
+      ...rounds.map(
+        (r, i) =>
+          `| ${i + 1} | ${Math.round(r.ours)} | ${Math.round(r.bare)} | ${(r.ours / r.bare).toFixed(2)} |`,
+      ),
+      '',
+      `Mean ratio ${ratio.toFixed(2)}: goal ≥ ${GOAL} ${verdict}.`,
+    ].join('\n'),
+  );
+} finally {
+  bare?.child.kill();
+  await server.stop();
+}
