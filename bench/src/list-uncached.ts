@@ -73,7 +73,14 @@ async function requestsPerSecond(
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 const server = await startServer({
   database: 'postgres',
-  env: { PROJECT_DIR: FIXTURE_PROJECT, ...AUTH_ENV, LOG_LEVEL: 'warn', READ_CACHE: 'off' },
+  env: {
+    PROJECT_DIR: FIXTURE_PROJECT,
+    ...AUTH_ENV,
+    LOG_LEVEL: 'warn',
+    READ_CACHE: 'off',
+    // e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where an uncached list's time goes.
+    ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
+  },
 });
 let bare: { url: string; child: ChildProcess } | undefined;
 try {
