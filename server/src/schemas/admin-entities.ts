@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { MAX_LIST_LIMIT } from '../services/entities/read-records';
-import { EntityParamsSchema, ListQuerySchema } from './entities';
+import { EntityParamsSchema, ListQuerySchema, MAX_LIST_LIMIT } from './entities';
 
 /** ViewAsParamsSchema is `/admin/entities/:entity/view-as/:userId`. */
 export const ViewAsParamsSchema = EntityParamsSchema.extend({ userId: z.string().min(1).max(128) });
