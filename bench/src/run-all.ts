@@ -17,6 +17,7 @@ const BENCHMARKS = [
   'functions-bench.ts',
   'regex-bystander.ts',
   'realtime-fanout.ts',
+  'console-grid.ts',
 ];
 
 function run(script: string): Promise<number> {

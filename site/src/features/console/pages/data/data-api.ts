@@ -48,6 +48,18 @@ export async function fetchRecords(api: ConsoleApi, request: RecordsQuery): Prom
   return { records: rows.slice(0, PAGE_SIZE), more: rows.length > PAGE_SIZE };
 }
 
+/** DEFAULT_SORT is the grid's first order: newest first. */
+export const DEFAULT_SORT = '-created_date';
+
+/** recordsQuery is one grid page's query for TanStack Query (the page prefetches the first one). */
+export function recordsQuery(api: ConsoleApi, request: RecordsQuery) {
+  const { entity, viewAs, sort, page, query } = request;
+  return {
+    queryKey: ['console', 'records', entity, viewAs, sort, page, query],
+    queryFn: () => fetchRecords(api, request),
+  };
+}
+
 /** fetchUserEmail names a user by id (the admin reads the User entity), for the View-as banner. */
 export async function fetchUserEmail(api: ConsoleApi, id: string): Promise<string> {
   const user = await api.call(`/entities/User/${encodeURIComponent(id)}`, z.object({ email: z.string() }));

@@ -1,9 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useConsoleSession } from '../../components/console-context';
 import { EmptyState, ErrorState, LoadingState, PageHeading } from '../../components/page-states';
 import type { ConsoleEntity } from './console-entity';
-import { fetchEntities } from './data-api';
+import { DEFAULT_SORT, fetchEntities, recordsQuery } from './data-api';
 import type { DataSearch } from './data-search';
 import { EntityRecords } from './entity-records';
 
@@ -37,6 +38,13 @@ export function DataPage() {
   const search: DataSearch = useSearch({ strict: false });
   const navigate = useNavigate();
   const entities = useQuery({ queryKey: ['console', 'entities'], queryFn: () => fetchEntities(api) });
+  // The first page of the entity in the URL is asked beside the entity list, not after it.
+  const client = useQueryClient();
+  useEffect(() => {
+    if (!search.entity) return;
+    const first = { entity: search.entity, viewAs: search.as ?? null, sort: DEFAULT_SORT, page: 1, query: {} };
+    void client.prefetchQuery(recordsQuery(api, first));
+  }, [client, api, search.entity, search.as]);
   const list = entities.data ?? [];
   const current = search.entity ? list.find((entity) => entity.name === search.entity) : list[0];
   return (

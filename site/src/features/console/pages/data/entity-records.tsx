@@ -5,7 +5,7 @@ import { useConsoleSession } from '../../components/console-context';
 import { EmptyState, ErrorState, LoadingState } from '../../components/page-states';
 import { BUTTON } from '../../components/sign-in-screen';
 import type { ConsoleEntity } from './console-entity';
-import { fetchRecords, fetchUserEmail, type GridRecord } from './data-api';
+import { DEFAULT_SORT, fetchUserEmail, recordsQuery, type GridRecord } from './data-api';
 import { GridQueryForm, type GridQuery } from './grid-query-form';
 import { RecordEditor } from './record-editor';
 import { combinedQuery, stringFieldsOf } from './record-query';
@@ -40,7 +40,7 @@ export interface EntityRecordsProps {
 /** EntityRecords is one entity's grid with its search, filter, paging, toolbar, editor and schema. */
 export function EntityRecords({ entity, viewAs, onViewAs, onCountsChanged }: EntityRecordsProps) {
   const { api } = useConsoleSession();
-  const [sort, setSort] = useState('-created_date');
+  const [sort, setSort] = useState(DEFAULT_SORT);
   const [page, setPage] = useState(1);
   const [applied, setApplied] = useState<GridQuery>({ search: '', filter: {} });
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -54,8 +54,7 @@ export function EntityRecords({ entity, viewAs, onViewAs, onCountsChanged }: Ent
     [applied, entity.schema],
   );
   const records = useQuery({
-    queryKey: ['console', 'records', entity.name, viewAs, sort, page, query],
-    queryFn: () => fetchRecords(api, { entity: entity.name, sort, page, query, viewAs }),
+    ...recordsQuery(api, { entity: entity.name, sort, page, query, viewAs }),
     placeholderData: keepPreviousData,
     retry: false,
   });

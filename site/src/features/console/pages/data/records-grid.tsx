@@ -67,6 +67,8 @@ export function RecordsGrid(props: RecordsGridProps) {
     count: rows.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
+    // Rows on the first render, before the scroller is measured (a frame later).
+    initialRect: { width: 1024, height: 640 },
     overscan: 12,
   });
   const items = virtualizer.getVirtualItems();
