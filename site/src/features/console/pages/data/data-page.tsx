@@ -42,7 +42,13 @@ export function DataPage() {
   const client = useQueryClient();
   useEffect(() => {
     if (!search.entity) return;
-    const first = { entity: search.entity, viewAs: search.as ?? null, sort: DEFAULT_SORT, page: 1, query: {} };
+    const first = {
+      entity: search.entity,
+      viewAs: search.as ?? null,
+      sort: DEFAULT_SORT,
+      page: 1,
+      query: {},
+    };
     void client.prefetchQuery(recordsQuery(api, first));
   }, [client, api, search.entity, search.as]);
   const list = entities.data ?? [];

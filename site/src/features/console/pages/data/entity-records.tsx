@@ -97,7 +97,9 @@ export function EntityRecords({ entity, viewAs, onViewAs, onCountsChanged }: Ent
         onChanged={refetch}
       />
       {records.isPending && <LoadingState what="the records" />}
-      {records.isError && !refused && <ErrorState error={records.error} retry={() => void records.refetch()} />}
+      {records.isError && !refused && (
+        <ErrorState error={records.error} retry={() => void records.refetch()} />
+      )}
       {records.data && records.data.records.length === 0 && page === 1 && (
         <EmptyState>No record {viewAs ? 'this user may read ' : ''}matches.</EmptyState>
       )}

@@ -135,7 +135,12 @@ export function RecordsGrid(props: RecordsGridProps) {
             if (!row) return null;
             const id = row.original.id;
             return (
-              <tr key={row.id} data-record-id={id} className="border-t border-royal-700" style={{ height: ROW_HEIGHT }}>
+              <tr
+                key={row.id}
+                data-record-id={id}
+                className="border-t border-royal-700"
+                style={{ height: ROW_HEIGHT }}
+              >
                 {!readOnly && (
                   <>
                     <td className="px-2">

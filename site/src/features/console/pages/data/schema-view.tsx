@@ -38,7 +38,12 @@ export function SchemaView({ entity }: { entity: ConsoleEntity }) {
       <h2 id="schema-heading" className="text-xl font-semibold text-gold-100">
         Schema and rules
       </h2>
-      <div role="region" aria-label={`Fields of ${entity.name}`} tabIndex={0} className="mt-2 overflow-x-auto">
+      <div
+        role="region"
+        aria-label={`Fields of ${entity.name}`}
+        tabIndex={0}
+        className="mt-2 overflow-x-auto"
+      >
         <table className="min-w-full text-left text-sm">
           <caption className="sr-only">Fields of {entity.name}</caption>
           <thead>
@@ -56,7 +61,9 @@ export function SchemaView({ entity }: { entity: ConsoleEntity }) {
                 <th scope="row" className={`${CELL} font-mono font-normal`}>
                   {name}
                 </th>
-                <td className={CELL}>{Array.isArray(field.type) ? field.type.join(' | ') : String(field.type ?? '')}</td>
+                <td className={CELL}>
+                  {Array.isArray(field.type) ? field.type.join(' | ') : String(field.type ?? '')}
+                </td>
                 <td className={CELL}>{required.has(name) ? 'Yes' : 'No'}</td>
                 <td className={CELL}>{field.enum ? field.enum.map((v) => show(v)).join(', ') : ''}</td>
                 <td className={CELL}>{show(field.default)}</td>
@@ -67,9 +74,16 @@ export function SchemaView({ entity }: { entity: ConsoleEntity }) {
       </div>
       <h3 className="mt-4 font-semibold text-gold-100">Rules</h3>
       {rules.length === 0 ? (
-        <p className="mt-1 text-gray-300">No rules stated: the defaults of docs/entities-and-rules.md apply.</p>
+        <p className="mt-1 text-gray-300">
+          No rules stated: the defaults of docs/entities-and-rules.md apply.
+        </p>
       ) : (
-        <div role="region" aria-label={`Rules of ${entity.name}`} tabIndex={0} className="mt-1 overflow-x-auto">
+        <div
+          role="region"
+          aria-label={`Rules of ${entity.name}`}
+          tabIndex={0}
+          className="mt-1 overflow-x-auto"
+        >
           <table className="min-w-full text-left text-sm">
             <caption className="sr-only">Rules of {entity.name}</caption>
             <thead>
