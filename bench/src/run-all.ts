@@ -18,6 +18,7 @@ const BENCHMARKS = [
   'regex-bystander.ts',
   'realtime-fanout.ts',
   'list-uncached.ts',
+  'console-grid.ts',
 ];
 
 function run(script: string): Promise<number> {

@@ -172,7 +172,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     functions,
     await buildAgentsPart(shared, entities, llm, functions),
     await buildAutomationsPart(shared, functions),
-    buildAdminPart(shared, auth, secrets, llm, appLogs, {
+    buildAdminPart(shared, auth, secrets, llm, appLogs, entities, {
       databaseLabel: database.label,
       site: input.site,
     }),

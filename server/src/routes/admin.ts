@@ -8,6 +8,9 @@ import { RealtimePingSchema } from '../schemas/realtime';
 import { SecretParamsSchema, SecretValueSchema } from '../schemas/secrets';
 import type { AdminChanges } from '../services/admin/admin-changes';
 import type { AppOverviewReader } from '../services/admin/app-overview';
+import type { EntityBrowser } from '../services/admin/entity-browser';
+import { ViewAsParamsSchema, ViewAsQuerySchema } from '../schemas/admin-entities';
+import { parseQuery } from './entities';
 import type { TestMail } from '../services/admin/test-mail';
 import type { AdminUsers } from '../services/admin/admin-users';
 import { AdminUsersQuerySchema } from '../schemas/admin-users';
@@ -26,6 +29,7 @@ export interface AdminRoutesDeps {
   secrets: Pick<SecretsService, 'names' | 'listSet'>;
   llm: Pick<LlmService, 'recentUsage'>;
   overview: AppOverviewReader;
+  browser: EntityBrowser;
   testMail: TestMail;
   users: AdminUsers;
 }
@@ -54,6 +58,25 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
   app.get('/api/apps/:appId/admin/overview', async (request) =>
     deps.overview.find((await adminApp(request)).appId),
   );
+
+  // The console's Data page: each entity with its record count, schema and rules.
+  app.get('/api/apps/:appId/admin/entities', async (request) =>
+    deps.browser.entities((await adminApp(request)).appId),
+  );
+
+  // "View as user": the page that user's own list call would get, under the same rules in the same read.
+  app.get('/api/apps/:appId/admin/entities/:entity/view-as/:userId', async (request) => {
+    const { actor } = await adminApp(request);
+    const { appId, entity, userId } = parseInput(ViewAsParamsSchema, request.params);
+    const { q, ...page } = parseInput(ViewAsQuerySchema, request.query);
+    const query = parseQuery(q);
+    // A read, so not audited; logged so an operator can tell who looked through whose eyes.
+    request.log.info(
+      { admin: actor.kind === 'admin' ? actor.id : actor.kind, entity, userId },
+      'console view-as',
+    );
+    return deps.browser.viewAs(appId, entity, userId, { query, ...page });
+  });
 
   // The console's "Send a test mail": to the signed-in admin, rate-limited, audited without content.
   app.post('/api/apps/:appId/admin/mail/test', async (request) => {

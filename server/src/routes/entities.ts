@@ -42,7 +42,8 @@ export interface EntitiesRoutesDeps {
   regexBudget: RegexBudget;
 }
 
-function parseQuery(q: string | undefined): unknown {
+/** parseQuery is a list's `q`: JSON text of one object, or absent (the console's View as reads it too). */
+export function parseQuery(q: string | undefined): unknown {
   if (q === undefined) return undefined;
   const value = parseJsonInput(q, "The query parameter 'q'");
   if (value === null) return undefined;

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** MAX_LIST_LIMIT is the largest list `limit` honoured (the SDK's documented maximum). */
+export const MAX_LIST_LIMIT = 5000;
+
 const whole = (name: string) =>
   z
     .string()

@@ -6,6 +6,8 @@ import type { SiteConfig } from '../../../../site/src/config/site-config-schema'
 import { registerAdminRoutes } from '../../routes/admin';
 import { createAdminChanges } from '../../services/admin/admin-changes';
 import { createAppOverview, type ServerFacts } from '../../services/admin/app-overview';
+import { createEntityBrowser } from '../../services/admin/entity-browser';
+import type { EntitiesService } from '../../services/entities/entities-service';
 import { createTestMail } from '../../services/admin/test-mail';
 import { createAdminUsers } from '../../services/admin/admin-users';
 import { createAdminUsersStore } from '../../store/admin-users-store';
@@ -81,6 +83,7 @@ export function buildAdminPart(
   secrets: { secrets: SecretsService; report: { keySource: string } },
   llm: { llm: LlmService },
   appLogs: { audit: AuditLog },
+  entities: { entities: EntitiesService },
   server: AdminServerFacts,
 ): Part {
   const changes = createAdminChanges({
@@ -91,8 +94,9 @@ export function buildAdminPart(
     audit: appLogs.audit,
   });
   const { config } = shared;
+  const counts = createOverviewStore(shared.db);
   const overview = createAppOverview({
-    store: createOverviewStore(shared.db),
+    store: counts,
     apps: shared.apps,
     appName: shared.project.name,
     entityNames: [...shared.project.entities.keys()],
@@ -117,6 +121,12 @@ export function buildAdminPart(
         secrets: secrets.secrets,
         llm: llm.llm,
         overview,
+        browser: createEntityBrowser({
+          project: shared.project,
+          counts,
+          access: shared.access,
+          entities: entities.entities,
+        }),
         users: createAdminUsers(createAdminUsersStore(shared.db)),
         testMail: createTestMail({
           mailer: shared.mailer,

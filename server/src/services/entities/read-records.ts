@@ -5,13 +5,14 @@ import type { EntityRecordRow } from '../../store/entity-records-store';
 import { decodeCursor, encodeCursor, type CursorState } from './entity-cursor';
 import type { EntitiesContext } from './entities-context';
 import type { EntityRecord } from './record-presenter';
+import { MAX_LIST_LIMIT } from '../../schemas/entities';
 
 // Reading entity records: get one, list/filter a page, a v2 cursor page (or distinct values), count.
 
 /** DEFAULT_LIST_LIMIT caps a list sent without `limit`. */
 export const DEFAULT_LIST_LIMIT = 1000;
-/** MAX_LIST_LIMIT is the largest `limit` honoured (the SDK's documented maximum); larger ones are lowered. */
-export const MAX_LIST_LIMIT = 5000;
+// MAX_LIST_LIMIT (schemas/entities.ts) is the largest `limit` honoured; larger ones are lowered.
+export { MAX_LIST_LIMIT };
 /** MAX_DISTINCT_LIMIT is the largest `limit` of a distinct page. */
 export const MAX_DISTINCT_LIMIT = 1000;
 /** DEFAULT_PAGE_LIMIT is the v2 page size when `limit` is absent (the SDK always sends one). */

@@ -28,6 +28,11 @@ export interface AccessTokens {
    * name are read in one query, past the identity cache, so each answer is as of now.
    */
   checkMany(appId: string, tokens: readonly string[]): Promise<Map<string, BearerCheck>>;
+  /**
+   * checkUser is what a current token of userId would check as (the console's "View as user"): the same
+   * user read and disabled test as check, or invalid when no such user exists.
+   */
+  checkUser(appId: string, userId: string): Promise<BearerCheck>;
   /** mintCallToken mints a function call's service-role token, valid for seconds at most and until end(). */
   mintCallToken(appId: string, seconds: number): Promise<CallToken>;
   /** issueToken mints an access token for the user at its current token version. */
@@ -169,6 +174,10 @@ export function createAccessTokens(deps: {
   return {
     check,
     checkMany,
+    async checkUser(appId: string, userId: string): Promise<BearerCheck> {
+      const user = await identities.find(appId, userId, () => deps.users.findById(appId, userId));
+      return userCheck(user, user?.token_version ?? -1);
+    },
     /**
      * mintCallToken mints the service-role token of one function call of appId, valid for at most seconds
      * and until end() is called (the call ended).

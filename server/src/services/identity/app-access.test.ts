@@ -59,6 +59,7 @@ describe('createAppAccess', () => {
         check: async (_app, header) => checks[header ?? ''] ?? { status: 'none' },
         checkMany: async (_app, tokens) =>
           new Map(tokens.map((token) => [token, checks[`Bearer ${token}`] ?? { status: 'invalid' }])),
+        checkUser: async (_app, id) => checks[`user ${id}`] ?? { status: 'invalid' },
       },
     });
 

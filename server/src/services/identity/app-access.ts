@@ -124,6 +124,11 @@ export interface AppAccess {
     authorization: string | undefined,
     onBehalfOf?: string | undefined,
   ): Promise<Principal>;
+  /**
+   * userPrincipal is who a request bearing a current token of userId would be (unknown user: invalid), so
+   * "View as user" resolves that user exactly as the auth path does.
+   */
+  userPrincipal(appId: string, userId: string): Promise<Principal>;
   /** visibilityOf returns appId's visibility. */
   visibilityOf(appId: string): Promise<string>;
   /** dataCaller is the entity Caller for principal on appId's data, or throws (401/403). */
@@ -160,7 +165,7 @@ function socketAccessOf(visibility: string, principal: Principal): SocketAccess 
  */
 export function createAppAccess(deps: {
   apps: AppsService;
-  accessTokens: Pick<AccessTokens, 'check' | 'checkMany'>;
+  accessTokens: Pick<AccessTokens, 'check' | 'checkMany' | 'checkUser'>;
 }): AppAccess {
   async function identify(
     appId: string,
@@ -199,6 +204,7 @@ export function createAppAccess(deps: {
 
   return {
     identify,
+    userPrincipal: async (appId, userId) => principalOf(await deps.accessTokens.checkUser(appId, userId)),
     visibilityOf,
     /**
      * dataCaller is the entity Caller for principal on appId's data, or throws: 401 for an invalid token

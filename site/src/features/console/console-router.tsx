@@ -1,6 +1,8 @@
 import { createRootRoute, createRoute, createRouter, redirect } from '@tanstack/react-router';
 import { ConsoleLayout } from './components/console-layout';
 import { ComingNextPage } from './pages/coming-next-page';
+import { DataPage } from './pages/data/data-page';
+import { dataSearchOf } from './pages/data/data-search';
 import { OverviewPage } from './pages/overview-page';
 import { SecretsPage } from './pages/secrets-page';
 import { SettingsPage } from './pages/settings-page';
@@ -28,12 +30,13 @@ const routeTree = rootRoute.addChildren([
   }),
   page('/overview', OverviewPage),
   page('/users', UsersPage),
-  page('/data', () => (
-    <ComingNextPage
-      title="Data"
-      what="Each entity's records in a grid, with a record editor, CSV import and export, and View as user."
-    />
-  )),
+  // `?entity=<Name>&as=<userId>`: the entity shown, and the user it is viewed as.
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/data',
+    component: DataPage,
+    validateSearch: dataSearchOf,
+  }),
   page('/settings', SettingsPage),
   page('/secrets', SecretsPage),
 ]);

@@ -99,6 +99,8 @@ export interface ConsoleApi {
   users(query: UsersQuery): Promise<UsersPage>;
   /** sendTestMail mails the signed-in admin and answers the address. */
   sendTestMail(): Promise<string>;
+  /** call sends one request under the app's API (path from `/`) and parses the answer with schema. */
+  call<T>(path: string, schema: z.ZodType<T>, init?: RequestInit): Promise<T>;
 }
 
 async function messageOf(response: Response): Promise<string> {
@@ -122,6 +124,7 @@ export function createConsoleApi(appId: string, token: string | null): ConsoleAp
     return schema.parse(await response.json());
   }
   return {
+    call,
     async signIn(email, password) {
       const answer = await call('/auth/login', z.object({ access_token: z.string().min(1) }), {
         method: 'POST',

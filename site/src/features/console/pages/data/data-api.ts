@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { ConsoleApi } from '../../api/console-api';
+import { ConsoleEntitiesSchema } from './console-entity';
+
+// The Data page's calls: the admin's own reads go through the entity list endpoint, as the SDK's do; a
+// "View as" read goes through the admin endpoint that answers what that user's list call would.
+
+/** PAGE_SIZE is how many records one grid page holds. */
+export const PAGE_SIZE = 50;
+
+/** GridRecord is one record as the list endpoint answers it. */
+export type GridRecord = Record<string, unknown> & { id: string };
+const RecordsSchema = z.array(z.looseObject({ id: z.string() }));
+
+/** RecordsQuery is one grid page's request. */
+export interface RecordsQuery {
+  entity: string;
+  sort: string;
+  page: number;
+  query: Record<string, unknown>;
+  viewAs: string | null;
+}
+
+/** RecordsPage is one grid page, and whether another follows. */
+export interface RecordsPage {
+  records: GridRecord[];
+  more: boolean;
+}
+
+/** fetchEntities lists the project's entities with counts, schema and rules. */
+export async function fetchEntities(api: ConsoleApi) {
+  return (await api.call('/admin/entities', ConsoleEntitiesSchema)).entities;
+}
+
+/** fetchRecords reads one page (one record more than shown, to know whether a next page exists). */
+export async function fetchRecords(api: ConsoleApi, request: RecordsQuery): Promise<RecordsPage> {
+  const params = new URLSearchParams({
+    sort: request.sort,
+    limit: String(PAGE_SIZE + 1),
+    skip: String((request.page - 1) * PAGE_SIZE),
+  });
+  if (Object.keys(request.query).length > 0) params.set('q', JSON.stringify(request.query));
+  const entity = encodeURIComponent(request.entity);
+  const path = request.viewAs
+    ? `/admin/entities/${entity}/view-as/${encodeURIComponent(request.viewAs)}`
+    : `/entities/${entity}`;
+  const rows = await api.call(`${path}?${params.toString()}`, RecordsSchema);
+  return { records: rows.slice(0, PAGE_SIZE), more: rows.length > PAGE_SIZE };
+}
+
+/** DEFAULT_SORT is the grid's first order: newest first. */
+export const DEFAULT_SORT = '-created_date';
+
+/** recordsQuery is one grid page's query for TanStack Query (the page prefetches the first one). */
+export function recordsQuery(api: ConsoleApi, request: RecordsQuery) {
+  const { entity, viewAs, sort, page, query } = request;
+  return {
+    queryKey: ['console', 'records', entity, viewAs, sort, page, query],
+    queryFn: () => fetchRecords(api, request),
+  };
+}
+
+/** fetchUserEmail names a user by id (the admin reads the User entity), for the View-as banner. */
+export async function fetchUserEmail(api: ConsoleApi, id: string): Promise<string> {
+  const user = await api.call(`/entities/User/${encodeURIComponent(id)}`, z.object({ email: z.string() }));
+  return user.email;
+}

@@ -1,0 +1,82 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useConsoleSession } from '../../components/console-context';
+import { EmptyState, ErrorState, LoadingState, PageHeading } from '../../components/page-states';
+import type { ConsoleEntity } from './console-entity';
+import { DEFAULT_SORT, fetchEntities, recordsQuery } from './data-api';
+import type { DataSearch } from './data-search';
+import { EntityRecords } from './entity-records';
+
+function EntityList({ entities, current, as }: { entities: ConsoleEntity[]; current: string; as?: string }) {
+  return (
+    <nav aria-label="Entities" className="lg:w-56 lg:shrink-0">
+      <ul className="flex flex-wrap gap-2 lg:flex-col">
+        {entities.map((entity) => (
+          <li key={entity.name}>
+            <Link
+              to="/data"
+              search={{ entity: entity.name, as }}
+              aria-current={entity.name === current ? 'page' : undefined}
+              className="block rounded px-3 py-1 hover:bg-royal-700 aria-[current=page]:bg-royal-700"
+            >
+              {entity.name} <span className="text-gray-300">({entity.records})</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/**
+ * DataPage is the project's entities with their counts and, for the one in the URL (`?entity=`), its records
+ * grid, search, filter, schema and rules; `&as=<userId>` shows the grid as that user sees it.
+ */
+export function DataPage() {
+  const { api } = useConsoleSession();
+  const search: DataSearch = useSearch({ strict: false });
+  const navigate = useNavigate();
+  const entities = useQuery({ queryKey: ['console', 'entities'], queryFn: () => fetchEntities(api) });
+  // The first page of the entity in the URL is asked beside the entity list, not after it.
+  const client = useQueryClient();
+  useEffect(() => {
+    if (!search.entity) return;
+    const first = {
+      entity: search.entity,
+      viewAs: search.as ?? null,
+      sort: DEFAULT_SORT,
+      page: 1,
+      query: {},
+    };
+    void client.prefetchQuery(recordsQuery(api, first));
+  }, [client, api, search.entity, search.as]);
+  const list = entities.data ?? [];
+  const current = search.entity ? list.find((entity) => entity.name === search.entity) : list[0];
+  return (
+    <>
+      <PageHeading>Data</PageHeading>
+      {entities.isPending && <LoadingState what="the entities" />}
+      {entities.isError && <ErrorState error={entities.error} retry={() => void entities.refetch()} />}
+      {entities.data && list.length === 0 && <EmptyState>This project has no entities.</EmptyState>}
+      {entities.data && list.length > 0 && (
+        <div className="mt-4 flex flex-col gap-6 lg:flex-row">
+          <EntityList entities={list} current={current?.name ?? ''} as={search.as} />
+          <div className="min-w-0 flex-1">
+            {current ? (
+              <EntityRecords
+                key={`${current.name} ${search.as ?? ''}`}
+                entity={current}
+                viewAs={search.as ?? null}
+                onViewAs={(as) => void navigate({ to: '/data', search: { entity: current.name, as } })}
+                onCountsChanged={() => void entities.refetch()}
+              />
+            ) : (
+              <EmptyState>No entity is named {search.entity}. Choose one in the list.</EmptyState>
+            )}
+          </div>
+        </div>
+      )}
+    </>
+  );
+}
