@@ -4,6 +4,8 @@ import { createRequire } from 'node:module';
 import { fileStorageKind } from '../../config/files-env';
 import type { SiteConfig } from '../../../../site/src/config/site-config-schema';
 import { registerAdminRoutes } from '../../routes/admin';
+import { registerAdminEntityRoutes } from '../../routes/admin-entities';
+import { createAdminEntities } from '../../services/admin/admin-entities';
 import { createAdminChanges } from '../../services/admin/admin-changes';
 import { createAppOverview, type ServerFacts } from '../../services/admin/app-overview';
 import { createTestMail } from '../../services/admin/test-mail';
@@ -108,7 +110,14 @@ export function buildAdminPart(
   });
   return {
     name: 'admin',
-    routes: (app, { guard }) =>
+    routes: (app, { guard }) => {
+      registerAdminEntityRoutes(app, {
+        guard,
+        entities: createAdminEntities({
+          entities: shared.project.entities,
+          store: createOverviewStore(shared.db),
+        }),
+      });
       registerAdminRoutes(app, {
         changes,
         audit: appLogs.audit,
@@ -124,6 +133,7 @@ export function buildAdminPart(
           audit: appLogs.audit,
           appName: shared.project.name,
         }),
-      }),
+      });
+    },
   };
 }

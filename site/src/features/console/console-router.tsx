@@ -1,6 +1,7 @@
 import { createRootRoute, createRoute, createRouter, redirect } from '@tanstack/react-router';
 import { ConsoleLayout } from './components/console-layout';
 import { ComingNextPage } from './pages/coming-next-page';
+import { DataPage } from './pages/data/data-page';
 import { OverviewPage } from './pages/overview-page';
 import { SecretsPage } from './pages/secrets-page';
 import { SettingsPage } from './pages/settings-page';
@@ -28,12 +29,13 @@ const routeTree = rootRoute.addChildren([
   }),
   page('/overview', OverviewPage),
   page('/users', UsersPage),
-  page('/data', () => (
-    <ComingNextPage
-      title="Data"
-      what="Each entity's records in a grid, with a record editor, CSV import and export, and View as user."
-    />
-  )),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/data',
+    component: DataPage,
+    validateSearch: (search: Record<string, unknown>): { entity?: string } =>
+      typeof search.entity === 'string' ? { entity: search.entity } : {},
+  }),
   page('/settings', SettingsPage),
   page('/secrets', SecretsPage),
 ]);

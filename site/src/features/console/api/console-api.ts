@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createRecordsApi, type RecordsApi } from './records-api';
 
 // Every call the console makes: the app's own auth and user endpoints, and the admin API. Answers are
 // parsed here, so pages only ever see checked shapes.
@@ -99,6 +100,8 @@ export interface ConsoleApi {
   users(query: UsersQuery): Promise<UsersPage>;
   /** sendTestMail mails the signed-in admin and answers the address. */
   sendTestMail(): Promise<string>;
+  /** records are the Data page's calls: the entity endpoints, with this session's token. */
+  records: RecordsApi;
 }
 
 async function messageOf(response: Response): Promise<string> {
@@ -156,5 +159,6 @@ export function createConsoleApi(appId: string, token: string | null): ConsoleAp
     async sendTestMail() {
       return (await call('/admin/mail/test', z.object({ to: z.string() }), { method: 'POST' })).to;
     },
+    records: createRecordsApi(appId, token),
   };
 }
