@@ -112,7 +112,7 @@ export function buildAdminPart(
   });
   return {
     name: 'admin',
-    routes: (app, { guard }) =>
+    routes: (app, { guard }) => {
       registerAdminRoutes(app, {
         changes,
         audit: appLogs.audit,
@@ -134,6 +134,7 @@ export function buildAdminPart(
           audit: appLogs.audit,
           appName: shared.project.name,
         }),
-      }),
+      });
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createRecordsApi, type RecordsApi } from './records-api';
 
 // Every call the console makes: the app's own auth and user endpoints, and the admin API. Answers are
 // parsed here, so pages only ever see checked shapes.
@@ -101,6 +102,8 @@ export interface ConsoleApi {
   sendTestMail(): Promise<string>;
   /** call sends one request under the app's API (path from `/`) and parses the answer with schema. */
   call<T>(path: string, schema: z.ZodType<T>, init?: RequestInit): Promise<T>;
+  /** records are the Data page's calls: the entity endpoints, with this session's token. */
+  records: RecordsApi;
 }
 
 async function messageOf(response: Response): Promise<string> {
@@ -159,5 +162,6 @@ export function createConsoleApi(appId: string, token: string | null): ConsoleAp
     async sendTestMail() {
       return (await call('/admin/mail/test', z.object({ to: z.string() }), { method: 'POST' })).to;
     },
+    records: createRecordsApi(appId, token),
   };
 }

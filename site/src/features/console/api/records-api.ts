@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { ConsoleEntitySchema, type ConsoleEntity } from '../pages/data/console-entity';
+
+// The Data page's record calls: the entity endpoints the SDK uses (create, update, delete, delete-many,
+// v2 list pages, import), with the admin's token, plus the admin entity list. Answers are parsed here.
+
+/** StoredRecord is one record as the entity endpoints answer it. */
+export type StoredRecord = Record<string, unknown>;
+
+/**
+ * RecordWriteError is a failed record call with the server's status and whole answer, so a form can show
+ * its field errors (status 0: no answer).
+ */
+export class RecordWriteError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly body: unknown = null,
+  ) {
+    super(message);
+    this.name = 'RecordWriteError';
+  }
+}
+
+const RecordSchema = z.record(z.string(), z.unknown());
+const PageSchema = z.object({
+  items: z.array(RecordSchema),
+  next_cursor: z.string().nullable(),
+  has_more: z.boolean(),
+});
+export type RecordsPage = z.infer<typeof PageSchema>;
+
+/** ImportProblem is one line of an import's per-row report (row 0 is the CSV header). */
+export const ImportProblemSchema = z.object({
+  row: z.number(),
+  field: z.string().nullable(),
+  message: z.string(),
+});
+export type ImportProblem = z.infer<typeof ImportProblemSchema>;
+const ImportRefusedSchema = z.object({
+  message: z.string(),
+  errors: z.array(ImportProblemSchema),
+  error_count: z.number(),
+});
+const ImportDoneSchema = z.object({ status: z.literal('success'), output: z.array(z.unknown()) });
+
+/** ImportOutcome is an import's answer: how many records it stored, or why it stored none. */
+export type ImportOutcome =
+  { ok: true; imported: number } | { ok: false; message: string; problems: ImportProblem[]; count: number };
+
+/** PageQuery is one v2 list page: a filter in the SDK's query language, a sort, a page size, a cursor. */
+export interface PageQuery {
+  filter: Record<string, unknown> | null;
+  sort?: string;
+  limit?: number;
+  cursor?: string | null;
+}
+
+/** RecordsApi is what the Data page asks of the entity endpoints. */
+export interface RecordsApi {
+  entities(): Promise<ConsoleEntity[]>;
+  page(entity: string, query: PageQuery): Promise<RecordsPage>;
+  create(entity: string, data: StoredRecord): Promise<StoredRecord>;
+  update(entity: string, id: string, data: StoredRecord): Promise<StoredRecord>;
+  remove(entity: string, id: string): Promise<void>;
+  /** removeMany deletes the records with ids in one request and answers how many were deleted. */
+  removeMany(entity: string, ids: string[]): Promise<number>;
+  /** importFile sends a CSV or JSON file to the import route, reporting upload progress (0 to 1). */
+  importFile(entity: string, file: File, onProgress: (share: number) => void): Promise<ImportOutcome>;
+}
+
+const messageIn = (body: unknown, status: number) => {
+  const message = (body as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message ? message : `The server answered ${status}`;
+};
+
+/** createRecordsApi calls appId's entity endpoints with token (the console's admin session). */
+export function createRecordsApi(appId: string, token: string | null): RecordsApi {
+  const app = `/api/apps/${encodeURIComponent(appId)}`;
+  const entityPath = (entity: string) => `${app}/entities/${encodeURIComponent(entity)}`;
+  async function call<T>(url: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
+    const headers = new Headers(init.headers);
+    if (token) headers.set('authorization', `Bearer ${token}`);
+    if (init.body) headers.set('content-type', 'application/json');
+    const response = await fetch(url, { ...init, headers });
+    const body: unknown = await response.json().catch(() => null);
+    if (!response.ok) throw new RecordWriteError(messageIn(body, response.status), response.status, body);
+    return schema.parse(body);
+  }
+  const send = (method: string, data: unknown): RequestInit => ({ method, body: JSON.stringify(data) });
+
+  return {
+    entities: async () =>
+      (await call(`${app}/admin/entities`, z.object({ entities: z.array(ConsoleEntitySchema) }))).entities,
+    page(entity, { filter, sort = 'created_date', limit = 100, cursor }) {
+      const params = new URLSearchParams({ sort, limit: String(limit) });
+      if (filter) params.set('q', JSON.stringify(filter));
+      if (cursor) params.set('cursor', cursor);
+      return call(`${entityPath(entity)}/v2/list?${params.toString()}`, PageSchema);
+    },
+    create: (entity, data) => call(entityPath(entity), RecordSchema, send('POST', data)),
+    update: (entity, id, data) =>
+      call(`${entityPath(entity)}/${encodeURIComponent(id)}`, RecordSchema, send('PUT', data)),
+    async remove(entity, id) {
+      await call(`${entityPath(entity)}/${encodeURIComponent(id)}`, z.unknown(), { method: 'DELETE' });
+    },
+    async removeMany(entity, ids) {
+      const answer = await call(
+        entityPath(entity),
+        z.object({ deleted: z.number() }),
+        send('DELETE', { id: { $in: ids } }),
+      );
+      return answer.deleted;
+    },
+    importFile: (entity, file, onProgress) =>
+      uploadImport(`${entityPath(entity)}/import`, token, file, onProgress),
+  };
+}
+
+/** uploadImport posts file as the part `file` with XMLHttpRequest, whose upload reports progress. */
+function uploadImport(
+  url: string,
+  token: string | null,
+  file: File,
+  onProgress: (share: number) => void,
+): Promise<ImportOutcome> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', url);
+    if (token) request.setRequestHeader('authorization', `Bearer ${token}`);
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    request.onerror = () => reject(new RecordWriteError('The upload failed: the server did not answer', 0));
+    request.onload = () => {
+      let body: unknown = null;
+      try {
+        body = JSON.parse(request.responseText) as unknown;
+      } catch {
+        // Not JSON: the status says what happened.
+      }
+      const done = ImportDoneSchema.safeParse(body);
+      if (request.status < 300 && done.success)
+        return resolve({ ok: true, imported: done.data.output.length });
+      const refused = ImportRefusedSchema.safeParse(body);
+      if (request.status === 422 && refused.success) {
+        const { message, errors, error_count } = refused.data;
+        return resolve({ ok: false, message, problems: errors, count: error_count });
+      }
+      reject(new RecordWriteError(messageIn(body, request.status), request.status, body));
+    };
+    const form = new FormData();
+    form.append('file', file, file.name);
+    request.send(form);
+  });
+}
