@@ -8,6 +8,9 @@ import { createAdminChanges } from '../../services/admin/admin-changes';
 import { createAppOverview, type ServerFacts } from '../../services/admin/app-overview';
 import { createTestMail } from '../../services/admin/test-mail';
 import { createAdminUsers } from '../../services/admin/admin-users';
+import { createAdminUserChanges } from '../../services/admin/admin-user-changes';
+import { USER_ENTITY } from '../../project/user-entity';
+import { appRolesOf } from '../../services/users/app-roles';
 import { createAdminUsersStore } from '../../store/admin-users-store';
 import { enabledProviders } from '../../services/auth/sign-in-providers';
 import { createOverviewStore } from '../../store/overview-store';
@@ -91,6 +94,16 @@ export function buildAdminPart(
     audit: appLogs.audit,
   });
   const { config } = shared;
+  const adminUsersStore = createAdminUsersStore(shared.db);
+  const userEntity = shared.project.entities.get(USER_ENTITY);
+  const userChanges = createAdminUserChanges({
+    users: shared.identity.users,
+    admins: adminUsersStore,
+    writes: auth.accounts.userWrites,
+    access: auth.accounts.users,
+    signIn: auth.accounts.signIn,
+    audit: appLogs.audit,
+  });
   const overview = createAppOverview({
     store: createOverviewStore(shared.db),
     apps: shared.apps,
@@ -117,7 +130,12 @@ export function buildAdminPart(
         secrets: secrets.secrets,
         llm: llm.llm,
         overview,
-        users: createAdminUsers(createAdminUsersStore(shared.db)),
+        users: createAdminUsers(adminUsersStore, {
+          roles: appRolesOf(userEntity),
+          custom: userEntity?.custom,
+        }),
+        userChanges,
+        publicUrl: config.PUBLIC_URL,
         testMail: createTestMail({
           mailer: shared.mailer,
           limiter: shared.limiter,
