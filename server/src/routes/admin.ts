@@ -3,7 +3,12 @@ import { ForbiddenError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
 import type { RealtimeHub } from '../realtime/realtime-hub';
 import { AppParamsSchema, AuditLogQuerySchema, LlmUsageQuerySchema } from '../schemas/apps';
-import { AdminCreateUserSchema, AdminUpdateUserSchema, AppSettingsSchema } from '../schemas/auth';
+import {
+  AdminCreateUserSchema,
+  AdminUpdateUserSchema,
+  AppSettingsSchema,
+  InviteUserSchema,
+} from '../schemas/auth';
 import { RealtimePingSchema } from '../schemas/realtime';
 import { SecretParamsSchema, SecretValueSchema } from '../schemas/secrets';
 import type { AdminChanges } from '../services/admin/admin-changes';
@@ -13,8 +18,11 @@ import { ViewAsParamsSchema, ViewAsQuerySchema } from '../schemas/admin-entities
 import { parseQuery } from './entities';
 import type { TestMail } from '../services/admin/test-mail';
 import type { AdminUsers } from '../services/admin/admin-users';
-import { AdminUsersQuerySchema } from '../schemas/admin-users';
-import type { AuditActor, AuditLog } from '../services/audit/audit-log';
+import type { AdminUserChanges, Operator } from '../services/admin/admin-user-changes';
+import { AdminUserChangeSchema, AdminUserParamsSchema, AdminUsersQuerySchema } from '../schemas/admin-users';
+import { userCaller } from '../rules/caller';
+import { linkOriginOf } from './request-origin';
+import type { AuditLog } from '../services/audit/audit-log';
 import { serviceActorOf as actorOf } from './audit-actor';
 import type { LlmService } from '../services/llm/llm-service';
 import type { SecretsService } from '../services/secrets/secrets-service';
@@ -32,6 +40,9 @@ export interface AdminRoutesDeps {
   browser: EntityBrowser;
   testMail: TestMail;
   users: AdminUsers;
+  userChanges: AdminUserChanges;
+  /** publicUrl is where mailed links (invites, resets) point, else the request's own origin. */
+  publicUrl: string | undefined;
 }
 
 /**
@@ -46,12 +57,19 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
     return appId;
   };
   // The console's calls: the app's admin users, or the service role by SERVICE_TOKEN (never a function
-  // call's own token); a change is recorded as the admin's.
-  const adminApp = async (request: FastifyRequest) => {
+  // call's own token); a change is recorded as the admin's, and user rules see the admin as the caller.
+  const operatorOf = async (request: FastifyRequest): Promise<{ appId: string; by: Operator }> => {
     const { appId } = parseInput(AppParamsSchema, request.params);
     const admin = await deps.guard.operator(request, appId);
-    const actor: AuditActor = admin ? { kind: 'admin', id: admin.id, email: admin.email } : actorOf(request);
-    return { appId, actor };
+    if (!admin) return { appId, by: { caller: { kind: 'service' }, actor: actorOf(request) } };
+    return {
+      appId,
+      by: { caller: userCaller(admin), actor: { kind: 'admin', id: admin.id, email: admin.email } },
+    };
+  };
+  const adminApp = async (request: FastifyRequest) => {
+    const { appId, by } = await operatorOf(request);
+    return { appId, actor: by.actor };
   };
 
   // The console's Overview: the app, its counts, how this server runs and what start-up warned about.
@@ -88,6 +106,33 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
   app.get('/api/apps/:appId/admin/users', async (request) => {
     const { appId } = await adminApp(request);
     return deps.users.list(appId, parseInput(AdminUsersQuerySchema, request.query));
+  });
+
+  // What the Users page's forms offer: the app's roles and User.jsonc's custom fields.
+  app.get('/api/apps/:appId/admin/users/fields', async (request) => {
+    await adminApp(request);
+    return deps.users.fields();
+  });
+
+  // The console's invite: the SDK's users.inviteUser (same mail, same link), audited as the operator's.
+  app.post('/api/apps/:appId/admin/users/invite', async (request) => {
+    const { appId, by } = await operatorOf(request);
+    const input = parseInput(InviteUserSchema, request.body);
+    return deps.userChanges.invite(appId, by, input, linkOriginOf(request, deps.publicUrl));
+  });
+
+  // The console's change to one user: role, disabled and/or custom fields (validated as every user update).
+  app.patch('/api/apps/:appId/admin/users/:id', async (request) => {
+    const { appId, by } = await operatorOf(request);
+    const { id } = parseInput(AdminUserParamsSchema, request.params);
+    return deps.userChanges.change(appId, by, id, parseInput(AdminUserChangeSchema, request.body));
+  });
+
+  // Mails the user a link to choose a new password: no one sets another user's password.
+  app.post('/api/apps/:appId/admin/users/:id/password-reset', async (request) => {
+    const { appId, by } = await operatorOf(request);
+    const { id } = parseInput(AdminUserParamsSchema, request.params);
+    return deps.userChanges.mailReset(appId, by, id, linkOriginOf(request, deps.publicUrl));
   });
 
   app.post('/api/apps/:appId/admin/users', async (request, reply) => {

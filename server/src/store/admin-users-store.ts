@@ -10,6 +10,8 @@ export interface AdminUserRow {
   disabled: boolean;
   is_verified: boolean;
   created_date: string;
+  /** custom is the user's custom fields (User.jsonc's and free-form), for the console's editor. */
+  custom: Record<string, unknown>;
 }
 
 const ORDER_BY: Record<string, string> = {
@@ -48,7 +50,7 @@ export function createAdminUsersStore(db: Queryable) {
       const order = `${column} ${descending ? 'DESC' : 'ASC'}, id ASC`;
       const [rows, count] = await Promise.all([
         db.query<AdminUserRow>(
-          `SELECT id, email, full_name, role, disabled, is_verified, created_date FROM users WHERE ${filter}
+          `SELECT id, email, full_name, role, disabled, is_verified, created_date, custom FROM users WHERE ${filter}
            ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(query.page - 1) * pageSize}`,
           params,
         ),
@@ -58,6 +60,15 @@ export function createAdminUsersStore(db: Queryable) {
         users: rows.rows.map((row) => ({ ...row, created_date: new Date(row.created_date).toISOString() })),
         total: Number(count.rows[0]?.n ?? 0),
       };
+    },
+
+    /** otherActiveAdmins counts appId's enabled admins other than the user with id (the last-admin rule). */
+    async otherActiveAdmins(appId: string, id: string): Promise<number> {
+      const { rows } = await db.query<{ n: string | number }>(
+        `SELECT count(*) AS n FROM users WHERE app_id = $1 AND role = 'admin' AND NOT disabled AND id <> $2`,
+        [appId, id],
+      );
+      return Number(rows[0]?.n ?? 0);
     },
   };
 }

@@ -10,6 +10,9 @@ import { createEntityBrowser } from '../../services/admin/entity-browser';
 import type { EntitiesService } from '../../services/entities/entities-service';
 import { createTestMail } from '../../services/admin/test-mail';
 import { createAdminUsers } from '../../services/admin/admin-users';
+import { createAdminUserChanges } from '../../services/admin/admin-user-changes';
+import { USER_ENTITY } from '../../project/user-entity';
+import { appRolesOf } from '../../services/users/app-roles';
 import { createAdminUsersStore } from '../../store/admin-users-store';
 import { enabledProviders } from '../../services/auth/sign-in-providers';
 import { createOverviewStore } from '../../store/overview-store';
@@ -95,6 +98,16 @@ export function buildAdminPart(
   });
   const { config } = shared;
   const counts = createOverviewStore(shared.db);
+  const adminUsersStore = createAdminUsersStore(shared.db);
+  const userEntity = shared.project.entities.get(USER_ENTITY);
+  const userChanges = createAdminUserChanges({
+    users: shared.identity.users,
+    admins: adminUsersStore,
+    writes: auth.accounts.userWrites,
+    access: auth.accounts.users,
+    signIn: auth.accounts.signIn,
+    audit: appLogs.audit,
+  });
   const overview = createAppOverview({
     store: counts,
     apps: shared.apps,
@@ -127,7 +140,12 @@ export function buildAdminPart(
           access: shared.access,
           entities: entities.entities,
         }),
-        users: createAdminUsers(createAdminUsersStore(shared.db)),
+        users: createAdminUsers(adminUsersStore, {
+          roles: appRolesOf(userEntity),
+          custom: userEntity?.custom,
+        }),
+        userChanges,
+        publicUrl: config.PUBLIC_URL,
         testMail: createTestMail({
           mailer: shared.mailer,
           limiter: shared.limiter,

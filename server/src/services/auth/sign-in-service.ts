@@ -40,6 +40,8 @@ export interface SignInService {
   requestReset(appId: string, email: string, from: RequestOrigin): Promise<AuthNotice>;
   /** resetPassword consumes a reset or invite token and sets the password; the token works once. */
   resetPassword(appId: string, input: ResetPasswordInput, from: RequestOrigin): Promise<AuthNotice>;
+  /** mailAdminReset mails user the reset link an admin asked for (the console); a disabled user gets 400. */
+  mailAdminReset(user: UserRow, origin: string): Promise<void>;
   /** changePassword sets the caller's own password, or mails another user (an admin's call) a reset link. */
   changePassword(caller: UserRow, input: ChangePasswordInput, from: RequestOrigin): Promise<PasswordChange>;
 }
@@ -81,6 +83,13 @@ export function createSignInService(
 
   return {
     issueSetPasswordLink,
+
+    /** mailAdminReset is the admin's reset mail of changePassword, asked for from the console's Users page. */
+    async mailAdminReset(user: UserRow, origin: string) {
+      if (user.disabled)
+        throw new InvalidInputError('The user is disabled: enable them before mailing a reset');
+      await mailResetLink(user.app_id, user, origin, 'admin');
+    },
 
     /** login checks the password; wrong passwords and unknown emails get the same 401. */
     async login(

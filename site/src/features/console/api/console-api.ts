@@ -61,6 +61,7 @@ const UsersPageSchema = z.object({
       role: z.string(),
       disabled: z.boolean(),
       created_date: z.string(),
+      custom: z.record(z.string(), z.unknown()).default({}),
     }),
   ),
   total: z.number(),
@@ -68,6 +69,33 @@ const UsersPageSchema = z.object({
   page_size: z.number(),
 });
 export type UsersPage = z.infer<typeof UsersPageSchema>;
+export type ConsoleUserRow = UsersPage['users'][number];
+
+const UserFieldSchema = z.object({
+  name: z.string(),
+  type: z.string(),
+  required: z.boolean(),
+  enum: z.array(z.unknown()).optional(),
+  description: z.string().optional(),
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+  maxLength: z.number().optional(),
+});
+export type UserField = z.infer<typeof UserFieldSchema>;
+const UserFieldsSchema = z.object({
+  roles: z.array(z.string()),
+  default_role: z.string(),
+  fields: z.array(UserFieldSchema),
+});
+/** UserFields is what the Users page's forms offer: the app's roles and User.jsonc's custom fields. */
+export type UserFields = z.infer<typeof UserFieldsSchema>;
+
+/** UserChange is one change to a user: role, disabled and/or custom fields. */
+export interface UserChange {
+  role?: string;
+  disabled?: boolean;
+  data?: Record<string, unknown>;
+}
 /** UsersQuery is the Users table's state, sent as the admin users endpoint's query. */
 export interface UsersQuery {
   page: number;
@@ -98,6 +126,12 @@ export interface ConsoleApi {
   /** updateSettings changes visibility and self-sign-up, live, and answers what is now stored. */
   updateSettings(settings: AccessSettings): Promise<AccessSettings>;
   users(query: UsersQuery): Promise<UsersPage>;
+  userFields(): Promise<UserFields>;
+  /** inviteUser creates (or re-approves) the user with role and mails them a link to set a password. */
+  inviteUser(email: string, role: string): Promise<void>;
+  changeUser(id: string, change: UserChange): Promise<void>;
+  /** mailPasswordReset mails the user a link to choose a new password (no one else sets it). */
+  mailPasswordReset(id: string): Promise<void>;
   /** sendTestMail mails the signed-in admin and answers the address. */
   sendTestMail(): Promise<string>;
   /** call sends one request under the app's API (path from `/`) and parses the answer with schema. */
@@ -158,6 +192,22 @@ export function createConsoleApi(appId: string, token: string | null): ConsoleAp
       const params = new URLSearchParams();
       for (const [key, value] of Object.entries(query)) if (value !== '') params.set(key, String(value));
       return call(`/admin/users?${params.toString()}`, UsersPageSchema);
+    },
+    userFields: () => call('/admin/users/fields', UserFieldsSchema),
+    async inviteUser(email, role) {
+      await call('/admin/users/invite', z.unknown(), {
+        method: 'POST',
+        body: JSON.stringify({ user_email: email, role }),
+      });
+    },
+    async changeUser(id, change) {
+      await call(`/admin/users/${encodeURIComponent(id)}`, z.unknown(), {
+        method: 'PATCH',
+        body: JSON.stringify(change),
+      });
+    },
+    async mailPasswordReset(id) {
+      await call(`/admin/users/${encodeURIComponent(id)}/password-reset`, z.unknown(), { method: 'POST' });
     },
     async sendTestMail() {
       return (await call('/admin/mail/test', z.object({ to: z.string() }), { method: 'POST' })).to;

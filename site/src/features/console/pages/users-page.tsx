@@ -1,9 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { UsersPage as UsersAnswer, UsersQuery } from '../api/console-api';
+import type { UserFields, UsersPage as UsersAnswer, UsersQuery } from '../api/console-api';
 import { useConsoleSession } from '../components/console-context';
 import { EmptyState, ErrorState, LoadingState, PageHeading } from '../components/page-states';
 import { BUTTON, FIELD } from '../components/sign-in-screen';
+import { InviteDialog, USERS_KEY } from './user-forms';
+import { UserRowActions } from './user-row-actions';
 
 const COLUMNS = [
   ['email', 'Email'],
@@ -12,7 +14,13 @@ const COLUMNS = [
   ['created', 'Created'],
 ] as const;
 
-function SearchForm({ onSearch }: { onSearch: (change: Partial<UsersQuery>) => void }) {
+function SearchForm({
+  roles,
+  onSearch,
+}: {
+  roles: string[];
+  onSearch: (change: Partial<UsersQuery>) => void;
+}) {
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
@@ -29,8 +37,11 @@ function SearchForm({ onSearch }: { onSearch: (change: Partial<UsersQuery>) => v
         Role
         <select name="role" className={FIELD}>
           <option value="">Any</option>
-          <option value="admin">admin</option>
-          <option value="user">user</option>
+          {roles.map((role) => (
+            <option key={role} value={role}>
+              {role}
+            </option>
+          ))}
         </select>
       </label>
       <label className="flex flex-col gap-1">
@@ -50,10 +61,12 @@ function SearchForm({ onSearch }: { onSearch: (change: Partial<UsersQuery>) => v
 
 function UsersTable({
   answer,
+  fields,
   query,
   change,
 }: {
   answer: UsersAnswer;
+  fields: UserFields;
   query: UsersQuery;
   change: (c: Partial<UsersQuery>) => void;
 }) {
@@ -79,8 +92,11 @@ function UsersTable({
                   </button>
                 </th>
               ))}
-              <th scope="col" className="pb-1 text-gray-300">
+              <th scope="col" className="pr-6 pb-1 text-gray-300">
                 Status
+              </th>
+              <th scope="col" className="pb-1 text-gray-300">
+                Actions
               </th>
             </tr>
           </thead>
@@ -93,7 +109,10 @@ function UsersTable({
                 <td className="py-2 pr-6">
                   <time dateTime={user.created_date}>{new Date(user.created_date).toLocaleDateString()}</time>
                 </td>
-                <td className="py-2">{user.disabled ? 'Disabled' : 'Active'}</td>
+                <td className="py-2 pr-6">{user.disabled ? 'Disabled' : 'Active'}</td>
+                <td className="py-2">
+                  <UserRowActions user={user} fields={fields} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -125,29 +144,31 @@ function UsersTable({
 }
 
 /**
- * UsersPage is the app's users, 50 a page, searched, sorted and filtered on the server (GET /admin/users).
- * Changing a user (role, disable, reset, invite) is the next increment: the CLI does it today.
+ * UsersPage is the app's users, 50 a page, searched, sorted and filtered on the server (GET /admin/users),
+ * with per-user actions (edit role and custom fields, disable or enable, mail a reset, view as) and invite.
  */
 export function UsersPage() {
   const { api } = useConsoleSession();
   const [query, setQuery] = useState<UsersQuery>({ page: 1, q: '', sort: 'email', role: '', status: '' });
   const users = useQuery({
-    queryKey: ['console', 'users', query],
+    queryKey: [...USERS_KEY, query],
     queryFn: () => api.users(query),
     placeholderData: keepPreviousData,
   });
+  const fields = useQuery({ queryKey: [...USERS_KEY, 'fields'], queryFn: () => api.userFields() });
   const change = (part: Partial<UsersQuery>) => setQuery((current) => ({ ...current, ...part }));
+  const failed = users.isError ? users : fields.isError ? fields : null;
   return (
     <>
       <PageHeading>Users</PageHeading>
-      <p className="mt-2 text-gray-300">
-        Changing roles, disabling, password resets and invites come next: the operator CLI does them today.
-      </p>
-      <SearchForm onSearch={change} />
-      {users.isPending && <LoadingState what="the users" />}
-      {users.isError && <ErrorState error={users.error} retry={() => void users.refetch()} />}
+      {fields.data && <InviteDialog fields={fields.data} />}
+      <SearchForm roles={fields.data?.roles ?? []} onSearch={change} />
+      {(users.isPending || fields.isPending) && <LoadingState what="the users" />}
+      {failed && <ErrorState error={failed.error} retry={() => void failed.refetch()} />}
       {users.data && users.data.total === 0 && <EmptyState>No user matches.</EmptyState>}
-      {users.data && users.data.total > 0 && <UsersTable answer={users.data} query={query} change={change} />}
+      {users.data && fields.data && users.data.total > 0 && (
+        <UsersTable answer={users.data} fields={fields.data} query={query} change={change} />
+      )}
     </>
   );
 }
