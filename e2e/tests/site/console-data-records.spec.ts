@@ -9,7 +9,8 @@ import type { RunningServer } from '../../support/server-process';
 // The console's Data page, record side (issue 23): the record editor (a form from the schema, the raw JSON
 // tab, the server's validation errors on the fields), delete and delete-selected, CSV export (formula
 // cells neutralised) and CSV import through the import route with its per-row report. Each change is
-// checked through the API. The fixture project's Todo: priority is an integer from 1 to 5.
+// checked through the API, and each write in the audit log. The fixture project's Todo: priority is an
+// integer from 1 to 5.
 
 let server: RunningServer;
 const admin = { email: '', token: '' };
@@ -34,6 +35,25 @@ async function todosNamed(batch: string): Promise<Todo[]> {
   });
   expect(answer.status).toBe(200);
   return answer.json as unknown as Todo[];
+}
+
+interface AuditRow {
+  action: string;
+  target: string;
+  actor: { email?: string };
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+/** auditRows are the audit log's rows about targets, oldest first. */
+async function auditRows(targets: string[]): Promise<AuditRow[]> {
+  const answer = await api(server, `/api/apps/${DEFAULT_APP_ID}/admin/audit-log?limit=500`, {
+    method: 'GET',
+    token: SERVICE_TOKEN,
+  });
+  expect(answer.status).toBe(200);
+  const rows = (answer.json as { items: AuditRow[] }).items;
+  return rows.filter((row) => targets.includes(row.target)).reverse();
 }
 
 async function createTodos(records: Record<string, unknown>[]): Promise<Todo[]> {
@@ -138,6 +158,21 @@ test('an admin creates a record with the form, sees the server refusal on the fi
   await expect(toast(page, `Record ${id} deleted.`)).toBeVisible();
   expect(await todosNamed(batch)).toEqual([]);
   await expect(page.getByRole('button', { name: `Edit record ${id}` })).toHaveCount(0);
+
+  // Each write is in the audit log as the admin's, with the fields before and after.
+  const rows = await auditRows([`record:Todo/${id}`]);
+  expect(rows.map((row) => [row.action, row.actor.email])).toEqual([
+    ['record.create', admin.email],
+    ['record.update', admin.email],
+    ['record.update', admin.email],
+    ['record.delete', admin.email],
+  ]);
+  expect(rows[0]?.after).toMatchObject({ title: 'Made with the form', priority: 3 });
+  expect(rows[1]).toMatchObject({
+    before: { title: 'Made with the form' },
+    after: { title: 'Edited with the form', completed: true },
+  });
+  expect(rows[3]).toMatchObject({ before: { ids: [id] }, after: { deleted: 1 } });
 });
 
 test('delete-selected names the count and deletes the selection in one request', async ({ page }) => {
@@ -161,6 +196,13 @@ test('delete-selected names the count and deletes the selection in one request',
   await expect(toast(page, 'Deleted 3 records.')).toBeVisible();
   expect(deletes).toHaveLength(1);
   expect((await todosNamed(batch)).map((record) => record.id)).toEqual([made[3]?.id]);
+  const [audited] = await auditRows(['records:Todo']);
+  expect(audited).toMatchObject({
+    action: 'record.delete',
+    actor: { email: admin.email },
+    before: { ids: chosen.map((record) => record.id) },
+    after: { deleted: 3 },
+  });
 });
 
 test('Export CSV downloads every record with formula cells neutralised and RFC 4180 quoting', async ({

@@ -4,6 +4,8 @@ import { createRequire } from 'node:module';
 import { fileStorageKind } from '../../config/files-env';
 import type { SiteConfig } from '../../../../site/src/config/site-config-schema';
 import { registerAdminRoutes } from '../../routes/admin';
+import { registerAdminRecordRoutes } from '../../routes/admin-records';
+import { createRecordChanges } from '../../services/admin/record-changes';
 import { createAdminChanges } from '../../services/admin/admin-changes';
 import { createAppOverview, type ServerFacts } from '../../services/admin/app-overview';
 import { createEntityBrowser } from '../../services/admin/entity-browser';
@@ -126,6 +128,10 @@ export function buildAdminPart(
   return {
     name: 'admin',
     routes: (app, { guard }) => {
+      registerAdminRecordRoutes(app, {
+        guard,
+        records: createRecordChanges({ entities: entities.entities, audit: appLogs.audit }),
+      });
       registerAdminRoutes(app, {
         changes,
         audit: appLogs.audit,

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ConsoleEntitySchema, type ConsoleEntity } from '../pages/data/console-entity';
 
-// The Data page's record calls: the entity endpoints the SDK uses (create, update, delete, delete-many,
-// v2 list pages, import), with the admin's token, plus the admin entity list. Answers are parsed here.
+// The Data page's record calls, with the admin's token: reads and import through the entity endpoints the
+// SDK uses (v2 list pages, import), writes through the admin record routes, which audit each change (same
+// rules, validation and error shapes). Answers are parsed here.
 
 /** StoredRecord is one record as the entity endpoints answer it. */
 export type StoredRecord = Record<string, unknown>;
@@ -78,6 +79,7 @@ const messageIn = (body: unknown, status: number) => {
 export function createRecordsApi(appId: string, token: string | null): RecordsApi {
   const app = `/api/apps/${encodeURIComponent(appId)}`;
   const entityPath = (entity: string) => `${app}/entities/${encodeURIComponent(entity)}`;
+  const auditedPath = (entity: string) => `${app}/admin/entities/${encodeURIComponent(entity)}/records`;
   async function call<T>(url: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
     const headers = new Headers(init.headers);
     if (token) headers.set('authorization', `Bearer ${token}`);
@@ -98,17 +100,17 @@ export function createRecordsApi(appId: string, token: string | null): RecordsAp
       if (cursor) params.set('cursor', cursor);
       return call(`${entityPath(entity)}/v2/list?${params.toString()}`, PageSchema);
     },
-    create: (entity, data) => call(entityPath(entity), RecordSchema, send('POST', data)),
+    create: (entity, data) => call(auditedPath(entity), RecordSchema, send('POST', data)),
     update: (entity, id, data) =>
-      call(`${entityPath(entity)}/${encodeURIComponent(id)}`, RecordSchema, send('PUT', data)),
+      call(`${auditedPath(entity)}/${encodeURIComponent(id)}`, RecordSchema, send('PUT', data)),
     async remove(entity, id) {
-      await call(`${entityPath(entity)}/${encodeURIComponent(id)}`, z.unknown(), { method: 'DELETE' });
+      await call(auditedPath(entity), z.unknown(), send('DELETE', { ids: [id] }));
     },
     async removeMany(entity, ids) {
       const answer = await call(
-        entityPath(entity),
+        auditedPath(entity),
         z.object({ deleted: z.number() }),
-        send('DELETE', { id: { $in: ids } }),
+        send('DELETE', { ids }),
       );
       return answer.deleted;
     },
