@@ -77,9 +77,13 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
     deps.overview.find((await adminApp(request)).appId),
   );
 
-  // The console's Data page: each entity with its record count, schema and rules.
-  app.get('/api/apps/:appId/admin/entities', async (request) =>
-    deps.browser.entities((await adminApp(request)).appId),
+  // The console's Data page: each entity's schema and rules, and apart (a count reads every record) the counts.
+  app.get('/api/apps/:appId/admin/entities', async (request) => {
+    await adminApp(request);
+    return deps.browser.entities();
+  });
+  app.get('/api/apps/:appId/admin/entities/counts', async (request) =>
+    deps.browser.counts((await adminApp(request)).appId),
   );
 
   // "View as user": the page that user's own list call would get, under the same rules in the same read.

@@ -12,10 +12,9 @@ import type { AppOverviewDeps } from './app-overview';
 
 const USER_ENTITY = 'User';
 
-/** ConsoleEntity is one entity as the Data page lists it. */
+/** ConsoleEntity is one entity as the Data page lists it (its count comes apart: `counts`). */
 export interface ConsoleEntity {
   name: string;
-  records: number;
   schema: Record<string, unknown>;
   /** rules are the entity's `rls` and each field's, by dotted path (`[]` for an array's items); null: none. */
   rules: { rls: EntityRls; fields: Record<string, EntityRls> } | null;
@@ -34,7 +33,7 @@ function fieldRulesOf(properties: Record<string, PropertySchema>, prefix = ''): 
   return rules;
 }
 
-function describe(entity: EntityDef, records: number): ConsoleEntity {
+function describe(entity: EntityDef): ConsoleEntity {
   // The built-in User's schema is its project custom fields (the account fields are fixed).
   const properties = entity.custom?.properties ?? entity.properties;
   const required = entity.custom?.required ?? entity.required;
@@ -42,7 +41,6 @@ function describe(entity: EntityDef, records: number): ConsoleEntity {
   const stated = Object.keys(entity.rls).length > 0 || Object.keys(fields).length > 0;
   return {
     name: entity.name,
-    records,
     schema: { type: 'object', properties, required },
     rules: stated ? { rls: entity.rls, fields } : null,
   };
@@ -59,16 +57,25 @@ export interface EntityBrowserDeps {
 /** createEntityBrowser returns the Data page's reads. */
 export function createEntityBrowser(deps: EntityBrowserDeps) {
   return {
-    /** entities lists the project's entities by name, with counts, schema and rules. */
-    async entities(appId: string): Promise<{ entities: ConsoleEntity[] }> {
+    /**
+     * entities lists the project's entities by name, with schema and rules: from the project, no query, so
+     * the grid never waits on a count over every record.
+     */
+    entities(): { entities: ConsoleEntity[] } {
+      const defs = [...deps.project.entities.values()].sort((a, b) => a.name.localeCompare(b.name));
+      return { entities: defs.map(describe) };
+    },
+
+    /** counts answers each entity's record count (User: the app's accounts). */
+    async counts(appId: string): Promise<{ counts: Record<string, number> }> {
       const [users, records] = await Promise.all([
         deps.counts.countUsers(appId),
         deps.counts.countRecordsByEntity(appId),
       ]);
-      const defs = [...deps.project.entities.values()].sort((a, b) => a.name.localeCompare(b.name));
+      const names = [...deps.project.entities.keys()];
       return {
-        entities: defs.map((entity) =>
-          describe(entity, entity.name === USER_ENTITY ? users : (records.get(entity.name) ?? 0)),
+        counts: Object.fromEntries(
+          names.map((name) => [name, name === USER_ENTITY ? users : (records.get(name) ?? 0)]),
         ),
       };
     },

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ConsoleEntitySchema, type ConsoleEntity } from '../pages/data/console-entity';
 
 // The Data page's record calls, with the admin's token: reads and import through the entity endpoints the
 // SDK uses (v2 list pages, import), writes through the admin record routes, which audit each change (same
@@ -59,7 +58,6 @@ export interface PageQuery {
 
 /** RecordsApi is what the Data page asks of the entity endpoints. */
 export interface RecordsApi {
-  entities(): Promise<ConsoleEntity[]>;
   page(entity: string, query: PageQuery): Promise<RecordsPage>;
   create(entity: string, data: StoredRecord): Promise<StoredRecord>;
   update(entity: string, id: string, data: StoredRecord): Promise<StoredRecord>;
@@ -92,8 +90,6 @@ export function createRecordsApi(appId: string, token: string | null): RecordsAp
   const send = (method: string, data: unknown): RequestInit => ({ method, body: JSON.stringify(data) });
 
   return {
-    entities: async () =>
-      (await call(`${app}/admin/entities`, z.object({ entities: z.array(ConsoleEntitySchema) }))).entities,
     page(entity, { filter, sort = 'created_date', limit = 100, cursor }) {
       const params = new URLSearchParams({ sort, limit: String(limit) });
       if (filter) params.set('q', JSON.stringify(filter));

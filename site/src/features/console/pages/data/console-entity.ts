@@ -6,7 +6,6 @@ import { z } from 'zod';
 /** ConsoleEntitySchema is one entry of `GET /admin/entities`. */
 export const ConsoleEntitySchema = z.object({
   name: z.string(),
-  records: z.number(),
   schema: z.record(z.string(), z.unknown()),
   rules: z.record(z.string(), z.unknown()).nullable(),
 });
@@ -14,3 +13,6 @@ export type ConsoleEntity = z.infer<typeof ConsoleEntitySchema>;
 
 /** ConsoleEntitiesSchema is the whole answer of `GET /admin/entities`. */
 export const ConsoleEntitiesSchema = z.object({ entities: z.array(ConsoleEntitySchema) });
+
+/** EntityCountsSchema is the answer of `GET /admin/entities/counts`: records per entity name. */
+export const EntityCountsSchema = z.object({ counts: z.record(z.string(), z.number()) });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ConsoleApi } from '../../api/console-api';
-import { ConsoleEntitiesSchema } from './console-entity';
+import { ConsoleEntitiesSchema, EntityCountsSchema } from './console-entity';
 
 // The Data page's calls: the admin's own reads go through the entity list endpoint, as the SDK's do; a
 // "View as" read goes through the admin endpoint that answers what that user's list call would.
@@ -27,9 +27,14 @@ export interface RecordsPage {
   more: boolean;
 }
 
-/** fetchEntities lists the project's entities with counts, schema and rules. */
+/** fetchEntities lists the project's entities with schema and rules. */
 export async function fetchEntities(api: ConsoleApi) {
   return (await api.call('/admin/entities', ConsoleEntitiesSchema)).entities;
+}
+
+/** fetchCounts answers each entity's record count (asked apart: it reads every record). */
+export async function fetchCounts(api: ConsoleApi): Promise<Record<string, number>> {
+  return (await api.call('/admin/entities/counts', EntityCountsSchema)).counts;
 }
 
 /** fetchRecords reads one page (one record more than shown, to know whether a next page exists). */

@@ -4,11 +4,21 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useConsoleSession } from '../../components/console-context';
 import { EmptyState, ErrorState, LoadingState, PageHeading } from '../../components/page-states';
 import type { ConsoleEntity } from './console-entity';
-import { DEFAULT_SORT, fetchEntities, recordsQuery } from './data-api';
+import { DEFAULT_SORT, fetchCounts, fetchEntities, recordsQuery } from './data-api';
 import type { DataSearch } from './data-search';
 import { EntityRecords } from './entity-records';
 
-function EntityList({ entities, current, as }: { entities: ConsoleEntity[]; current: string; as?: string }) {
+interface EntityListProps {
+  entities: ConsoleEntity[];
+  counts: Record<string, number> | undefined;
+  current: string;
+  as?: string | undefined;
+}
+
+/** countText is an entity's count in brackets, or nothing while the counts are on their way. */
+const countText = (count: number | undefined) => (count === undefined ? '' : ` (${count})`);
+
+function EntityList({ entities, counts, current, as }: EntityListProps) {
   return (
     <nav aria-label="Entities" className="lg:w-56 lg:shrink-0">
       <ul className="flex flex-wrap gap-2 lg:flex-col">
@@ -20,7 +30,8 @@ function EntityList({ entities, current, as }: { entities: ConsoleEntity[]; curr
               aria-current={entity.name === current ? 'page' : undefined}
               className="block rounded px-3 py-1 hover:bg-royal-700 aria-[current=page]:bg-royal-700"
             >
-              {entity.name} <span className="text-gray-300">({entity.records})</span>
+              {entity.name}
+              <span className="text-gray-300">{countText(counts?.[entity.name])}</span>
             </Link>
           </li>
         ))}
@@ -38,6 +49,8 @@ export function DataPage() {
   const search: DataSearch = useSearch({ strict: false });
   const navigate = useNavigate();
   const entities = useQuery({ queryKey: ['console', 'entities'], queryFn: () => fetchEntities(api) });
+  // Counts read every record: asked beside the rest, never waited on.
+  const counts = useQuery({ queryKey: ['console', 'entity-counts'], queryFn: () => fetchCounts(api) });
   // The first page of the entity in the URL is asked beside the entity list, not after it.
   const client = useQueryClient();
   useEffect(() => {
@@ -61,15 +74,16 @@ export function DataPage() {
       {entities.data && list.length === 0 && <EmptyState>This project has no entities.</EmptyState>}
       {entities.data && list.length > 0 && (
         <div className="mt-4 flex flex-col gap-6 lg:flex-row">
-          <EntityList entities={list} current={current?.name ?? ''} as={search.as} />
+          <EntityList entities={list} counts={counts.data} current={current?.name ?? ''} as={search.as} />
           <div className="min-w-0 flex-1">
             {current ? (
               <EntityRecords
                 key={`${current.name} ${search.as ?? ''}`}
                 entity={current}
+                records={counts.data?.[current.name]}
                 viewAs={search.as ?? null}
                 onViewAs={(as) => void navigate({ to: '/data', search: { entity: current.name, as } })}
-                onCountsChanged={() => void entities.refetch()}
+                onCountsChanged={() => void counts.refetch()}
               />
             ) : (
               <EmptyState>No entity is named {search.entity}. Choose one in the list.</EmptyState>

@@ -35,10 +35,18 @@ export interface EntityRecordsProps {
   viewAs: string | null;
   onViewAs: (userId: string | undefined) => void;
   onCountsChanged: () => void;
+  /** records is the entity's count, once known. */
+  records?: number | undefined;
 }
 
 /** EntityRecords is one entity's grid with its search, filter, paging, toolbar, editor and schema. */
-export function EntityRecords({ entity, viewAs, onViewAs, onCountsChanged }: EntityRecordsProps) {
+export function EntityRecords({
+  entity,
+  records: count,
+  viewAs,
+  onViewAs,
+  onCountsChanged,
+}: EntityRecordsProps) {
   const { api } = useConsoleSession();
   const [sort, setSort] = useState(DEFAULT_SORT);
   const [page, setPage] = useState(1);
@@ -74,7 +82,10 @@ export function EntityRecords({ entity, viewAs, onViewAs, onCountsChanged }: Ent
   return (
     <>
       <h2 className="text-xl font-semibold text-gold-100">
-        {entity.name} <span className="text-base font-normal text-gray-300">({entity.records} records)</span>
+        {entity.name}{' '}
+        {count !== undefined && (
+          <span className="text-base font-normal text-gray-300">({count} records)</span>
+        )}
       </h2>
       {viewAs ? (
         <ViewAsBanner userId={viewAs} onStop={() => onViewAs(undefined)} />

@@ -75,7 +75,7 @@ describe('RecordEditor', () => {
         });
       }),
     );
-    const entity: ConsoleEntity = { name: 'Todo', records: 0, schema: SCHEMA, rules: null };
+    const entity: ConsoleEntity = { name: 'Todo', schema: SCHEMA, rules: null };
     const api = createConsoleApi('app-1', 'token');
     const session = { api, user: { email: 'ann@example.com', role: 'admin' }, signOut: () => undefined };
     renderUi(
