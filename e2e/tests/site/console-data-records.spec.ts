@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { expect, forThisFile, test } from '../../support/test';
 import { api, createUser, PASSWORD, SERVICE_TOKEN, uniqueEmail } from '../../support/auth-helpers';
 import { axeViolations } from '../../support/axe';
+import { consoleScreenshot } from '../../support/console-screenshot';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import type { RunningServer } from '../../support/server-process';
 
@@ -99,6 +100,7 @@ test('an admin creates a record with the form, sees the server refusal on the fi
   await expect(create.getByRole('alert')).toContainText('Error in field priority');
   expect(await todosNamed(batch)).toEqual([]);
   await expectNoAxeViolations(page, 'editor with a field error at 1440');
+  await consoleScreenshot(page, 'data-record-editor');
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoAxeViolations(page, 'editor with a field error at 390');
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -254,6 +256,7 @@ test('Import CSV reports the bad row with its field and message, then imports th
   ]);
   expect(await todosNamed(batch)).toEqual([]);
   await expectNoAxeViolations(page, 'import report');
+  await consoleScreenshot(page, 'data-import-report');
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoAxeViolations(page, 'import report at 390');
 

@@ -12,6 +12,7 @@ import {
   userClient,
 } from '../../support/auth-helpers';
 import { axeViolations } from '../../support/axe';
+import { consoleScreenshot } from '../../support/console-screenshot';
 import { entityOf, FIXTURE_PROJECT, startEntitiesServer } from '../../support/entities-helpers';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import type { RunningServer } from '../../support/server-process';
@@ -144,6 +145,7 @@ test('the grid: counts, paging, sort by a column, quick search, filter errors in
   await expect(page.locator('tbody tr[data-record-id]')).toHaveCount(2);
   await expect(main.getByRole('alert')).toHaveCount(0);
   expect(await axeViolations(page), 'data at 1440').toEqual([]);
+  await consoleScreenshot(page, 'data');
 
   // Schema and rules of Ledger, reached by its link; the back button returns to Stock.
   await entities.getByRole('link', { name: 'Ledger (5)' }).click();
@@ -204,6 +206,7 @@ test("View as user: exactly the user's own SDK list, rows and fields, read-only;
   await expect(main.getByRole('button', { name: /^Edit record / })).toHaveCount(0);
   await expect(main.getByRole('checkbox', { name: /^Select record / })).toHaveCount(0);
   expect(await axeViolations(page), 'view as').toEqual([]);
+  await consoleScreenshot(page, 'data-view-as');
 
   // A deep link opens the view directly; the back button leaves it.
   await page.goto(`${server.url}/_/data?entity=Ledger`);

@@ -9,6 +9,7 @@ import {
   userClient,
 } from '../../support/auth-helpers';
 import { axeViolations } from '../../support/axe';
+import { consoleScreenshot } from '../../support/console-screenshot';
 import { mailsTo, waitForMail } from '../../support/outbox';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import type { RunningServer } from '../../support/server-process';
@@ -116,6 +117,7 @@ test('an admin invites a user with a role: the invitation mail arrives, the chan
   await expect(dialog).toBeVisible();
   await expect(dialog.getByLabel('Email')).toBeFocused();
   expect(await axeViolations(page), 'invite dialog at 1440').toEqual([]);
+  await consoleScreenshot(page, 'users-invite');
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await axeViolations(page), 'invite dialog at 390').toEqual([]);
   await dialog.getByLabel('Email').fill(guest);

@@ -4,7 +4,8 @@ import { api, createUser, PASSWORD, SERVICE_TOKEN, uniqueEmail } from '../../sup
 import { axeViolations } from '../../support/axe';
 import { mailsTo, waitForMail } from '../../support/outbox';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
-import { REPO_ROOT, type RunningServer } from '../../support/server-process';
+import type { RunningServer } from '../../support/server-process';
+import { consoleScreenshot } from '../../support/console-screenshot';
 
 // The operator console at /_/ (issue 23, first increment): its page and headers, its own sign-in, "Admins
 // only" for everyone else (the admin endpoints refuse them too), and the Overview with the server's figures,
@@ -29,11 +30,6 @@ async function signIn(page: Page, email: string) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** screenshot saves docs/console/<name>.png for docs/console.md when CONSOLE_SCREENSHOTS=1 (not in CI). */
-async function screenshot(page: Page, name: string) {
-  if (process.env.CONSOLE_SCREENSHOTS !== '1') return;
-  await page.screenshot({ path: `${REPO_ROOT}/docs/console/${name}.png` });
-}
 
 async function expectNoAxeViolations(page: Page, label: string) {
   expect(await axeViolations(page), label).toEqual([]);
@@ -68,7 +64,7 @@ test('a user who is not an admin gets "Admins only", and signing out ends the se
   await page.goto(`${server.url}/_/`);
   await expect(page.getByRole('heading', { name: 'Console sign-in' })).toBeVisible();
   await expectNoAxeViolations(page, 'sign-in');
-  await screenshot(page, 'sign-in');
+  await consoleScreenshot(page, 'sign-in');
   await signIn(page, member.email);
   await expect(page.getByRole('heading', { name: 'Admins only' })).toBeVisible();
   await expectNoAxeViolations(page, 'admins only');
@@ -102,7 +98,7 @@ test('an admin signs in to the Overview, moves between pages, deep links and goe
   expect(page.url()).not.toContain(admin.token.slice(0, 20));
   expect(await page.evaluate(() => localStorage.getItem('base44_access_token'))).toBeNull();
   await expectNoAxeViolations(page, 'overview at 1440');
-  await screenshot(page, 'overview');
+  await consoleScreenshot(page, 'overview');
 
   const nav = page.getByRole('navigation', { name: 'Console' });
   await expect(nav.getByRole('link')).toHaveText(['Overview', 'Users', 'Data', 'Secrets', 'Settings']);
@@ -133,7 +129,7 @@ test('an admin signs in to the Overview, moves between pages, deep links and goe
   await expect(main.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
   await expect(main.getByText(DEFAULT_APP_ID, { exact: true })).toBeVisible();
   await expectNoAxeViolations(page, 'overview at 390');
-  await screenshot(page, 'overview-390');
+  await consoleScreenshot(page, 'overview-390');
 });
 
 test('an admin sets and deletes a secret: names only, never the value, and each change audited', async ({
@@ -158,7 +154,7 @@ test('an admin sets and deletes a secret: names only, never the value, and each 
   await expect(main.getByRole('cell', { name, exact: true })).toBeVisible();
   await expect(main.getByLabel('Value')).toHaveValue('');
   await expectNoAxeViolations(page, 'secrets at 1440');
-  await screenshot(page, 'secrets');
+  await consoleScreenshot(page, 'secrets');
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoAxeViolations(page, 'secrets at 390');
 
@@ -204,7 +200,7 @@ test('an admin changes visibility live (public settings and audit log show it) a
     await expect(main.locator('dt:text-is("PUBLIC_URL")')).toBeVisible();
     await expect(main.locator('dt:text-is("SMTP_URL") + dd')).toHaveText(/^(on|off)$/);
     await expectNoAxeViolations(page, 'settings at 1440');
-    await screenshot(page, 'settings');
+    await consoleScreenshot(page, 'settings');
     await main.getByRole('radio', { name: label }).check();
     await main.getByRole('button', { name: 'Save settings' }).click();
     await expect(page.getByRole('status').getByText(`Settings saved: ${label},`)).toBeVisible();
