@@ -121,6 +121,42 @@ describe('the console record routes', () => {
     expect(await auditRows('record:Note/no-such-id')).toEqual([]);
   });
 
+  it('imports a CSV as the import route does, audited with the count; a bad file stores and audits nothing', async () => {
+    const upload = (csv: string) => {
+      const boundary = 'review-boundary';
+      const payload = [
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="file"; filename="notes.csv"',
+        'Content-Type: text/csv',
+        '',
+        csv,
+        `--${boundary}--`,
+        '',
+      ].join('\r\n');
+      return test.app.inject({
+        method: 'POST',
+        url: `${records}/import`,
+        headers: { ...bearer(tokens.admin), 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
+    };
+    const refused = await upload(`title,body\n${'x'.repeat(21)},no`);
+    expect(refused.statusCode).toBe(422);
+    expect(await auditRows('records:Note')).toEqual([]);
+    const imported = await upload('title,body\nimported one,a\nimported two,b');
+    expect(imported.statusCode).toBe(201);
+    expect(await auditRows('records:Note')).toEqual([
+      expect.objectContaining({ action: 'record.import', after: { imported: 2, file: 'notes.csv' } }),
+    ]);
+    const member = await test.app.inject({
+      method: 'POST',
+      url: `${records}/import`,
+      headers: { ...bearer(tokens.member), 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x--\r\n',
+    });
+    expect(member.statusCode).toBe(403);
+  });
+
   it('bounds the delete: ids required, at most 1,000, each at most 128 characters', async () => {
     for (const payload of [
       {},

@@ -131,6 +131,7 @@ export function buildAdminPart(
       registerAdminRecordRoutes(app, {
         guard,
         records: createRecordChanges({ entities: entities.entities, audit: appLogs.audit }),
+        entities: entities.entities,
       });
       registerAdminRoutes(app, {
         changes,

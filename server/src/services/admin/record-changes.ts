@@ -1,9 +1,10 @@
-// The console's record changes (create, edit, delete), made through the entities service as the signed-in
+// The console's record changes (create, edit, delete, import), made through the entities service as the signed-in
 // admin, so rules, validation and realtime are the app's own, and each written to the audit log with the
 // fields before and after. The SDK's entity endpoints stay unaudited: they are the app's traffic.
 import type { AuditActor, AuditLog } from '../audit/audit-log';
 import type { Caller } from '../../rules/caller';
 import type { EntitiesService } from '../entities/entities-service';
+import type { UploadedFile } from '../entities/entity-import';
 import type { EntityRecord } from '../entities/record-presenter';
 
 /** AUDITED_RECORD_BYTES bounds the fields an audit row keeps of a record; larger ones keep field names only. */
@@ -21,7 +22,7 @@ export function auditedFields(record: EntityRecord, names?: string[]): Record<st
 
 /** RecordChangesDeps are the entities service and the audit log. */
 export interface RecordChangesDeps {
-  entities: Pick<EntitiesService, 'get' | 'create' | 'update' | 'removeMany'>;
+  entities: Pick<EntitiesService, 'get' | 'create' | 'update' | 'removeMany' | 'importRecords'>;
   audit: Pick<AuditLog, 'record'>;
 }
 
@@ -70,6 +71,16 @@ export function createRecordChanges(deps: RecordChangesDeps) {
         after: { deleted },
       });
       return { deleted };
+    },
+    /** importFile imports file as the import route does (all or nothing); one audit row with the count. */
+    async importFile(appId: string, actor: AuditActor, caller: Caller, entity: string, file: UploadedFile) {
+      const answer = await deps.entities.importRecords(appId, entity, caller, file);
+      await deps.audit.record(appId, actor, {
+        action: 'record.import',
+        target: `records:${entity}`,
+        after: { imported: answer.output.length, file: file.filename.slice(0, 200) },
+      });
+      return answer;
     },
   };
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
-// The Data page's record calls, with the admin's token: reads and import through the entity endpoints the
-// SDK uses (v2 list pages, import), writes through the admin record routes, which audit each change (same
-// rules, validation and error shapes). Answers are parsed here.
+// The Data page's record calls, with the admin's token: reads through the entity endpoints the SDK uses
+// (v2 list pages), writes and imports through the admin record routes, which audit each change (the same
+// rules, validation, limits and error shapes). Answers are parsed here.
 
 /** StoredRecord is one record as the entity endpoints answer it. */
 export type StoredRecord = Record<string, unknown>;
@@ -111,7 +111,7 @@ export function createRecordsApi(appId: string, token: string | null): RecordsAp
       return answer.deleted;
     },
     importFile: (entity, file, onProgress) =>
-      uploadImport(`${entityPath(entity)}/import`, token, file, onProgress),
+      uploadImport(`${auditedPath(entity)}/import`, token, file, onProgress),
   };
 }
 
