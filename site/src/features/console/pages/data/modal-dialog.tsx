@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import * as Dialog from '@radix-ui/react-dialog';
+import type { ReactNode } from 'react';
 
 /** SECONDARY is a quiet button beside a page's gold one. */
 export const SECONDARY =
@@ -7,8 +8,9 @@ export const SECONDARY =
 export const DANGER = 'rounded bg-red-200 px-4 py-2 font-semibold text-red-950 hover:bg-red-100';
 
 /**
- * ModalDialog is a native modal `<dialog>`: focus moves in and stays while it is open, Escape closes it,
- * the page behind is inert. Its content is rendered only while open, so each opening starts fresh.
+ * ModalDialog is the console's modal without a trigger of its own, on the same Radix dialog as
+ * ConsoleDialog: focus moves in, stays in and returns, Escape closes it, the page behind is hidden from
+ * assistive technology. Its content is mounted only while open, so each opening starts fresh.
  */
 export function ModalDialog({
   open,
@@ -21,34 +23,20 @@ export function ModalDialog({
   title: string;
   children: ReactNode;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (open && !element.open) {
-      if (typeof element.showModal === 'function') element.showModal();
-      else element.setAttribute('open', '');
-    } else if (!open && element.open) element.close();
-  }, [open]);
   return (
-    <dialog
-      ref={dialog}
-      aria-labelledby={titleId}
-      onClose={() => {
-        if (open) onClose();
-      }}
-      className="m-auto w-[min(42rem,calc(100vw-1rem))] max-h-[calc(100dvh-1rem)] overflow-y-auto rounded-lg border border-royal-600 bg-royal-900 p-4 text-gray-100 backdrop:bg-black/70 sm:p-6"
-    >
-      {open && (
-        <>
-          <h2 id={titleId} className="text-lg font-semibold text-gold-100">
-            {title}
-          </h2>
+    <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/70" />
+        {/* No Description: the content says what it is (aria-describedby left unset on purpose). */}
+        <Dialog.Content
+          aria-describedby={undefined}
+          className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-1rem)] w-[min(42rem,calc(100vw-1rem))] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg border border-royal-600 bg-royal-900 p-4 text-gray-100 shadow-xl sm:p-6"
+        >
+          <Dialog.Title className="text-lg font-semibold text-gold-100">{title}</Dialog.Title>
           {children}
-        </>
-      )}
-    </dialog>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }
 
