@@ -84,6 +84,14 @@ const FUNCTIONS: Record<string, string> = {
     ['GET', '/admin/users', undefined],
     ['GET', '/admin/overview', undefined],
     ['GET', '/admin/secrets', undefined],
+    ['GET', '/admin/entities', undefined],
+    ['GET', '/admin/entities/counts', undefined],
+    ['GET', '/admin/entities/Audit/view-as/someone', undefined],
+    ['POST', '/admin/entities/Audit/records', { note: 'planted' }],
+    ['DELETE', '/admin/entities/Audit/records', { ids: ['x'] }],
+    ['POST', '/admin/users/invite', { user_email: 'planted@example.test', role: 'admin' }],
+    ['PATCH', '/admin/users/someone', { role: 'admin' }],
+    ['POST', '/admin/users/someone/password-reset', undefined],
   ]) {
     const answer = await fetch(base + path, { method, headers, body: body && JSON.stringify(body) });
     console.push(method + ' ' + path + ' ' + answer.status + (await answer.text(), ''));
@@ -208,6 +216,14 @@ test.describe('function output, connections and tokens', () => {
       'GET /admin/users 403',
       'GET /admin/overview 403',
       'GET /admin/secrets 403',
+      'GET /admin/entities 403',
+      'GET /admin/entities/counts 403',
+      'GET /admin/entities/Audit/view-as/someone 403',
+      'POST /admin/entities/Audit/records 403',
+      'DELETE /admin/entities/Audit/records 403',
+      'POST /admin/users/invite 403',
+      'PATCH /admin/users/someone 403',
+      'POST /admin/users/someone/password-reset 403',
     ]);
     // Echoed, after the call: nothing at all.
     const token = seen.token.replace(/^Bearer /, '');
