@@ -139,10 +139,10 @@ export function createUsersStore(db: Queryable) {
         [appId, id],
       );
     },
-    /** countAdmins returns how many admins appId has. */
+    /** countAdmins returns how many enabled admins appId has (a disabled one can run nothing). */
     async countAdmins(appId: string): Promise<number> {
       const { rows } = await db.query<{ n: number | string }>(
-        `SELECT count(*) AS n FROM users WHERE app_id = $1 AND role = 'admin'`,
+        `SELECT count(*) AS n FROM users WHERE app_id = $1 AND role = 'admin' AND NOT disabled`,
         [appId],
       );
       return Number(rows[0]?.n ?? 0);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { InvalidInputError, NotFoundError } from '../../lib/errors';
+import { ForbiddenError, InvalidInputError, NotFoundError } from '../../lib/errors';
 import type { AdminCreateUserSchema, AdminUpdateUserSchema, InviteUserSchema } from '../../schemas/auth';
 import type { UserRow } from '../../store/users-store';
 import { defaultFullName, type AccountDeps } from './account-deps';
@@ -101,6 +101,15 @@ export function createUsersService(
       deps.roles.requireRole(input.role);
       await deps.apps.requireApp(appId);
       const existing = await deps.users.findByEmail(appId, input.user_email);
+      // Inviting the app's only enabled admin with another role would demote them: refused as a demotion is.
+      if (
+        existing?.role === 'admin' &&
+        input.role !== 'admin' &&
+        !existing.disabled &&
+        (await deps.users.countAdmins(appId)) <= 1
+      ) {
+        throw new ForbiddenError("The app's only admin cannot be demoted: make another user admin first");
+      }
       const user = existing
         ? await deps.users.update(appId, existing.id, { role: input.role, approved: true })
         : await deps.users.insert({

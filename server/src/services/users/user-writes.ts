@@ -79,7 +79,9 @@ export function createUserWrites(deps: UserWritesDeps): UserWrites {
       caller.kind === 'service' ||
       role === undefined ||
       role === ADMIN_ROLE ||
-      target.role !== ADMIN_ROLE
+      target.role !== ADMIN_ROLE ||
+      // A disabled admin is not among the enabled ones the app must keep.
+      target.disabled
     ) {
       return;
     }
