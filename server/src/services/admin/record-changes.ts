@@ -16,7 +16,7 @@ export function auditedFields(record: EntityRecord, names?: string[]): Record<st
   const kept = Object.fromEntries(
     Object.entries(record).filter(([name]) => (names ? names.includes(name) : !STAMPS.has(name))),
   );
-  if (JSON.stringify(kept).length <= AUDITED_RECORD_BYTES) return kept;
+  if (Buffer.byteLength(JSON.stringify(kept)) <= AUDITED_RECORD_BYTES) return kept;
   return { fields: Object.keys(kept), values_omitted: `larger than ${AUDITED_RECORD_BYTES} bytes` };
 }
 
