@@ -30,7 +30,6 @@ async function signIn(page: Page, email: string) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-
 async function expectNoAxeViolations(page: Page, label: string) {
   expect(await axeViolations(page), label).toEqual([]);
 }
