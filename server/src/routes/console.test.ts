@@ -107,6 +107,8 @@ describe('the console at /_/', () => {
     });
     ssoName = 'Ok</script><script>alert(1)</script>';
     expect(await bootOf()).toContain('Ok\\u003c/script>');
+    ssoName = "Pay$'s $& SSO";
+    expect(JSON.parse((await bootOf()) ?? 'null')).toMatchObject({ ssoName: "Pay$'s $& SSO" });
     // Without providers there is no boot data at all.
     expect((await page('/_/')).body).not.toContain('app-boot');
     await withProviders.close();

@@ -103,7 +103,9 @@ export async function registerConsoleRoutes(
         .type('text/plain; charset=utf-8')
         .send('The console is not built: run `npm run build`, then restart the server.');
     }
-    const page = template.replace(APP_ID_MARKER, await pageHead());
+    const head = await pageHead();
+    // A function, so a `$` in the SSO name is never read as a replacement pattern.
+    const page = template.replace(APP_ID_MARKER, () => head);
     return sendHtml(request, reply, 200, page, {
       'content-security-policy': CONSOLE_CSP,
       'referrer-policy': 'no-referrer',
