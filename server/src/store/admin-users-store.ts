@@ -61,15 +61,6 @@ export function createAdminUsersStore(db: Queryable) {
         total: Number(count.rows[0]?.n ?? 0),
       };
     },
-
-    /** otherActiveAdmins counts appId's enabled admins other than the user with id (the last-admin rule). */
-    async otherActiveAdmins(appId: string, id: string): Promise<number> {
-      const { rows } = await db.query<{ n: string | number }>(
-        `SELECT count(*) AS n FROM users WHERE app_id = $1 AND role = 'admin' AND NOT disabled AND id <> $2`,
-        [appId, id],
-      );
-      return Number(rows[0]?.n ?? 0);
-    },
   };
 }
 

@@ -104,7 +104,6 @@ export function buildAdminPart(
   const userEntity = shared.project.entities.get(USER_ENTITY);
   const userChanges = createAdminUserChanges({
     users: shared.identity.users,
-    admins: adminUsersStore,
     writes: auth.accounts.userWrites,
     access: auth.accounts.users,
     signIn: auth.accounts.signIn,

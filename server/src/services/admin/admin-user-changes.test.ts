@@ -41,11 +41,8 @@ function setUp(users: UserRow[]) {
     users: {
       findById: async (_app, id) => table.get(id) ?? null,
       findByEmail: async (_app, email) => [...table.values()].find((user) => user.email === email) ?? null,
-    },
-    admins: {
-      otherActiveAdmins: async (_app, id) =>
-        [...table.values()].filter((user) => user.role === 'admin' && !user.disabled && user.id !== id)
-          .length,
+      countAdmins: async () =>
+        [...table.values()].filter((user) => user.role === 'admin' && !user.disabled).length,
     },
     writes: { update },
     access: {

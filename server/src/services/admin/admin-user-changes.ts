@@ -4,7 +4,6 @@
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
 import type { Caller } from '../../rules/caller';
 import type { AdminUserChange } from '../../schemas/admin-users';
-import type { AdminUsersStore } from '../../store/admin-users-store';
 import type { UserRow, UsersStore } from '../../store/users-store';
 import type { AuditActor, AuditLog } from '../audit/audit-log';
 import type { SignInService } from '../auth/sign-in-service';
@@ -13,10 +12,9 @@ import { ADMIN_ROLE } from '../users/app-roles';
 import { toPublicUser, type PublicUser } from '../users/public-user';
 import type { UserWrites } from '../users/user-writes';
 
-/** AdminUserChangesDeps are the users (read and written through their owners), the admins count, the log. */
+/** AdminUserChangesDeps are the users (read, counted, written through their owners) and the log. */
 export interface AdminUserChangesDeps {
-  users: Pick<UsersStore, 'findById' | 'findByEmail'>;
-  admins: Pick<AdminUsersStore, 'otherActiveAdmins'>;
+  users: Pick<UsersStore, 'findById' | 'findByEmail' | 'countAdmins'>;
   writes: Pick<UserWrites, 'update'>;
   access: Pick<UsersService, 'invite' | 'updateByEmail'>;
   signIn: Pick<SignInService, 'mailAdminReset'>;
@@ -68,7 +66,8 @@ export function createAdminUserChanges(deps: AdminUserChangesDeps): AdminUserCha
       throw new ForbiddenError('You cannot disable yourself: another admin must do it');
     }
     if (target.role !== ADMIN_ROLE || target.disabled || !(disabling || demoting)) return;
-    if ((await deps.admins.otherActiveAdmins(appId, target.id)) === 0) {
+    // The target is an enabled admin here, so it is among those counted: the one count the user writes use.
+    if ((await deps.users.countAdmins(appId)) <= 1) {
       throw new ConflictError(
         `${target.email} is the app's only active admin and cannot be ${disabling ? 'disabled' : 'demoted'}: make another user admin first`,
       );
