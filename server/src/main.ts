@@ -11,6 +11,7 @@ import {
   type Platform,
   type PlatformDatabase,
 } from './platform/platform';
+import { logProcessErrors } from './platform/process-errors';
 import { stopOnSignals } from './platform/shutdown';
 import { localUrlOf, logStartup } from './platform/startup-report';
 import type { Logger } from 'pino';
@@ -72,6 +73,7 @@ async function main(): Promise<void> {
   // errors only, unless LOG_LEVEL asks for more.
   const level = logFormat === 'pretty' && !process.env.LOG_LEVEL ? 'warn' : config.LOG_LEVEL;
   const logger = createLogger(level, logFormat);
+  logProcessErrors(logger);
   const project = await withInferredEntities(declaredProject, config, logger);
   await warnOfUndeclaredEntities(project, config, logger);
   onUndeclaredField((entity, field) =>
