@@ -172,7 +172,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     await cleanUp();
     // A failed stop shows why: the server's last lines are the only record of its shutdown.
     if (signal === 'SIGTERM' && code !== 0) {
-      console.error(`server exited with ${code} on SIGTERM; its last lines:\n${output.split('\n').slice(-30).join('\n')}`);
+      console.error(
+        `server exited with ${code} on SIGTERM; its last lines:\n${output.split('\n').slice(-30).join('\n')}`,
+      );
     }
     return code;
   };

@@ -10,7 +10,9 @@ describe('logProcessErrors', () => {
     const target = new EventEmitter();
     logProcessErrors(logger, target);
     target.emit('unhandledRejection', new Error('a stray write after close'));
-    const [line] = lines.map((text) => JSON.parse(text) as { level: number; msg: string; err: { stack: string } });
+    const [line] = lines.map(
+      (text) => JSON.parse(text) as { level: number; msg: string; err: { stack: string } },
+    );
     expect(line?.level).toBe(50);
     expect(line?.msg).toContain('unhandled promise rejection');
     expect(line?.err.stack).toContain('a stray write after close');

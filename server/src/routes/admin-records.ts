@@ -6,12 +6,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseEnvelope, parseInput } from '../lib/validation';
 import { AdminRecordParamsSchema, DeleteRecordsSchema } from '../schemas/admin-records';
 import { EntityParamsSchema, RecordBodySchema } from '../schemas/entities';
-import type { AuditActor } from '../services/audit/audit-log';
 import type { RecordChanges } from '../services/admin/record-changes';
 import type { EntitiesService } from '../services/entities/entities-service';
 import { RecordValidationError } from '../services/entities/entity-errors';
 import { IMPORT_FILE_LIMIT } from '../services/entities/entity-import';
-import { serviceActorOf } from './audit-actor';
+import { operatorActorOf } from './audit-actor';
 import { readImportFile, registerImportUpload } from './import-upload';
 import type { CallerGuard } from './caller-guard';
 
@@ -29,10 +28,7 @@ const recordRefused = (message: string) => new RecordValidationError(message);
 export function registerAdminRecordRoutes(app: FastifyInstance, deps: AdminRecordRoutesDeps): void {
   // The operator check first (admins or the service role), then the caller the entities service sees.
   async function operatorOf(request: FastifyRequest, appId: string) {
-    const admin = await deps.guard.operator(request, appId);
-    const actor: AuditActor = admin
-      ? { kind: 'admin', id: admin.id, email: admin.email }
-      : serviceActorOf(request);
+    const { actor } = await operatorActorOf(deps.guard, request, appId);
     return { actor, caller: await deps.guard.dataCaller(request, appId) };
   }
   const base = '/api/apps/:appId/admin/entities/:entity/records';

@@ -23,7 +23,7 @@ import { AdminUserChangeSchema, AdminUserParamsSchema, AdminUsersQuerySchema } f
 import { userCaller } from '../rules/caller';
 import { linkOriginOf } from './request-origin';
 import type { AuditLog } from '../services/audit/audit-log';
-import { serviceActorOf as actorOf } from './audit-actor';
+import { operatorActorOf, serviceActorOf as actorOf } from './audit-actor';
 import type { LlmService } from '../services/llm/llm-service';
 import type { SecretsService } from '../services/secrets/secrets-service';
 import type { CallerGuard } from './caller-guard';
@@ -60,12 +60,8 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminRoutesDeps)
   // call's own token); a change is recorded as the admin's, and user rules see the admin as the caller.
   const operatorOf = async (request: FastifyRequest): Promise<{ appId: string; by: Operator }> => {
     const { appId } = parseInput(AppParamsSchema, request.params);
-    const admin = await deps.guard.operator(request, appId);
-    if (!admin) return { appId, by: { caller: { kind: 'service' }, actor: actorOf(request) } };
-    return {
-      appId,
-      by: { caller: userCaller(admin), actor: { kind: 'admin', id: admin.id, email: admin.email } },
-    };
+    const { admin, actor } = await operatorActorOf(deps.guard, request, appId);
+    return { appId, by: { caller: admin ? userCaller(admin) : { kind: 'service' }, actor } };
   };
   const adminApp = async (request: FastifyRequest) => {
     const { appId, by } = await operatorOf(request);

@@ -4,7 +4,7 @@ import { INVALID_TOKEN, SIGN_IN_REQUIRED } from '../services/identity/access-tok
 import type { AppAccess, Principal } from '../services/identity/app-access';
 
 /** UserRow is a signed-in principal's account, as the guard hands it to routes. */
-type UserRow = Extract<Principal, { kind: 'user' }>['user'];
+export type UserRow = Extract<Principal, { kind: 'user' }>['user'];
 import type { AppsService } from '../services/apps/apps-service';
 import type { Caller } from '../rules/caller';
 
