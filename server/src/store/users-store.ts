@@ -40,7 +40,21 @@ export interface UserChanges {
   approved?: boolean | undefined;
   passwordHash?: string | undefined;
   custom?: Record<string, unknown> | undefined;
+  /**
+   * keepAnAdmin refuses (the update answers null) a change that would leave the app with no enabled admin,
+   * decided on the rows as they are when it writes, not on a count read before.
+   */
+  keepAnAdmin?: boolean | undefined;
 }
+
+/**
+ * OTHER_ENABLED_ADMIN is true while an enabled admin of $1 other than $2 exists. Its rows are locked in id
+ * order and re-read once a concurrent write to them commits, so two admins demoting (or disabling, or
+ * deleting) each other at once cannot both pass: the second one waits and then sees the first's change.
+ */
+const OTHER_ENABLED_ADMIN = `EXISTS (SELECT 1 FROM (
+    SELECT id FROM users WHERE app_id = $1 AND role = 'admin' AND NOT disabled ORDER BY id FOR UPDATE
+  ) AS admins WHERE admins.id <> $2)`;
 
 const COLUMNS = `id, app_id, email, full_name, role, is_verified, disabled, approved, password_hash, custom,
   token_version, created_date, updated_date`;
@@ -113,7 +127,11 @@ export function createUsersStore(db: Queryable) {
            password_hash = COALESCE($8, password_hash),
            custom = custom || COALESCE($9::jsonb, '{}'::jsonb),
            updated_date = now()
-         WHERE app_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+         WHERE app_id = $1 AND id = $2
+           AND (NOT $10::boolean OR role <> 'admin' OR disabled
+             OR (COALESCE($4, role) = 'admin' AND NOT COALESCE($6, disabled))
+             OR ${OTHER_ENABLED_ADMIN})
+         RETURNING ${COLUMNS}`,
         [
           appId,
           id,
@@ -124,6 +142,7 @@ export function createUsersStore(db: Queryable) {
           changes.approved ?? null,
           changes.passwordHash ?? null,
           changes.custom ? JSON.stringify(changes.custom) : null,
+          changes.keepAnAdmin ?? false,
         ],
       );
       return rows[0] ?? null;
@@ -154,7 +173,7 @@ export function createUsersStore(db: Queryable) {
     async remove(appId: string, id: string, keepLastAdmin: boolean): Promise<UserRow | null> {
       const { rows } = await db.query<UserRow>(
         `DELETE FROM users WHERE app_id = $1 AND id = $2
-           AND (NOT $3 OR role <> 'admin' OR (SELECT count(*) FROM users WHERE app_id = $1 AND role = 'admin') > 1)
+           AND (NOT $3 OR role <> 'admin' OR disabled OR ${OTHER_ENABLED_ADMIN})
          RETURNING ${COLUMNS}`,
         [appId, id, keepLastAdmin],
       );

@@ -84,7 +84,10 @@ export function createAdminUserChanges(deps: AdminUserChangesDeps): AdminUserCha
         await deps.writes.update(appId, by.caller, id, { ...change.data, ...role });
       }
       if (change.disabled !== undefined) {
-        await deps.access.updateByEmail(appId, before.email, { disabled: change.disabled });
+        await deps.access.updateByEmail(appId, before.email, {
+          disabled: change.disabled,
+          keepAnAdmin: true,
+        });
       }
       const after = await requireUser(appId, id);
       const keys = Object.keys(change.data ?? {});

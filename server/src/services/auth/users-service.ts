@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { ForbiddenError, InvalidInputError, NotFoundError } from '../../lib/errors';
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '../../lib/errors';
 import type { AdminCreateUserSchema, AdminUpdateUserSchema, InviteUserSchema } from '../../schemas/auth';
 import type { UserRow } from '../../store/users-store';
 import { defaultFullName, type AccountDeps } from './account-deps';
@@ -29,7 +29,10 @@ export interface Invited {
 export type NewUserInput = z.infer<typeof AdminCreateUserSchema>;
 
 /** UserAccessChanges is an operator user change without its email: role and/or disabled. */
-export type UserAccessChanges = Omit<z.infer<typeof AdminUpdateUserSchema>, 'email'>;
+export type UserAccessChanges = Omit<z.infer<typeof AdminUpdateUserSchema>, 'email'> & {
+  /** keepAnAdmin refuses (409) a change that would leave the app with no enabled admin. */
+  keepAnAdmin?: boolean;
+};
 
 /** UsersService is the signed-in user's profile, invitations, SSO tokens and operator actions. */
 export interface UsersService {
@@ -177,19 +180,21 @@ export function createUsersService(
      * updateByEmail sets a user's role (one of the app's roles) and/or disabled flag; a role change also
      * approves the user.
      */
-    async updateByEmail(
-      appId: string,
-      email: string,
-      changes: { role?: string | undefined; disabled?: boolean | undefined },
-    ): Promise<PublicUser> {
+    async updateByEmail(appId: string, email: string, changes: UserAccessChanges): Promise<PublicUser> {
       if (changes.role !== undefined) deps.roles.requireRole(changes.role);
       const user = await requireByEmail(appId, email);
       const updated = await deps.users.update(appId, user.id, {
         role: changes.role,
         disabled: changes.disabled,
         approved: changes.role ? true : undefined,
+        keepAnAdmin: changes.keepAnAdmin,
       });
-      if (!updated) throw new NotFoundError(`No user with email ${email}`);
+      if (!updated) {
+        if (changes.keepAnAdmin && (await deps.users.findById(appId, user.id))) {
+          throw new ConflictError(`${email} is the app's only active admin: make another user admin first`);
+        }
+        throw new NotFoundError(`No user with email ${email}`);
+      }
       return writes.announce(updated, 'update');
     },
   };

@@ -102,8 +102,13 @@ export function createUserWrites(deps: UserWritesDeps): UserWrites {
       // As for the operator's role changes: a user given a role is approved.
       approved: changes.role ? true : undefined,
       custom: checkedCustom(target, changes.custom, caller),
+      // The check before gives the message; this one holds when two admins demote each other at once.
+      keepAnAdmin: caller.kind !== 'service',
     });
-    if (!updated) throw notFound(target.id);
+    if (!updated) {
+      if (!(await deps.users.findById(target.app_id, target.id))) throw notFound(target.id);
+      throw new ForbiddenError("The app's only admin cannot be demoted: make another user admin first");
+    }
     const record = announce(updated, 'update');
     return stripHidden(record, readScope(deps.entity?.properties ?? {}, caller)) as PublicUser;
   }
