@@ -220,6 +220,32 @@ test("View as user: exactly the user's own SDK list, rows and fields, read-only;
   await expect(main.getByRole('button', { name: /^Edit record / })).toHaveCount(5);
 });
 
+test("a deep link's first screen is asked for beside the session check, not after it", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.addInitScript(
+    (token) => sessionStorage.setItem('queen-console.access-token', token),
+    admin.token,
+  );
+  // The session check is held until the grid's first page has been asked for: without the prefetch the
+  // page would only ask after the check, and the check would never be answered.
+  let asked!: () => void;
+  const firstPageAsked = new Promise<void>((resolve) => (asked = resolve));
+  await page.route('**/entities/Stock?*', async (route) => {
+    asked();
+    await route.continue();
+  });
+  await page.route('**/entities/User/me', async (route) => {
+    await Promise.race([
+      firstPageAsked,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('the grid was not asked for')), 10_000)),
+    ]);
+    await route.continue();
+  });
+  await page.goto(`${server.url}/_/data?entity=Stock`);
+  await expect(page.getByRole('heading', { name: /^Stock/, level: 2 })).toBeVisible();
+  await expect(firstCell(page, 'sku')).toBeVisible();
+});
+
 test('a non-admin and an anonymous caller are refused on the Data endpoints', async () => {
   for (const path of [ENTITIES, `${ENTITIES}/Ledger/view-as/${alice.id}`]) {
     expect((await api(server, path, { method: 'GET', token: alice.token })).status, path).toBe(403);

@@ -1,4 +1,4 @@
-import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { useEffect, useMemo, useState } from 'react';
 import { ConsoleApiError, createConsoleApi } from './api/console-api';
@@ -6,7 +6,7 @@ import { ConsoleSessionContext } from './components/console-context';
 import { ErrorState, LoadingState } from './components/page-states';
 import { AdminsOnly, SignInScreen } from './components/sign-in-screen';
 import { Toaster } from '../../components/ui/toaster';
-import { createConsoleRouter } from './console-router';
+import { createConsoleRouter, prefetchFirstScreen } from './console-router';
 import { forgetConsoleToken, readConsoleToken, saveConsoleToken } from './lib/console-session';
 import { signInWithProviderPopup } from './lib/provider-popup';
 import type { ConsoleSignInChoices } from './components/sign-in-screen';
@@ -18,6 +18,9 @@ const router = createConsoleRouter();
 function SignedIn({ appId, token, signOut }: { appId: string; token: string; signOut: () => void }) {
   const api = useMemo(() => createConsoleApi(appId, token), [appId, token]);
   const me = useQuery({ queryKey: ['console', 'me', token], queryFn: () => api.me(), retry: false });
+  // The page's own reads go out beside the session check (a non-admin's are refused, and never shown).
+  const client = useQueryClient();
+  useEffect(() => prefetchFirstScreen(client, api, window.location), [client, api]);
   const session = useMemo(() => (me.data ? { api, user: me.data, signOut } : null), [api, me.data, signOut]);
 
   // A token the server no longer takes ends the session: back to sign-in.

@@ -1,7 +1,10 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { createRootRoute, createRoute, createRouter, redirect } from '@tanstack/react-router';
+import type { ConsoleApi } from './api/console-api';
 import { ConsoleLayout } from './components/console-layout';
 import { ComingNextPage } from './pages/coming-next-page';
 import { DataPage } from './pages/data/data-page';
+import { prefetchDataPage } from './pages/data/data-prefetch';
 import { dataSearchOf } from './pages/data/data-search';
 import { OverviewPage } from './pages/overview-page';
 import { SecretsPage } from './pages/secrets-page';
@@ -40,6 +43,16 @@ const routeTree = rootRoute.addChildren([
   page('/settings', SettingsPage),
   page('/secrets', SecretsPage),
 ]);
+
+/**
+ * prefetchFirstScreen asks, while the session is being checked, for what the page at location shows first
+ * (so far the Data page, whose grid is the console's heaviest first screen).
+ */
+export function prefetchFirstScreen(client: QueryClient, api: ConsoleApi, location: Location): void {
+  if (location.pathname === '/_/data') {
+    prefetchDataPage(client, api, dataSearchOf(Object.fromEntries(new URLSearchParams(location.search))));
+  }
+}
 
 /** createConsoleRouter returns the console's router, rooted at `/_`. */
 export function createConsoleRouter() {

@@ -56,12 +56,42 @@ export async function fetchRecords(api: ConsoleApi, request: RecordsQuery): Prom
 /** DEFAULT_SORT is the grid's first order: newest first. */
 export const DEFAULT_SORT = '-created_date';
 
+/**
+ * FIRST_SCREEN_FRESH_MS keeps an answer prefetched while the session was checked from being asked again
+ * when the page mounts a moment later (changes refetch explicitly).
+ */
+const FIRST_SCREEN_FRESH_MS = 5_000;
+
+/** entitiesQuery is the entity list's query for TanStack Query. */
+export const entitiesQuery = (api: ConsoleApi) => ({
+  queryKey: ['console', 'entities'],
+  queryFn: () => fetchEntities(api),
+  staleTime: FIRST_SCREEN_FRESH_MS,
+});
+
+/** countsQuery is the record counts' query (they read every record: never waited on). */
+export const countsQuery = (api: ConsoleApi) => ({
+  queryKey: ['console', 'entity-counts'],
+  queryFn: () => fetchCounts(api),
+  staleTime: FIRST_SCREEN_FRESH_MS,
+});
+
+/** firstRecordsPage is the grid's first request for an entity: default sort, no filter. */
+export const firstRecordsPage = (entity: string, viewAs: string | null): RecordsQuery => ({
+  entity,
+  viewAs,
+  sort: DEFAULT_SORT,
+  page: 1,
+  query: {},
+});
+
 /** recordsQuery is one grid page's query for TanStack Query (the page prefetches the first one). */
 export function recordsQuery(api: ConsoleApi, request: RecordsQuery) {
   const { entity, viewAs, sort, page, query } = request;
   return {
     queryKey: ['console', 'records', entity, viewAs, sort, page, query],
     queryFn: () => fetchRecords(api, request),
+    staleTime: FIRST_SCREEN_FRESH_MS,
   };
 }
 

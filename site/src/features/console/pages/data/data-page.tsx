@@ -4,7 +4,8 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useConsoleSession } from '../../components/console-context';
 import { EmptyState, ErrorState, LoadingState, PageHeading } from '../../components/page-states';
 import type { ConsoleEntity } from './console-entity';
-import { DEFAULT_SORT, fetchCounts, fetchEntities, recordsQuery } from './data-api';
+import { countsQuery, entitiesQuery } from './data-api';
+import { prefetchFirstRecords } from './data-prefetch';
 import type { DataSearch } from './data-search';
 import { EntityRecords } from './entity-records';
 
@@ -48,22 +49,15 @@ export function DataPage() {
   const { api } = useConsoleSession();
   const search: DataSearch = useSearch({ strict: false });
   const navigate = useNavigate();
-  const entities = useQuery({ queryKey: ['console', 'entities'], queryFn: () => fetchEntities(api) });
+  const entities = useQuery(entitiesQuery(api));
   // Counts read every record: asked beside the rest, never waited on.
-  const counts = useQuery({ queryKey: ['console', 'entity-counts'], queryFn: () => fetchCounts(api) });
+  const counts = useQuery(countsQuery(api));
   // The first page of the entity in the URL is asked beside the entity list, not after it.
   const client = useQueryClient();
+  const { entity, as } = search;
   useEffect(() => {
-    if (!search.entity) return;
-    const first = {
-      entity: search.entity,
-      viewAs: search.as ?? null,
-      sort: DEFAULT_SORT,
-      page: 1,
-      query: {},
-    };
-    void client.prefetchQuery(recordsQuery(api, first));
-  }, [client, api, search.entity, search.as]);
+    if (entity) prefetchFirstRecords(client, api, entity, as);
+  }, [client, api, entity, as]);
   const list = entities.data ?? [];
   const current = search.entity ? list.find((entity) => entity.name === search.entity) : list[0];
   return (
