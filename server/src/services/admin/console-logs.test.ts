@@ -70,7 +70,7 @@ describe('console logs', () => {
       }),
     );
     await logs.flush();
-    unsubscribe();
+    unsubscribe?.();
     expect(pushed.map((call) => call.request_id)).toEqual([
       'req-0',
       'req-1',
