@@ -3,6 +3,8 @@ import { ConsoleLayout } from './components/console-layout';
 import { ComingNextPage } from './pages/coming-next-page';
 import { DataPage } from './pages/data/data-page';
 import { dataSearchOf } from './pages/data/data-search';
+import { LogsPage } from './pages/logs/logs-page';
+import { logsSearchOf } from './pages/logs/logs-search';
 import { OverviewPage } from './pages/overview-page';
 import { SecretsPage } from './pages/secrets-page';
 import { SettingsPage } from './pages/settings-page';
@@ -36,6 +38,13 @@ const routeTree = rootRoute.addChildren([
     path: '/data',
     component: DataPage,
     validateSearch: dataSearchOf,
+  }),
+  // `?tab=functions|page-views|audit` and its filters: a permalink to a filtered view.
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/logs',
+    component: LogsPage,
+    validateSearch: logsSearchOf,
   }),
   page('/settings', SettingsPage),
   page('/secrets', SecretsPage),
