@@ -103,11 +103,13 @@ test('a call made while the page is open appears live and opens to its redacted 
   const dialog = page.getByRole('dialog', { name: 'chatty: status 200' });
   const output = dialog.getByLabel('Output');
   await expect(output).toContainText('chatty says hello');
-  await expect(output).toContainText('the secret is');
+  await expect(output).toContainText('the secret is [redacted secret FN_LOG_SECRET]');
   await expect(output).not.toContainText(SECRET);
   await expect(output).not.toContainText(admin.token);
   expect(await axeViolations(page), 'output dialog').toEqual([]);
   await consoleScreenshot(page, 'logs-output');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
 });
 
 test('filters go to the URL, and the permalink reloads to the same filtered view', async ({ page }) => {

@@ -29,6 +29,7 @@ export function CallOutput({ call }: { call: FunctionCall }) {
       description={`Logged ${new Date(call.created_date).toLocaleString()}, ${call.duration_ms} ms, request ${call.request_id ?? 'none'}. Secrets were redacted before the output was stored.`}
       open={open}
       onOpenChange={setOpen}
+      closeLabel="Close"
     >
       {output.isPending && <LoadingState what="the output" />}
       {output.isError && <ErrorState error={output.error} retry={() => void output.refetch()} />}
