@@ -52,13 +52,15 @@ export function LogsPage() {
   const tab = search.tab ?? 'functions';
   const query = queryOf(search, tab);
   const [follow, setFollow] = useState(true);
-  const live = useLiveCalls(api, tab === 'functions' && follow, { ...query, tab } as LogsSearch);
   const logs = useInfiniteQuery({
     queryKey: ['console', 'logs', tab, query],
     queryFn: ({ pageParam }) => fetchLogPage(api, tab, query, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
   });
+  // The stream opens once the first page is in, so it never competes with the first screen.
+  const following = tab === 'functions' && follow && logs.isSuccess;
+  const live = useLiveCalls(api, following, { ...query, tab } as LogsSearch);
 
   return (
     <>
@@ -88,7 +90,7 @@ export function LogsPage() {
             Follow new calls live
           </label>
           <p role="status" className="text-gray-300">
-            {LIVE_TEXT[live.state]}
+            {LIVE_TEXT[follow && live.state === 'off' ? 'connecting' : live.state]}
           </p>
         </div>
       )}
