@@ -82,9 +82,12 @@ class Where {
     if (condition) this.sql += ` AND ${condition}`;
     return this;
   }
-  /** tail is the order and limit shared by every read (the limit is a bounded integer). */
-  tail(time: string, limit: number): string {
-    return `WHERE ${this.sql} ORDER BY ${time} DESC, id DESC LIMIT ${Math.trunc(limit)}`;
+  /**
+   * tail is the order and limit shared by every read (the limit is a bounded integer). The columns are
+   * qualified: the SELECT's `id` and `logged_at` are text, and ORDER BY would otherwise sort those.
+   */
+  tail(table: string, time: string, limit: number): string {
+    return `WHERE ${this.sql} ORDER BY ${table}.${time} DESC, ${table}.id DESC LIMIT ${Math.trunc(limit)}`;
   }
 }
 
@@ -106,7 +109,7 @@ export function createConsoleLogsStore(db: Queryable) {
       const { rows } = await db.query<ConsoleFunctionCall>(
         `SELECT id::text AS id, function_name, request_id, trigger, status, duration_ms, output_dropped,
            ${isoOf('logged_at')}
-         FROM app_function_logs ${where.tail('logged_at', filter.limit)}`,
+         FROM app_function_logs ${where.tail('app_function_logs', 'logged_at', filter.limit)}`,
         where.params,
       );
       return rows.map((row) => ({
@@ -134,7 +137,7 @@ export function createConsoleLogsStore(db: Queryable) {
         .equals('user_id', filter.userId);
       const { rows } = await db.query<ConsolePageView>(
         `SELECT id::text AS id, page, user_id, referrer, ${isoOf('viewed_at')}
-         FROM app_page_views ${where.tail('viewed_at', filter.limit)}`,
+         FROM app_page_views ${where.tail('app_page_views', 'viewed_at', filter.limit)}`,
         where.params,
       );
       return rows;
@@ -149,7 +152,7 @@ export function createConsoleLogsStore(db: Queryable) {
       }
       const { rows } = await db.query<ConsoleAuditRow>(
         `SELECT id::text AS id, actor, action, target, before, after, ${isoOf('logged_at')}
-         FROM app_audit_log ${where.tail('logged_at', filter.limit)}`,
+         FROM app_audit_log ${where.tail('app_audit_log', 'logged_at', filter.limit)}`,
         where.params,
       );
       return rows;
