@@ -92,6 +92,11 @@ const FUNCTIONS: Record<string, string> = {
     ['POST', '/admin/users/invite', { user_email: 'planted@example.test', role: 'admin' }],
     ['PATCH', '/admin/users/someone', { role: 'admin' }],
     ['POST', '/admin/users/someone/password-reset', undefined],
+    ['GET', '/admin/logs/functions', undefined],
+    ['GET', '/admin/logs/functions/1', undefined],
+    ['GET', '/admin/logs/page-views', undefined],
+    ['GET', '/admin/logs/audit', undefined],
+    ['GET', '/admin/logs/live', undefined],
   ]) {
     const answer = await fetch(base + path, { method, headers, body: body && JSON.stringify(body) });
     console.push(method + ' ' + path + ' ' + answer.status + (await answer.text(), ''));
@@ -224,6 +229,11 @@ test.describe('function output, connections and tokens', () => {
       'POST /admin/users/invite 403',
       'PATCH /admin/users/someone 403',
       'POST /admin/users/someone/password-reset 403',
+      'GET /admin/logs/functions 403',
+      'GET /admin/logs/functions/1 403',
+      'GET /admin/logs/page-views 403',
+      'GET /admin/logs/audit 403',
+      'GET /admin/logs/live 403',
     ]);
     // Echoed, after the call: nothing at all.
     const token = seen.token.replace(/^Bearer /, '');

@@ -34,9 +34,12 @@ const ISO_TIME = `to_char(logged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS
 /** createFunctionLogsStore returns the SQL for the app_function_logs table (migration 21). */
 export function createFunctionLogsStore(db: Queryable) {
   return {
-    /** insertBatch stores calls (of any apps) in one statement. */
-    async insertBatch(rows: FunctionLogRow[]): Promise<void> {
-      await db.query(
+    /**
+     * insertBatch stores calls (of any apps) in one statement and answers their ids, in the rows' order
+     * (PostgreSQL inserts and returns a function scan's rows in the order it produces them).
+     */
+    async insertBatch(rows: FunctionLogRow[]): Promise<string[]> {
+      const inserted = await db.query<{ id: string }>(
         `INSERT INTO app_function_logs
            (app_id, function_name, request_id, trigger, status, duration_ms, output, output_dropped, logged_at)
          SELECT r.app_id, r.function_name, r.request_id, r.trigger, r.status, r.duration_ms, r.output,
@@ -44,9 +47,11 @@ export function createFunctionLogsStore(db: Queryable) {
          FROM jsonb_to_recordset($1::jsonb) AS r(
            app_id text, function_name text, request_id text, trigger text, status int, duration_ms int,
            output jsonb, output_dropped int, logged_at timestamptz
-         )`,
+         )
+         RETURNING id::text AS id`,
         [JSON.stringify(rows)],
       );
+      return inserted.rows.map((row) => row.id);
     },
     /** list returns calls newest first, limit after skip. */
     async list(filter: FunctionLogFilter, limit: number, skip: number): Promise<StoredFunctionLog[]> {

@@ -5,6 +5,10 @@ import { fileStorageKind } from '../../config/files-env';
 import type { SiteConfig } from '../../../../site/src/config/site-config-schema';
 import { registerAdminRoutes } from '../../routes/admin';
 import { registerAdminRecordRoutes } from '../../routes/admin-records';
+import { registerAdminLogsRoutes } from '../../routes/admin-logs';
+import { createConsoleLogs } from '../../services/admin/console-logs';
+import type { FunctionLogFeed } from '../../services/app-logs/function-log-feed';
+import { createConsoleLogsStore } from '../../store/console-logs-store';
 import { createRecordChanges } from '../../services/admin/record-changes';
 import { createAdminChanges } from '../../services/admin/admin-changes';
 import { createAppOverview, type ServerFacts } from '../../services/admin/app-overview';
@@ -87,7 +91,7 @@ export function buildAdminPart(
   auth: { accounts: Accounts },
   secrets: { secrets: SecretsService; report: { keySource: string } },
   llm: { llm: LlmService },
-  appLogs: { audit: AuditLog },
+  appLogs: { audit: AuditLog; logFeed: FunctionLogFeed },
   entities: { entities: EntitiesService },
   server: AdminServerFacts,
 ): Part {
@@ -127,6 +131,11 @@ export function buildAdminPart(
   return {
     name: 'admin',
     routes: (app, { guard }) => {
+      registerAdminLogsRoutes(app, {
+        guard,
+        logs: createConsoleLogs(createConsoleLogsStore(shared.db)),
+        feed: appLogs.logFeed,
+      });
       registerAdminRecordRoutes(app, {
         guard,
         records: createRecordChanges({ entities: entities.entities, audit: appLogs.audit }),

@@ -9,6 +9,7 @@ import { createAppLogsStore } from '../../store/app-logs-store';
 import { createAuditLogStore } from '../../store/audit-log-store';
 import { createAuditLog, type AuditLog } from '../../services/audit/audit-log';
 import { createFunctionLogsStore } from '../../store/function-logs-store';
+import { createFunctionLogFeed, type FunctionLogFeed } from '../../services/app-logs/function-log-feed';
 import type { Part, Shared } from './part';
 
 /** AppLogsPart is the app logs service (the functions part records each call in it). */
@@ -16,14 +17,21 @@ export interface AppLogsPart extends Part {
   appLogs: AppLogsService;
   /** audit is the operators' change log (the admin part writes it). */
   audit: AuditLog;
+  /** logFeed pushes committed function calls to the console's live Logs page. */
+  logFeed: FunctionLogFeed;
 }
+
+/** LIVE_LOG_STREAMS bounds the console's live log streams one instance holds open. */
+const LIVE_LOG_STREAMS = 200;
 
 /** buildAppLogsPart builds the app logs, starts their pruning, and writes the buffered views on close. */
 export function buildAppLogsPart(shared: Shared): AppLogsPart {
   const { config, db } = shared;
   const audit = createAuditLog(createAuditLogStore(db));
+  const logFeed = createFunctionLogFeed(shared.realtime.hub, LIVE_LOG_STREAMS);
   const appLogs = createAppLogsService({
     audit,
+    feed: logFeed,
     store: createAppLogsStore(db),
     functionStore: createFunctionLogsStore(db),
     limiter: shared.limiter,
@@ -40,6 +48,7 @@ export function buildAppLogsPart(shared: Shared): AppLogsPart {
     name: 'app logs',
     appLogs,
     audit,
+    logFeed,
     routes(app, { guard }) {
       registerAppLogsRoutes(app, { guard, appLogs });
       registerAnalyticsRoutes(app, { guard, analytics });

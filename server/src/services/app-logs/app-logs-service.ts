@@ -9,6 +9,7 @@ import type { FunctionCallRecord } from '../functions/functions-service';
 import type { RateLimiter } from '../limits/rate-limiter';
 import type { BatchWriterCounts } from './batch-writer';
 import { createFunctionCallLogs, type FunctionCallPage } from './function-call-logs';
+import type { FunctionLogFeed } from './function-log-feed';
 import { createPageViewLogs, type PageView, type PageViewPage, type PageViewStats } from './page-view-logs';
 
 export { functionCallView } from './function-call-logs';
@@ -44,6 +45,8 @@ export interface AppLogsDeps {
   bufferMax: number;
   log: AppLogsLog;
   now?: () => Date;
+  /** feed is told each committed batch of function calls (the console's live Logs page). */
+  feed?: Pick<FunctionLogFeed, 'publish'>;
   /** pruneFirstMs is when the first prune runs after startPruning (default 30 s; tests shorten it). */
   pruneFirstMs?: number;
 }
@@ -86,7 +89,7 @@ export function createAppLogsService(deps: AppLogsDeps): AppLogsService {
     ratePerMinute: deps.ratePerMinute,
     now,
   });
-  const calls = createFunctionCallLogs({ ...batches, store: deps.functionStore });
+  const calls = createFunctionCallLogs({ ...batches, store: deps.functionStore, feed: deps.feed });
   let pruneTimers: NodeJS.Timeout[] = [];
   let pruning: Promise<number> | null = null;
 

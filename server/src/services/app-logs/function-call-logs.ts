@@ -5,6 +5,7 @@ import type { FetchLogsQuery } from '../../schemas/app-logs';
 import type { FunctionLogRow, FunctionLogsStore, StoredFunctionLog } from '../../store/function-logs-store';
 import type { FunctionCallRecord } from '../functions/functions-service';
 import { createBatchWriter } from './batch-writer';
+import type { FunctionLogFeed, LiveFunctionCall } from './function-log-feed';
 import { timeRangeOf } from './log-range';
 
 /** FunctionCallView is one call as the admin API lists it. */
@@ -62,13 +63,41 @@ export interface FunctionCallLogsDeps {
   maxBatch: number;
   bufferMax: number;
   log: { warn(details: object, message: string): void; error(details: object, message: string): void };
+  /** feed is told each batch once it is committed (the console's live Logs page). */
+  feed?: Pick<FunctionLogFeed, 'publish'> | undefined;
+}
+
+/** liveCallsOf are a committed batch as the feed pushes them: with their ids, without their output. */
+function liveCallsOf(rows: FunctionLogRow[], ids: string[]): LiveFunctionCall[] {
+  return rows.flatMap((row, index) => {
+    const id = ids[index];
+    if (id === undefined) return [];
+    return [
+      {
+        app_id: row.app_id,
+        id,
+        function: row.function_name,
+        request_id: row.request_id,
+        trigger: row.trigger,
+        status: row.status,
+        duration_ms: row.duration_ms,
+        output_dropped: row.output_dropped,
+        created_date: new Date(row.logged_at).toISOString(),
+      },
+    ];
+  });
 }
 
 /** createFunctionCallLogs buffers, lists and prunes backend function calls. */
 export function createFunctionCallLogs(deps: FunctionCallLogsDeps): FunctionCallLogs {
   const { store } = deps;
   const calls = createBatchWriter<FunctionLogRow>({
-    write: (rows) => (store ? store.insertBatch(rows) : Promise.resolve()),
+    async write(rows) {
+      if (!store) return;
+      const ids = await store.insertBatch(rows);
+      // After the commit, so a viewer who opens a pushed call finds it stored.
+      deps.feed?.publish(liveCallsOf(rows, ids));
+    },
     flushMs: deps.flushMs,
     maxBatch: deps.maxBatch,
     maxBuffered: deps.bufferMax,

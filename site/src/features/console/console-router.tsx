@@ -6,6 +6,8 @@ import { ComingNextPage } from './pages/coming-next-page';
 import { DataPage } from './pages/data/data-page';
 import { prefetchDataPage } from './pages/data/data-prefetch';
 import { dataSearchOf } from './pages/data/data-search';
+import { LogsPage } from './pages/logs/logs-page';
+import { logsSearchOf } from './pages/logs/logs-search';
 import { OverviewPage } from './pages/overview-page';
 import { SecretsPage } from './pages/secrets-page';
 import { SettingsPage } from './pages/settings-page';
@@ -39,6 +41,13 @@ const routeTree = rootRoute.addChildren([
     path: '/data',
     component: DataPage,
     validateSearch: dataSearchOf,
+  }),
+  // `?tab=functions|page-views|audit` and its filters: a permalink to a filtered view.
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/logs',
+    component: LogsPage,
+    validateSearch: logsSearchOf,
   }),
   page('/settings', SettingsPage),
   page('/secrets', SecretsPage),

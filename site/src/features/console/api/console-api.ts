@@ -136,6 +136,8 @@ export interface ConsoleApi {
   sendTestMail(): Promise<string>;
   /** call sends one request under the app's API (path from `/`) and parses the answer with schema. */
   call<T>(path: string, schema: z.ZodType<T>, init?: RequestInit): Promise<T>;
+  /** stream opens a long response under the app's API (a server-sent-events stream) with this token. */
+  stream(path: string, signal: AbortSignal): Promise<Response>;
   /** records are the Data page's calls: the entity endpoints, with this session's token. */
   records: RecordsApi;
 }
@@ -162,6 +164,13 @@ export function createConsoleApi(appId: string, token: string | null): ConsoleAp
   }
   return {
     call,
+    async stream(path, signal) {
+      const headers = new Headers({ accept: 'text/event-stream' });
+      if (token) headers.set('authorization', `Bearer ${token}`);
+      const response = await fetch(`${app}${path}`, { headers, signal });
+      if (!response.ok) throw new ConsoleApiError(await messageOf(response), response.status);
+      return response;
+    },
     async signIn(email, password) {
       const answer = await call('/auth/login', z.object({ access_token: z.string().min(1) }), {
         method: 'POST',

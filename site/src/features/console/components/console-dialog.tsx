@@ -13,6 +13,7 @@ export function ConsoleDialog({
   open,
   onOpenChange,
   children,
+  closeLabel = 'Cancel',
 }: {
   trigger: ReactNode;
   title: string;
@@ -20,6 +21,8 @@ export function ConsoleDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
   children: ReactNode;
+  /** closeLabel names the close button (a dialog that only shows something is closed, not cancelled). */
+  closeLabel?: string;
 }) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
@@ -30,7 +33,7 @@ export function ConsoleDialog({
           <Dialog.Title className="text-lg font-semibold text-gold-100">{title}</Dialog.Title>
           <Dialog.Description className="mt-1 text-gray-200">{description}</Dialog.Description>
           {children}
-          <Dialog.Close className="mt-4 underline">Cancel</Dialog.Close>
+          <Dialog.Close className="mt-4 underline">{closeLabel}</Dialog.Close>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -1,0 +1,119 @@
+// The console Logs page's reads on a real embedded database: keyset pages that neither skip nor repeat a
+// row (several rows share one millisecond), the filters, one call's output, and the live feed told each
+// committed batch with the stored ids.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleFunctionLogsQuerySchema } from '../../schemas/console-logs';
+import { createAppLogsStore } from '../../store/app-logs-store';
+import { createAppsStore } from '../../store/apps-store';
+import { createConsoleLogsStore } from '../../store/console-logs-store';
+import type { Database } from '../../store/database';
+import { createFunctionLogsStore } from '../../store/function-logs-store';
+import { openTestDatabase, type TestDatabase } from '../../test-support/open-test-database';
+import { createAppLogsService } from '../app-logs/app-logs-service';
+import { createFunctionLogFeed, type LiveFunctionCall } from '../app-logs/function-log-feed';
+import { createRateLimiter } from '../limits/rate-limiter';
+import { createConsoleLogs } from './console-logs';
+
+const APP = 'console-logs-app';
+let opened: TestDatabase | undefined;
+let db: Database;
+
+beforeAll(async () => {
+  opened = await openTestDatabase({ engine: 'pglite' });
+  db = opened.db;
+  await createAppsStore(db).ensure(APP);
+  await createAppsStore(db).ensure('other-app');
+});
+
+afterAll(async () => {
+  await opened?.close();
+});
+
+/** hub is an in-process stand-in for the realtime hub: dispatch runs the handler at once. */
+function hub() {
+  const handlers = new Map<string, (payload: unknown) => void>();
+  return {
+    dispatch: (name: string, payload: unknown) => handlers.get(name)?.(payload),
+    handle: (name: string, handler: (payload: unknown) => void) => void handlers.set(name, handler),
+  };
+}
+
+describe('console logs', () => {
+  it('pages function calls by keyset without skipping or repeating rows, filtered, and opens one', async () => {
+    const feed = createFunctionLogFeed(hub(), 5);
+    const pushed: LiveFunctionCall[] = [];
+    const unsubscribe = feed.subscribe(APP, (calls) => pushed.push(...calls));
+    const logs = createAppLogsService({
+      store: createAppLogsStore(db),
+      functionStore: createFunctionLogsStore(db),
+      limiter: createRateLimiter(),
+      visitorSecret: 'secret',
+      retentionDays: 30,
+      ratePerMinute: 1000,
+      flushMs: 60_000,
+      bufferMax: 1000,
+      log: { warn: () => undefined, error: () => undefined },
+      feed,
+    });
+    // 7 calls, three of them in the same millisecond.
+    const times = ['01', '02', '02', '02', '03', '04', '05'].map((s) => `2026-11-20T10:00:${s}.000Z`);
+    times.forEach((at, index) =>
+      logs.recordFunctionCall(index === 6 ? 'other-app' : APP, {
+        function: index % 2 === 0 ? 'even' : 'odd',
+        requestId: `req-${index}`,
+        trigger: 'http',
+        status: index === 3 ? 500 : 200,
+        durationMs: index,
+        output: [{ stream: 'stdout', line: `call ${index}` }],
+        outputDropped: 0,
+        at,
+      }),
+    );
+    await logs.flush();
+    unsubscribe?.();
+    expect(pushed.map((call) => call.request_id)).toEqual([
+      'req-0',
+      'req-1',
+      'req-2',
+      'req-3',
+      'req-4',
+      'req-5',
+    ]);
+    expect(feed.listeners()).toBe(0);
+
+    const reads = createConsoleLogs(createConsoleLogsStore(db));
+    const query = (params: Record<string, string>) => ConsoleFunctionLogsQuerySchema.parse(params);
+    const seen: string[] = [];
+    let next: string | null = null;
+    do {
+      const page = await reads.functionCalls(
+        APP,
+        query(next ? { limit: '2', before: next } : { limit: '2' }),
+      );
+      seen.push(...page.items.map((item) => item.request_id ?? ''));
+      next = page.next;
+    } while (next);
+    expect(seen).toEqual(['req-5', 'req-4', 'req-3', 'req-2', 'req-1', 'req-0']);
+
+    const failed = await reads.functionCalls(APP, query({ status: 'error' }));
+    expect(failed.items.map((item) => item.request_id)).toEqual(['req-3']);
+    const odd = await reads.functionCalls(APP, query({ function: 'odd', to: '2026-11-20T10:00:03Z' }));
+    expect(odd.items.map((item) => item.request_id)).toEqual(['req-3', 'req-1']);
+    const one = await reads.functionCalls(APP, query({ request_id: 'req-4' }));
+    expect(one.items).toHaveLength(1);
+    const pushedId = pushed.find((call) => call.request_id === 'req-4')?.id ?? '';
+    expect(one.items[0]?.id).toBe(pushedId);
+    expect(await reads.functionOutput(APP, pushedId)).toEqual({
+      id: pushedId,
+      output: [{ stream: 'stdout', line: 'call 4' }],
+    });
+    await expect(reads.functionOutput('other-app', pushedId)).rejects.toThrow('No such function call');
+    await logs.close();
+  });
+
+  it('refuses a listener past the bound', () => {
+    const feed = createFunctionLogFeed(hub(), 1);
+    expect(feed.subscribe(APP, () => undefined)).not.toBeNull();
+    expect(feed.subscribe(APP, () => undefined)).toBeNull();
+  });
+});

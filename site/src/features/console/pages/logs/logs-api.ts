@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import type { ConsoleApi } from '../../api/console-api';
+import type { LogTab } from './logs-search';
+
+// The Logs page's calls: a keyset page of one log (with the cursor of the next), one call's redacted output,
+// and the live stream of committed function calls (server-sent events read through fetch, so the request
+// carries the session's token).
+
+const FunctionCallSchema = z.object({
+  id: z.string(),
+  function: z.string(),
+  request_id: z.string().nullable(),
+  trigger: z.string(),
+  status: z.number(),
+  duration_ms: z.number(),
+  output_dropped: z.number(),
+  created_date: z.string(),
+});
+export type FunctionCall = z.infer<typeof FunctionCallSchema>;
+
+const PageViewSchema = z.object({
+  id: z.string(),
+  page: z.string(),
+  user_id: z.string().nullable(),
+  referrer: z.string().nullable(),
+  created_date: z.string(),
+});
+export type PageViewRow = z.infer<typeof PageViewSchema>;
+
+const AuditEntrySchema = z.object({
+  id: z.string(),
+  actor: z.unknown(),
+  action: z.string(),
+  target: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+  logged_at: z.string(),
+});
+export type AuditEntryRow = z.infer<typeof AuditEntrySchema>;
+
+const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), next: z.string().nullable() });
+const PAGE_SCHEMAS = {
+  functions: pageOf(FunctionCallSchema),
+  'page-views': pageOf(PageViewSchema),
+  audit: pageOf(AuditEntrySchema),
+} as const;
+
+/** LogRows is one page of one tab's rows. */
+export type LogRows =
+  | { tab: 'functions'; items: FunctionCall[]; next: string | null }
+  | { tab: 'page-views'; items: PageViewRow[]; next: string | null }
+  | { tab: 'audit'; items: AuditEntryRow[]; next: string | null };
+
+/** fetchLogPage reads one page of tab's log, filtered, older than before when given. */
+export async function fetchLogPage(
+  api: ConsoleApi,
+  tab: LogTab,
+  query: Record<string, string>,
+  before: string | null,
+): Promise<LogRows> {
+  const params = new URLSearchParams(query);
+  if (before) params.set('before', before);
+  const path = `/admin/logs/${tab}?${params.toString()}`;
+  if (tab === 'functions') return { tab, ...(await api.call(path, PAGE_SCHEMAS.functions)) };
+  if (tab === 'page-views') return { tab, ...(await api.call(path, PAGE_SCHEMAS['page-views'])) };
+  return { tab, ...(await api.call(path, PAGE_SCHEMAS.audit)) };
+}
+
+const OutputSchema = z.object({
+  id: z.string(),
+  output: z.array(z.object({ stream: z.string(), line: z.string() })),
+});
+
+/** fetchCallOutput reads one call's stored output (redacted when it was logged). */
+export function fetchCallOutput(api: ConsoleApi, id: string) {
+  return api.call(`/admin/logs/functions/${encodeURIComponent(id)}`, OutputSchema);
+}
+
+const LiveCallsSchema = z.array(FunctionCallSchema);
+
+/**
+ * followCalls reads the live stream until signal aborts or the stream ends: onOpen once it is open, then
+ * onCalls with each committed batch.
+ */
+export async function followCalls(
+  api: ConsoleApi,
+  signal: AbortSignal,
+  handlers: { onOpen(): void; onCalls(calls: FunctionCall[]): void },
+): Promise<void> {
+  const response = await api.stream('/admin/logs/live', signal);
+  if (!response.body) throw new Error('The server sent no stream');
+  handlers.onOpen();
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = block
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+        .join('\n');
+      if (data) handlers.onCalls(LiveCallsSchema.parse(JSON.parse(data)));
+    }
+  }
+}

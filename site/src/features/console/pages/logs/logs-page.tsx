@@ -1,0 +1,112 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Link, useSearch } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useConsoleSession } from '../../components/console-context';
+import { EmptyState, ErrorState, LoadingState, PageHeading } from '../../components/page-states';
+import { LogFilters } from './log-filters';
+import { AuditTable, FunctionCallsTable, PageViewsTable } from './log-tables';
+import { fetchLogPage, type FunctionCall, type LogRows } from './logs-api';
+import { LOG_TABS, queryOf, type LogTab, type LogsSearch } from './logs-search';
+import { useLiveCalls, type LiveState } from './use-live-calls';
+
+const TAB_LABELS: Record<LogTab, string> = {
+  functions: 'Function calls',
+  'page-views': 'Page views',
+  audit: 'Audit log',
+};
+
+const LIVE_TEXT: Record<LiveState, string> = {
+  off: 'Not following new calls.',
+  connecting: 'Connecting…',
+  live: 'Following new calls live.',
+  retrying: 'The live stream dropped: reconnecting…',
+};
+
+/** rowsOf joins a tab's loaded pages (with the live calls, newest first, on the functions tab). */
+function rowsOf(pages: LogRows[], live: FunctionCall[]): LogRows {
+  const tab = pages[0]?.tab ?? 'functions';
+  if (tab === 'functions') {
+    const loaded = pages.flatMap((page) => (page.tab === 'functions' ? page.items : []));
+    const known = new Set(loaded.map((call) => call.id));
+    return { tab, items: [...live.filter((call) => !known.has(call.id)), ...loaded], next: null };
+  }
+  if (tab === 'page-views')
+    return { tab, items: pages.flatMap((page) => (page.tab === tab ? page.items : [])), next: null };
+  return { tab, items: pages.flatMap((page) => (page.tab === 'audit' ? page.items : [])), next: null };
+}
+
+function Rows({ rows }: { rows: LogRows }) {
+  if (rows.items.length === 0) return <EmptyState>No entries match these filters.</EmptyState>;
+  if (rows.tab === 'functions') return <FunctionCallsTable calls={rows.items} />;
+  if (rows.tab === 'page-views') return <PageViewsTable views={rows.items} />;
+  return <AuditTable entries={rows.items} />;
+}
+
+/**
+ * LogsPage shows function calls, page views and the audit log, one tab each, filtered by the URL's search
+ * params (a permalink), newest first, paged by the server's keyset cursor; function calls arrive live.
+ */
+export function LogsPage() {
+  const { api } = useConsoleSession();
+  const search: LogsSearch = useSearch({ strict: false });
+  const tab = search.tab ?? 'functions';
+  const query = queryOf(search, tab);
+  const [follow, setFollow] = useState(true);
+  const logs = useInfiniteQuery({
+    queryKey: ['console', 'logs', tab, query],
+    queryFn: ({ pageParam }) => fetchLogPage(api, tab, query, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next,
+  });
+  // The stream opens once the first page is in, so it never competes with the first screen.
+  const following = tab === 'functions' && follow && logs.isSuccess;
+  const live = useLiveCalls(api, following, { ...query, tab } as LogsSearch);
+
+  return (
+    <>
+      <PageHeading>Logs</PageHeading>
+      <p className="mt-2 max-w-2xl text-gray-200">
+        What the app&apos;s backend functions did, which pages were viewed, and every change an operator made.
+        Filters are kept in the address, so a filtered view can be shared.
+      </p>
+      <nav aria-label="Logs" className="mt-4 flex flex-wrap gap-2">
+        {LOG_TABS.map((name) => (
+          <Link
+            key={name}
+            to="/logs"
+            search={{ tab: name }}
+            aria-current={name === tab ? 'page' : undefined}
+            className={`rounded px-3 py-1 ${name === tab ? 'bg-royal-700 font-semibold text-gold-100' : 'underline'}`}
+          >
+            {TAB_LABELS[name]}
+          </Link>
+        ))}
+      </nav>
+      <LogFilters key={JSON.stringify(search)} tab={tab} search={search} />
+      {tab === 'functions' && (
+        <div className="mt-3 flex flex-wrap items-center gap-4">
+          <label className="flex items-center gap-2">
+            <input type="checkbox" checked={follow} onChange={(event) => setFollow(event.target.checked)} />
+            Follow new calls live
+          </label>
+          <p role="status" className="text-gray-300">
+            {LIVE_TEXT[follow && live.state === 'off' ? 'connecting' : live.state]}
+          </p>
+        </div>
+      )}
+      {logs.isPending && <LoadingState what={`the ${TAB_LABELS[tab].toLowerCase()}`} />}
+      {logs.isError && <ErrorState error={logs.error} retry={() => void logs.refetch()} />}
+      {logs.data && <Rows rows={rowsOf(logs.data.pages, live.calls)} />}
+      {logs.hasNextPage && (
+        <button
+          type="button"
+          className="mt-4 underline"
+          disabled={logs.isFetchingNextPage}
+          onClick={() => void logs.fetchNextPage()}
+        >
+          {logs.isFetchingNextPage ? 'Loading older entries…' : 'Load older entries'}
+        </button>
+      )}
+    </>
+  );
+}
