@@ -19,6 +19,7 @@ const BENCHMARKS = [
   'realtime-fanout.ts',
   'list-uncached.ts',
   'console-grid.ts',
+  'console-analytics.ts',
 ];
 
 function run(script: string): Promise<number> {

@@ -469,6 +469,23 @@ const MIGRATIONS: Migration[] = [
       'CREATE INDEX app_audit_log_app_time_idx ON app_audit_log (app_id, logged_at DESC, id DESC)',
     ],
   },
+  {
+    version: 40,
+    name: 'create mail_log',
+    // One row per mail sent or failed (never its recipient, subject or body), for the console's Analytics
+    // and Integrations pages. 40 leaves 28–39 to migrations of parallel branches.
+    statements: [
+      `CREATE TABLE mail_log (
+        id bigserial PRIMARY KEY,
+        app_id text NOT NULL,
+        sent_at timestamptz NOT NULL DEFAULT now(),
+        ok boolean NOT NULL,
+        transport text NOT NULL,
+        error text NULL
+      )`,
+      'CREATE INDEX mail_log_app_time_idx ON mail_log (app_id, sent_at)',
+    ],
+  },
 ];
 
 /**

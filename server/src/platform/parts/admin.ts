@@ -5,6 +5,9 @@ import { fileStorageKind } from '../../config/files-env';
 import type { SiteConfig } from '../../../../site/src/config/site-config-schema';
 import { registerAdminRoutes } from '../../routes/admin';
 import { registerAdminRecordRoutes } from '../../routes/admin-records';
+import { registerAdminAnalyticsRoutes } from '../../routes/admin-analytics';
+import { createAnalyticsCharts } from '../../services/admin/analytics-charts';
+import { createAnalyticsChartsStore } from '../../store/analytics-charts-store';
 import { createRecordChanges } from '../../services/admin/record-changes';
 import { createAdminChanges } from '../../services/admin/admin-changes';
 import { createAppOverview, type ServerFacts } from '../../services/admin/app-overview';
@@ -131,6 +134,13 @@ export function buildAdminPart(
         guard,
         records: createRecordChanges({ entities: entities.entities, audit: appLogs.audit }),
         entities: entities.entities,
+      });
+      registerAdminAnalyticsRoutes(app, {
+        guard,
+        charts: createAnalyticsCharts({
+          store: createAnalyticsChartsStore(shared.db),
+          dailyTokenBudget: config.LLM_DAILY_TOKEN_BUDGET,
+        }),
       });
       registerAdminRoutes(app, {
         changes,

@@ -1,5 +1,6 @@
 import { createRootRoute, createRoute, createRouter, redirect } from '@tanstack/react-router';
 import { ConsoleLayout } from './components/console-layout';
+import { AnalyticsPage } from './pages/analytics/analytics-page';
 import { ComingNextPage } from './pages/coming-next-page';
 import { DataPage } from './pages/data/data-page';
 import { dataSearchOf } from './pages/data/data-search';
@@ -37,6 +38,7 @@ const routeTree = rootRoute.addChildren([
     component: DataPage,
     validateSearch: dataSearchOf,
   }),
+  page('/analytics', AnalyticsPage),
   page('/settings', SettingsPage),
   page('/secrets', SecretsPage),
 ]);
