@@ -63,6 +63,7 @@ try {
   for (let run = 0; run <= RUNS; run += 1) {
     const started = performance.now();
     const answer = await fetch(`${api}/admin/analytics?days=90`, { headers: AUTH });
+    if (answer.status !== 200) throw new Error(`analytics: HTTP ${answer.status} ${await answer.text()}`);
     const body = (await answer.json()) as { views: { views: number }[] };
     const elapsed = performance.now() - started;
     const total = body.views.reduce((sum, day) => sum + day.views, 0);

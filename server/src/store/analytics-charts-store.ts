@@ -1,5 +1,6 @@
 // The console's Analytics charts (issue 24): per-UTC-day aggregates computed here in SQL, so the browser
-// gets at most one row per day (and per event name or model), never the raw rows.
+// gets at most one row per day (and per event name or model), never the raw rows. Page views are read from
+// their daily rollups (migration 41), which a trigger keeps as rows are inserted.
 import type { Queryable } from './database';
 
 /** ChartRange is one app's [from, to) window, both ISO date-times at UTC midnight. */
@@ -36,8 +37,6 @@ export interface DayCount {
 }
 
 const dayOf = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
-// The referrer's host only (never its path or query): lower-cased, without port or credentials.
-const REFERRER_HOST = `lower(substring(referrer from '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?([^/?#:]+)'))`;
 
 type Counted = Record<string, string | number>;
 const num = (value: string | number | undefined) => Number(value ?? 0);
@@ -46,12 +45,11 @@ const num = (value: string | number | undefined) => Number(value ?? 0);
 export function createAnalyticsChartsStore(db: Queryable) {
   const params = (range: ChartRange) => [range.appId, range.from, range.to];
   return {
-    /** viewsByDay is page views and distinct visitors per UTC day, oldest first. */
+    /** viewsByDay is page views and distinct visitors per UTC day, oldest first (from the daily rollup). */
     async viewsByDay(range: ChartRange): Promise<DayViews[]> {
       const { rows } = await db.query<Counted>(
-        `SELECT ${dayOf('viewed_at')} AS day, count(*) AS views, count(DISTINCT visitor_key) AS visitors
-         FROM app_page_views WHERE app_id = $1 AND viewed_at >= $2 AND viewed_at < $3
-         GROUP BY 1 ORDER BY 1`,
+        `SELECT to_char(day, 'YYYY-MM-DD') AS day, views, visitors FROM app_page_view_days
+         WHERE app_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date ORDER BY day`,
         params(range),
       );
       return rows.map((row) => ({
@@ -63,8 +61,8 @@ export function createAnalyticsChartsStore(db: Queryable) {
     /** topPages is the most viewed pages, at most limit. */
     async topPages(range: ChartRange, limit: number): Promise<NamedCount[]> {
       const { rows } = await db.query<Counted>(
-        `SELECT page AS key, count(*) AS count FROM app_page_views
-         WHERE app_id = $1 AND viewed_at >= $2 AND viewed_at < $3
+        `SELECT page AS key, sum(views) AS count FROM app_page_view_page_days
+         WHERE app_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date
          GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT $4`,
         [...params(range), limit],
       );
@@ -73,9 +71,9 @@ export function createAnalyticsChartsStore(db: Queryable) {
     /** topReferrers is the referring hosts (never paths) by page views, at most limit. */
     async topReferrers(range: ChartRange, limit: number): Promise<NamedCount[]> {
       const { rows } = await db.query<Counted>(
-        `SELECT ${REFERRER_HOST} AS key, count(*) AS count FROM app_page_views
-         WHERE app_id = $1 AND viewed_at >= $2 AND viewed_at < $3 AND referrer IS NOT NULL
-         GROUP BY 1 HAVING ${REFERRER_HOST} IS NOT NULL ORDER BY 2 DESC, 1 LIMIT $4`,
+        `SELECT host AS key, sum(views) AS count FROM app_page_view_referrer_days
+         WHERE app_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date
+         GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT $4`,
         [...params(range), limit],
       );
       return rows.map((row) => ({ key: String(row.key), count: num(row.count) }));

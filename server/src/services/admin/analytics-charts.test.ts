@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_ENGINES, type TestDatabase } from '../../test-support/open-test-database';
 import { createAnalyticsChartsStore } from '../../store/analytics-charts-store';
 import { createMailLogStore } from '../../store/mail-log-store';
+import { createAppLogsStore } from '../../store/app-logs-store';
 import { createAnalyticsCharts, dayKeys } from './analytics-charts';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
@@ -76,5 +77,40 @@ describe.each(TEST_ENGINES)('analytics charts on %s', (name) => {
     expect(live.views).toHaveLength(90);
     expect(live.mails.reduce((sum, day) => sum + day.count, 0)).toBe(1);
     expect(live.mails.at(-1)?.count).toBe(1);
+  });
+
+  it('keeps the daily rollups by trigger: a key seen again that day is one visitor; prune drops old days', async () => {
+    const store = createAppLogsStore(engine.db);
+    const row = (visitor: string, at: string) => ({
+      app_id: 'a2',
+      page: 'later',
+      user_id: null,
+      referrer: 'https://Again.example/x',
+      visitor_key: visitor,
+      viewed_at: at,
+    });
+    await store.insertBatch([row('v1', '2026-03-10T10:00:00Z'), row('v7', '2026-03-10T10:00:00Z')]);
+    await store.insertBatch([row('v7', '2026-03-10T11:00:00Z'), row('v7', '2026-03-01T11:00:00Z')]);
+    const charts = createAnalyticsCharts({
+      store: createAnalyticsChartsStore(engine.db),
+      dailyTokenBudget: 1000,
+      now: () => NOW,
+    });
+    const read = await charts.read('a2', 30);
+    expect(read.views.at(-1)).toEqual({ day: '2026-03-10', views: 4, visitors: 2 });
+    expect(read.views.find((day) => day.day === '2026-03-01')).toEqual({
+      day: '2026-03-01',
+      views: 1,
+      visitors: 1,
+    });
+    expect(read.topReferrers).toEqual([
+      { key: 'again.example', count: 4 },
+      { key: 'other.example', count: 1 },
+    ]);
+    await store.pruneBefore('2026-03-05T00:00:00Z', 1000);
+    await store.pruneRollupsBefore('2026-03-05T00:00:00Z');
+    const pruned = await charts.read('a2', 30);
+    expect(pruned.views.find((day) => day.day === '2026-03-01')?.views).toBe(0);
+    expect(pruned.views.at(-1)?.views).toBe(4);
   });
 });
