@@ -29,12 +29,12 @@ if ((await first.stop()) !== 0) throw new Error('the migrating start did not sto
 process.stdout.write(`  seeding ${ROWS} page views… `);
 const seedStarted = performance.now();
 const db = new PGlite(join(dataDir, 'pglite'));
-// 200 pages, 20 referrer hosts (a fifth without referrer), ~3,000 visitors a day, over 90 days until now.
+// 200 pages, 20 referrer hosts (a fifth without referrer), ~3,000 visitors a day, over the last 89 days until now (all inside the 90 UTC days charted).
 await db.query(
   `INSERT INTO app_page_views (app_id, page, user_id, referrer, visitor_key, viewed_at)
    SELECT $1, '/page-' || (i % 200), NULL,
      CASE WHEN i % 5 = 0 THEN NULL ELSE 'https://ref-' || (i % 20) || '.example/path?q=' || i END,
-     'visitor-' || (i % 3000), now() - (i::double precision / $2) * interval '90 days'
+     'visitor-' || (i % 3000), now() - (i::double precision / $2) * interval '89 days'
    FROM generate_series(0, $2 - 1) AS i`,
   [APP_ID, ROWS],
 );
