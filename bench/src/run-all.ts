@@ -20,6 +20,7 @@ const BENCHMARKS = [
   'list-uncached.ts',
   'console-grid.ts',
   'console-logs.ts',
+  'console-analytics.ts',
 ];
 
 function run(script: string): Promise<number> {

@@ -105,6 +105,7 @@ test('an admin signs in to the Overview, moves between pages, deep links and goe
     'Users',
     'Data',
     'Logs',
+    'Analytics',
     'Secrets',
     'Settings',
   ]);

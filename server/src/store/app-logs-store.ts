@@ -116,6 +116,19 @@ export function createAppLogsStore(db: Queryable) {
     async pruneBefore(cutoff: string, batch: number): Promise<number> {
       return pruneExpired(db, { table: 'app_page_views', timeColumn: 'viewed_at' }, cutoff, batch);
     },
+    /** pruneRollupsBefore deletes the daily rollups (migration 30) of the UTC days wholly before cutoff. */
+    async pruneRollupsBefore(cutoff: string): Promise<void> {
+      for (const table of [
+        'app_page_view_days',
+        'app_page_visitor_days',
+        'app_page_view_page_days',
+        'app_page_view_referrer_days',
+      ]) {
+        await db.query(`DELETE FROM ${table} WHERE day < ($1::timestamptz AT TIME ZONE 'UTC')::date`, [
+          cutoff,
+        ]);
+      }
+    },
   };
 }
 

@@ -9,6 +9,9 @@ import { registerAdminLogsRoutes } from '../../routes/admin-logs';
 import { createConsoleLogs } from '../../services/admin/console-logs';
 import type { FunctionLogFeed } from '../../services/app-logs/function-log-feed';
 import { createConsoleLogsStore } from '../../store/console-logs-store';
+import { registerAdminAnalyticsRoutes } from '../../routes/admin-analytics';
+import { createAnalyticsCharts } from '../../services/admin/analytics-charts';
+import { createAnalyticsChartsStore } from '../../store/analytics-charts-store';
 import { createRecordChanges } from '../../services/admin/record-changes';
 import { createAdminChanges } from '../../services/admin/admin-changes';
 import { createAppOverview, type ServerFacts } from '../../services/admin/app-overview';
@@ -140,6 +143,13 @@ export function buildAdminPart(
         guard,
         records: createRecordChanges({ entities: entities.entities, audit: appLogs.audit }),
         entities: entities.entities,
+      });
+      registerAdminAnalyticsRoutes(app, {
+        guard,
+        charts: createAnalyticsCharts({
+          store: createAnalyticsChartsStore(shared.db),
+          dailyTokenBudget: config.LLM_DAILY_TOKEN_BUDGET,
+        }),
       });
       registerAdminRoutes(app, {
         changes,

@@ -15,6 +15,8 @@ import { createIdentity, type Identity } from '../../services/identity/identity'
 import { createRateLimiter } from '../../services/limits/rate-limiter';
 import { createUsageCounter } from '../../services/limits/usage-counter';
 import { createMailer, type Mailer } from '../../services/mail/mailer';
+import { recordedMailer } from '../../services/mail/recorded-mailer';
+import { createMailLogStore } from '../../store/mail-log-store';
 import { createAppsStore } from '../../store/apps-store';
 import type { Database } from '../../store/database';
 import { createUsersStore } from '../../store/users-store';
@@ -41,12 +43,20 @@ export async function buildAppBasics(input: {
   const { config, db } = input;
   const apps = createAppsService(createAppsStore(db));
   await apps.ensureApp(config.APP_ID);
-  const mailer = createMailer({
-    smtpUrl: config.SMTP_URL,
-    from: config.MAIL_FROM,
-    outboxDir: join(config.DATA_DIR, 'outbox'),
-    log: input.log,
-  });
+  const mailer = recordedMailer(
+    createMailer({
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      outboxDir: join(config.DATA_DIR, 'outbox'),
+      log: input.log,
+    }),
+    {
+      appId: config.APP_ID,
+      transport: config.SMTP_URL ? 'smtp' : 'outbox',
+      store: createMailLogStore(db),
+      onRecordError: (error) => input.log.warn({ err: error }, 'mail_log: a send was not recorded'),
+    },
+  );
   const identity = createIdentity({
     secrets: input.secrets,
     jwtExpiresIn: config.JWT_EXPIRES_IN,

@@ -192,7 +192,10 @@ export function createPageViewLogs(deps: PageViewLogsDeps): PageViewLogs {
       for (;;) {
         const deleted = await store.pruneBefore(cutoff, batch);
         total += deleted;
-        if (deleted < batch) return total;
+        if (deleted < batch) {
+          await store.pruneRollupsBefore(cutoff);
+          return total;
+        }
       }
     },
     flush: () => writer.flush(),

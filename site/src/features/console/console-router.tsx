@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createRootRoute, createRoute, createRouter, redirect } from '@tanstack/react-router';
 import type { ConsoleApi } from './api/console-api';
 import { ConsoleLayout } from './components/console-layout';
+import { AnalyticsPage } from './pages/analytics/analytics-page';
 import { ComingNextPage } from './pages/coming-next-page';
 import { DataPage } from './pages/data/data-page';
 import { prefetchDataPage } from './pages/data/data-prefetch';
@@ -49,6 +50,7 @@ const routeTree = rootRoute.addChildren([
     component: LogsPage,
     validateSearch: logsSearchOf,
   }),
+  page('/analytics', AnalyticsPage),
   page('/settings', SettingsPage),
   page('/secrets', SecretsPage),
 ]);

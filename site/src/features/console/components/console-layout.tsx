@@ -8,6 +8,7 @@ export const CONSOLE_PAGES = [
   { to: '/users', label: 'Users' },
   { to: '/data', label: 'Data' },
   { to: '/logs', label: 'Logs' },
+  { to: '/analytics', label: 'Analytics' },
   { to: '/secrets', label: 'Secrets' },
   { to: '/settings', label: 'Settings' },
 ] as const;
