@@ -92,6 +92,9 @@ const FUNCTIONS: Record<string, string> = {
     ['POST', '/admin/users/invite', { user_email: 'planted@example.test', role: 'admin' }],
     ['PATCH', '/admin/users/someone', { role: 'admin' }],
     ['POST', '/admin/users/someone/password-reset', undefined],
+    ['GET', '/admin/functions', undefined],
+    ['POST', '/admin/functions/hello/invoke', { body: {} }],
+    ['POST', '/admin/functions/hello/schedules/soon/run', undefined],
   ]) {
     const answer = await fetch(base + path, { method, headers, body: body && JSON.stringify(body) });
     console.push(method + ' ' + path + ' ' + answer.status + (await answer.text(), ''));
@@ -224,6 +227,9 @@ test.describe('function output, connections and tokens', () => {
       'POST /admin/users/invite 403',
       'PATCH /admin/users/someone 403',
       'POST /admin/users/someone/password-reset 403',
+      'GET /admin/functions 403',
+      'POST /admin/functions/hello/invoke 403',
+      'POST /admin/functions/hello/schedules/soon/run 403',
     ]);
     // Echoed, after the call: nothing at all.
     const token = seen.token.replace(/^Bearer /, '');

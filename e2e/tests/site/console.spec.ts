@@ -100,7 +100,14 @@ test('an admin signs in to the Overview, moves between pages, deep links and goe
   await consoleScreenshot(page, 'overview');
 
   const nav = page.getByRole('navigation', { name: 'Console' });
-  await expect(nav.getByRole('link')).toHaveText(['Overview', 'Users', 'Data', 'Secrets', 'Settings']);
+  await expect(nav.getByRole('link')).toHaveText([
+    'Overview',
+    'Users',
+    'Data',
+    'Functions',
+    'Secrets',
+    'Settings',
+  ]);
   await nav.getByRole('link', { name: 'Users' }).click();
   await expect(page).toHaveURL(`${server.url}/_/users`);
   await expect(main.getByRole('heading', { name: 'Users', level: 1 })).toBeFocused();

@@ -3,6 +3,7 @@ import { ConsoleLayout } from './components/console-layout';
 import { ComingNextPage } from './pages/coming-next-page';
 import { DataPage } from './pages/data/data-page';
 import { dataSearchOf } from './pages/data/data-search';
+import { FunctionsPage } from './pages/functions/functions-page';
 import { OverviewPage } from './pages/overview-page';
 import { SecretsPage } from './pages/secrets-page';
 import { SettingsPage } from './pages/settings-page';
@@ -37,6 +38,7 @@ const routeTree = rootRoute.addChildren([
     component: DataPage,
     validateSearch: dataSearchOf,
   }),
+  page('/functions', FunctionsPage),
   page('/settings', SettingsPage),
   page('/secrets', SecretsPage),
 ]);

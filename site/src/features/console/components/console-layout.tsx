@@ -7,6 +7,7 @@ export const CONSOLE_PAGES = [
   { to: '/overview', label: 'Overview' },
   { to: '/users', label: 'Users' },
   { to: '/data', label: 'Data' },
+  { to: '/functions', label: 'Functions' },
   { to: '/secrets', label: 'Secrets' },
   { to: '/settings', label: 'Settings' },
 ] as const;
