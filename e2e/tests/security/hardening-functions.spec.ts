@@ -98,6 +98,9 @@ const FUNCTIONS: Record<string, string> = {
     ['GET', '/admin/logs/page-views', undefined],
     ['GET', '/admin/logs/audit', undefined],
     ['GET', '/admin/logs/live', undefined],
+    ['GET', '/admin/functions', undefined],
+    ['POST', '/admin/functions/hello/invoke', { body: {} }],
+    ['POST', '/admin/functions/hello/schedules/soon/run', undefined],
   ]) {
     const answer = await fetch(base + path, { method, headers, body: body && JSON.stringify(body) });
     console.push(method + ' ' + path + ' ' + answer.status + (await answer.text(), ''));
@@ -236,6 +239,9 @@ test.describe('function output, connections and tokens', () => {
       'GET /admin/logs/page-views 403',
       'GET /admin/logs/audit 403',
       'GET /admin/logs/live 403',
+      'GET /admin/functions 403',
+      'POST /admin/functions/hello/invoke 403',
+      'POST /admin/functions/hello/schedules/soon/run 403',
     ]);
     // Echoed, after the call: nothing at all.
     const token = seen.token.replace(/^Bearer /, '');

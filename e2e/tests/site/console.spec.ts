@@ -106,6 +106,7 @@ test('an admin signs in to the Overview, moves between pages, deep links and goe
     'Data',
     'Logs',
     'Analytics',
+    'Functions',
     'Secrets',
     'Settings',
   ]);

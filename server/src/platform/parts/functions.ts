@@ -6,12 +6,16 @@ import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../../config/server-env';
+import { registerAdminFunctionRoutes } from '../../routes/admin-functions';
 import { registerFunctionsRoutes } from '../../routes/functions';
+import { createFunctionsConsole } from '../../services/admin/functions-console';
 import type { AppLogsService } from '../../services/app-logs/app-logs-service';
+import type { AuditLog } from '../../services/audit/audit-log';
 import { probeDeno, type DenoProbe } from '../../services/functions/deno-binary';
 import { loadFunctions } from '../../services/functions/function-discovery';
 import { createFunctionsService, type FunctionsService } from '../../services/functions/functions-service';
 import type { SecretsService } from '../../services/secrets/secrets-service';
+import { createFunctionStatsStore } from '../../store/function-stats-store';
 import type { Part, Shared } from './part';
 
 /** FunctionsPart is the functions service and where functions reach the API (set once listening). */
@@ -47,7 +51,7 @@ function loopbackPort(url: string | undefined, fallback: number): number | null 
 export async function buildFunctionsPart(
   shared: Shared,
   secrets: { secrets: SecretsService },
-  appLogs: { appLogs: AppLogsService },
+  appLogs: { appLogs: AppLogsService; audit: AuditLog },
 ): Promise<FunctionsPart> {
   const { config, project, logger: log } = shared;
   const shown = (file: string) => relative(process.cwd(), file) || file;
@@ -110,6 +114,19 @@ export async function buildFunctionsPart(
         appId: config.APP_ID,
         functions: service,
         maxBodyBytes: config.FUNCTION_MAX_BODY_MB * 1024 * 1024,
+      });
+      // The console's Functions page (admin-only) sits with the service it reads and calls.
+      registerAdminFunctionRoutes(app, {
+        guard,
+        console: createFunctionsConsole({
+          appId: config.APP_ID,
+          functions: service,
+          stats: createFunctionStatsStore(shared.db),
+          appLogs: appLogs.appLogs,
+          access: shared.access,
+          issueToken: (user) => shared.identity.tokens.issueToken(user),
+          audit: appLogs.audit,
+        }),
       });
       stopListening = listenForFunctions(
         app,

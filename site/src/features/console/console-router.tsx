@@ -9,6 +9,7 @@ import { prefetchDataPage } from './pages/data/data-prefetch';
 import { dataSearchOf } from './pages/data/data-search';
 import { LogsPage } from './pages/logs/logs-page';
 import { logsSearchOf } from './pages/logs/logs-search';
+import { FunctionsPage } from './pages/functions/functions-page';
 import { OverviewPage } from './pages/overview-page';
 import { SecretsPage } from './pages/secrets-page';
 import { SettingsPage } from './pages/settings-page';
@@ -51,6 +52,7 @@ const routeTree = rootRoute.addChildren([
     validateSearch: logsSearchOf,
   }),
   page('/analytics', AnalyticsPage),
+  page('/functions', FunctionsPage),
   page('/settings', SettingsPage),
   page('/secrets', SecretsPage),
 ]);

@@ -9,6 +9,7 @@ export const CONSOLE_PAGES = [
   { to: '/data', label: 'Data' },
   { to: '/logs', label: 'Logs' },
   { to: '/analytics', label: 'Analytics' },
+  { to: '/functions', label: 'Functions' },
   { to: '/secrets', label: 'Secrets' },
   { to: '/settings', label: 'Settings' },
 ] as const;
