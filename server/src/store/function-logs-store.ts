@@ -70,7 +70,7 @@ export function createFunctionLogsStore(db: Queryable) {
         `SELECT id::text AS id, function_name, request_id, trigger, status, duration_ms, output,
            output_dropped, ${ISO_TIME} AS logged_at
          FROM app_function_logs WHERE ${where}
-         ORDER BY app_function_logs.logged_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+         ORDER BY app_function_logs.logged_at DESC, app_function_logs.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
         [...params, limit, skip],
       );
       return rows.map((row) => ({

@@ -509,7 +509,8 @@ const MIGRATIONS: Migration[] = [
     // each INSERT adds (whoever inserts: the page-view writer, a seed): a GROUP BY over the raw rows took over
     // 5 s on PGlite for 90 days of 1,000,000 views (bench/src/console-analytics.ts). Visitors per day are the
     // visitor keys first seen that day (the key rotates daily), so a key is counted once however many batches
-    // bring it, on every instance at once (ON CONFLICT). Pruned with the raw rows, by day.
+    // bring it, on every instance at once (ON CONFLICT). Every upsert takes its rows in key order, so two
+    // instances' batches wait for each other rather than deadlock. Pruned with the raw rows, by day.
     statements: [
       `CREATE TABLE app_page_view_days (
         app_id text NOT NULL, day date NOT NULL, views bigint NOT NULL, visitors bigint NOT NULL,
@@ -534,7 +535,7 @@ const MIGRATIONS: Migration[] = [
       BEGIN
         WITH fresh AS (
           INSERT INTO app_page_visitor_days (app_id, day, visitor_key)
-          SELECT DISTINCT app_id, (viewed_at AT TIME ZONE 'UTC')::date, visitor_key FROM added
+          SELECT DISTINCT app_id, (viewed_at AT TIME ZONE 'UTC')::date, visitor_key FROM added ORDER BY 1, 2, 3
           ON CONFLICT DO NOTHING RETURNING app_id, day
         ), fresh_counts AS (
           SELECT app_id, day, count(*) AS n FROM fresh GROUP BY 1, 2
@@ -543,14 +544,15 @@ const MIGRATIONS: Migration[] = [
         )
         INSERT INTO app_page_view_days (app_id, day, views, visitors)
         SELECT v.app_id, v.day, v.n, coalesce(f.n, 0) FROM view_counts v LEFT JOIN fresh_counts f USING (app_id, day)
+        ORDER BY 1, 2
         ON CONFLICT (app_id, day) DO UPDATE SET views = app_page_view_days.views + EXCLUDED.views,
           visitors = app_page_view_days.visitors + EXCLUDED.visitors;
         INSERT INTO app_page_view_page_days (app_id, day, page, views)
-        SELECT app_id, (viewed_at AT TIME ZONE 'UTC')::date, page, count(*) FROM added GROUP BY 1, 2, 3
+        SELECT app_id, (viewed_at AT TIME ZONE 'UTC')::date, page, count(*) FROM added GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
         ON CONFLICT (app_id, day, page) DO UPDATE SET views = app_page_view_page_days.views + EXCLUDED.views;
         INSERT INTO app_page_view_referrer_days (app_id, day, host, views)
         SELECT app_id, (viewed_at AT TIME ZONE 'UTC')::date, referrer_host(referrer), count(*) FROM added
-        WHERE referrer_host(referrer) IS NOT NULL GROUP BY 1, 2, 3
+        WHERE referrer_host(referrer) IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
         ON CONFLICT (app_id, day, host) DO UPDATE SET views = app_page_view_referrer_days.views + EXCLUDED.views;
         RETURN NULL;
       END $$`,
