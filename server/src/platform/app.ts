@@ -166,7 +166,7 @@ export async function buildApp(deps: EdgeOptions, parts: readonly Part[]): Promi
 
   // Fastify runs onClose hooks last-added first: this one, added before any part's, runs after theirs.
   app.addHook('onClose', async () => {
-    for (const part of [...parts].reverse()) await part.close?.();
+    for (const part of [...parts].reverse()) await closeTimed(part, app.log);
     await deps.afterParts?.();
   });
   registerHealthRoutes(app, deps.isShuttingDown);
@@ -238,4 +238,15 @@ function refuseUnsafeStrings(app: FastifyInstance): void {
     const reason = unsafeValueReason(request.params) ?? unsafeValueReason(request.query);
     if (reason) throw new InvalidInputError(`The request URL ${reason}`);
   });
+}
+
+/** SLOW_PART_CLOSE_MS is when a part's close is logged: a slow shutdown then names the part that held it. */
+const SLOW_PART_CLOSE_MS = 1_000;
+
+async function closeTimed(part: Part, log: FastifyBaseLogger): Promise<void> {
+  if (!part.close) return;
+  const started = Date.now();
+  await part.close();
+  const ms = Date.now() - started;
+  if (ms >= SLOW_PART_CLOSE_MS) log.warn({ part: part.name, ms }, 'part closed slowly');
 }

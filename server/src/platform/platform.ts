@@ -137,9 +137,15 @@ export interface Platform {
   countAdmins(): Promise<number>;
   /** parts are the capabilities, in build order. */
   parts: readonly Part[];
-  /** close stops the app (sockets first, then each part) and then the database. */
-  close(): Promise<void>;
+  /**
+   * close stops the app (sockets first, then each part) and then the database. Requests still running
+   * after graceMs (default 4 s) have their connections closed, so the database always closes in time.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
+
+/** CLOSE_GRACE_MS is how long close lets running requests finish before it closes their connections. */
+const CLOSE_GRACE_MS = 4_000;
 
 /** buildPlatform builds every part once and the Fastify app on them, without listening. */
 export async function buildPlatform(input: PlatformInput): Promise<Platform> {
@@ -228,16 +234,26 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     secretsReport: secrets.report,
     countAdmins: () => shared.identity.users.countAdmins(config.APP_ID),
     parts,
-    async close() {
+    async close({ graceMs = CLOSE_GRACE_MS } = {}) {
       // A request still running at close (a query until its deadline) ends on a keep-alive connection
       // that the client keeps open: close connections as they become idle, or they hold the close open.
       const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+      // The process is ended 10 s after a signal (shutdown.ts): past the grace period, close the busy
+      // connections too, so that the parts and the database still close cleanly before then.
+      const force = setTimeout(() => {
+        logger.warn({ graceMs }, 'requests still running at shutdown: closing their connections');
+        app.server.closeAllConnections();
+      }, graceMs);
+      const started = Date.now();
       try {
         await app.close();
       } finally {
         clearInterval(sweep);
+        clearTimeout(force);
       }
+      const httpClosed = Date.now();
       await db.close();
+      logger.info({ appMs: httpClosed - started, databaseMs: Date.now() - httpClosed }, 'closed');
     },
   };
 }

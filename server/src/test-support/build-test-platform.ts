@@ -29,8 +29,8 @@ const TODO_ENTITY = {
 
 /** TestPlatform is a built platform and how to throw it away. */
 export interface TestPlatform extends Platform {
-  /** dispose closes the platform and removes its folder. */
-  dispose(): Promise<void>;
+  /** dispose closes the platform (with close's options) and removes its folder. */
+  dispose(options?: { graceMs?: number }): Promise<void>;
 }
 
 /**
@@ -74,8 +74,8 @@ export async function buildTestPlatform(
     await platform.app.ready();
     return {
       ...platform,
-      async dispose() {
-        await platform.close();
+      async dispose(options) {
+        await platform.close(options);
         await rm(folder, { recursive: true, force: true });
       },
     };
