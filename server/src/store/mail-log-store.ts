@@ -1,4 +1,5 @@
 import type { Queryable } from './database';
+import { pruneExpired } from './prune-expired';
 
 /** MailLogEntry is one send's outcome: never the recipient, subject or body. */
 export interface MailLogEntry {
@@ -21,6 +22,9 @@ export function createMailLogStore(db: Queryable) {
         entry.error,
       ]);
     },
+    /** prune deletes at most batch records older than cutoff (any app) and says how many. */
+    prune: (cutoff: string, batch: number) =>
+      pruneExpired(db, { table: 'mail_log', timeColumn: 'sent_at' }, cutoff, batch),
   };
 }
 

@@ -4,7 +4,8 @@ import type { Queryable } from './database';
 export type ExpiringTable =
   | { table: 'app_page_views'; timeColumn: 'viewed_at' }
   | { table: 'app_function_logs'; timeColumn: 'logged_at' }
-  | { table: 'app_audit_log'; timeColumn: 'logged_at' };
+  | { table: 'app_audit_log'; timeColumn: 'logged_at' }
+  | { table: 'mail_log'; timeColumn: 'sent_at' };
 
 /**
  * pruneExpired deletes at most batch rows of table older than cutoff (any app) and says how many. Expired

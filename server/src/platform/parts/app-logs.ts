@@ -9,6 +9,7 @@ import { createAppLogsStore } from '../../store/app-logs-store';
 import { createAuditLogStore } from '../../store/audit-log-store';
 import { createAuditLog, type AuditLog } from '../../services/audit/audit-log';
 import { createFunctionLogsStore } from '../../store/function-logs-store';
+import { createMailLogStore } from '../../store/mail-log-store';
 import { createFunctionLogFeed, type FunctionLogFeed } from '../../services/app-logs/function-log-feed';
 import type { Part, Shared } from './part';
 
@@ -31,6 +32,7 @@ export function buildAppLogsPart(shared: Shared): AppLogsPart {
   const logFeed = createFunctionLogFeed(shared.realtime.hub, LIVE_LOG_STREAMS);
   const appLogs = createAppLogsService({
     audit,
+    mailLog: createMailLogStore(db),
     feed: logFeed,
     store: createAppLogsStore(db),
     functionStore: createFunctionLogsStore(db),

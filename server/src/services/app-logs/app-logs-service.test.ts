@@ -1,9 +1,10 @@
 // The page-log service on a real embedded database: views wait in memory and land in one batch, the IP
-// never reaches a row, reads see this instance's views at once, and retention deletes old views.
+// never reaches a row, reads see this instance's views at once, and retention deletes old views (and old mail records).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TooManyRequestsError } from '../../lib/errors';
 import { createAppLogsStore } from '../../store/app-logs-store';
 import { createAppsStore } from '../../store/apps-store';
+import { createMailLogStore } from '../../store/mail-log-store';
 import type { Database } from '../../store/database';
 import { createRateLimiter } from '../limits/rate-limiter';
 import { createAppLogsService, type AppLogsDeps } from './app-logs-service';
@@ -141,6 +142,20 @@ describe('app logs service', () => {
     expect(await logs.pruneExpired()).toBe(1);
     const { rows } = await db.query<{ page: string }>('SELECT page FROM app_page_views');
     expect(rows).toEqual([{ page: 'Recent' }]);
+    await logs.close();
+  });
+
+  it('deletes mail records older than the retention period with the other logs', async () => {
+    await db.query('DELETE FROM mail_log');
+    await db.query(
+      `INSERT INTO mail_log (app_id, ok, transport, sent_at) VALUES
+         ($1, true, 'outbox', '2026-09-01T00:00:00Z'), ($1, false, 'smtp', '2026-11-19T00:00:00Z')`,
+      [APP],
+    );
+    const logs = service({ retentionDays: 30, mailLog: createMailLogStore(db) });
+    expect(await logs.pruneExpired()).toBe(1);
+    const { rows } = await db.query<{ transport: string }>('SELECT transport FROM mail_log');
+    expect(rows).toEqual([{ transport: 'smtp' }]);
     await logs.close();
   });
 

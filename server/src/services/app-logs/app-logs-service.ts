@@ -5,6 +5,7 @@ import type { FetchLogsQuery, StatsQuery } from '../../schemas/app-logs';
 import type { AuditLog } from '../audit/audit-log';
 import type { AppLogsStore } from '../../store/app-logs-store';
 import type { FunctionLogsStore } from '../../store/function-logs-store';
+import type { MailLogStore } from '../../store/mail-log-store';
 import type { FunctionCallRecord } from '../functions/functions-service';
 import type { RateLimiter } from '../limits/rate-limiter';
 import type { BatchWriterCounts } from './batch-writer';
@@ -36,6 +37,8 @@ export interface AppLogsDeps {
   functionStore?: FunctionLogsStore;
   /** audit is the audit log, pruned with the other logs (absent: not pruned here). */
   audit?: Pick<AuditLog, 'prune'>;
+  /** mailLog is the record of mails sent, pruned with the other logs (absent: not pruned here). */
+  mailLog?: Pick<MailLogStore, 'prune'>;
   limiter: RateLimiter;
   /** visitorSecret keys the visitor hash (the server's JWT secret: shared by every instance). */
   visitorSecret: string;
@@ -65,7 +68,7 @@ export interface AppLogsService {
   fetchLogs(appId: string, query: FetchLogsQuery): Promise<PageViewPage>;
   /** stats returns views and distinct visitors in all, per page and per UTC day, over at most a year. */
   stats(appId: string, query: StatsQuery): Promise<PageViewStats>;
-  /** pruneExpired deletes page views, calls and audit rows older than the retention period; says how many. */
+  /** pruneExpired deletes page views, calls, audit rows and mail records older than the retention period; says how many. */
   pruneExpired(): Promise<number>;
   /** flush writes this instance's buffered views and calls now. */
   flush(): Promise<void>;
@@ -96,7 +99,8 @@ export function createAppLogsService(deps: AppLogsDeps): AppLogsService {
   async function pruneExpired(): Promise<number> {
     const cutoff = new Date(now().getTime() - deps.retentionDays * DAY_MS).toISOString();
     const pruned = (await views.prune(cutoff, PRUNE_BATCH)) + (await calls.prune(cutoff, PRUNE_BATCH));
-    return pruned + ((await deps.audit?.prune(cutoff, PRUNE_BATCH)) ?? 0);
+    const audited = (await deps.audit?.prune(cutoff, PRUNE_BATCH)) ?? 0;
+    return pruned + audited + ((await deps.mailLog?.prune(cutoff, PRUNE_BATCH)) ?? 0);
   }
 
   return {
