@@ -41,9 +41,25 @@ const dayOf = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-M
 type Counted = Record<string, string | number>;
 const num = (value: string | number | undefined) => Number(value ?? 0);
 
+/** KeyedRollup is a per-day page-view rollup by a key (a closed list: names go into SQL). */
+type KeyedRollup =
+  { table: 'app_page_view_page_days'; key: 'page' } | { table: 'app_page_view_referrer_days'; key: 'host' };
+const TOP_PAGES: KeyedRollup = { table: 'app_page_view_page_days', key: 'page' };
+const TOP_REFERRERS: KeyedRollup = { table: 'app_page_view_referrer_days', key: 'host' };
+
 /** createAnalyticsChartsStore returns the SQL of the Analytics page's aggregates. */
 export function createAnalyticsChartsStore(db: Queryable) {
   const params = (range: ChartRange) => [range.appId, range.from, range.to];
+  /** topOfRollup is a per-day rollup's keys by views over the range, most first, at most limit. */
+  async function topOfRollup({ table, key }: KeyedRollup, range: ChartRange, limit: number) {
+    const { rows } = await db.query<Counted>(
+      `SELECT ${key} AS key, sum(views) AS count FROM ${table}
+       WHERE app_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date
+       GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT $4`,
+      [...params(range), limit],
+    );
+    return rows.map((row): NamedCount => ({ key: String(row.key), count: num(row.count) }));
+  }
   return {
     /** viewsByDay is page views and distinct visitors per UTC day, oldest first (from the daily rollup). */
     async viewsByDay(range: ChartRange): Promise<DayViews[]> {
@@ -59,25 +75,9 @@ export function createAnalyticsChartsStore(db: Queryable) {
       }));
     },
     /** topPages is the most viewed pages, at most limit. */
-    async topPages(range: ChartRange, limit: number): Promise<NamedCount[]> {
-      const { rows } = await db.query<Counted>(
-        `SELECT page AS key, sum(views) AS count FROM app_page_view_page_days
-         WHERE app_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date
-         GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT $4`,
-        [...params(range), limit],
-      );
-      return rows.map((row) => ({ key: String(row.key), count: num(row.count) }));
-    },
+    topPages: (range: ChartRange, limit: number) => topOfRollup(TOP_PAGES, range, limit),
     /** topReferrers is the referring hosts (never paths) by page views, at most limit. */
-    async topReferrers(range: ChartRange, limit: number): Promise<NamedCount[]> {
-      const { rows } = await db.query<Counted>(
-        `SELECT host AS key, sum(views) AS count FROM app_page_view_referrer_days
-         WHERE app_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date
-         GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT $4`,
-        [...params(range), limit],
-      );
-      return rows.map((row) => ({ key: String(row.key), count: num(row.count) }));
-    },
+    topReferrers: (range: ChartRange, limit: number) => topOfRollup(TOP_REFERRERS, range, limit),
     /** eventsByDay is the SDK's analytics events per name and UTC day received, at most limit rows. */
     async eventsByDay(range: ChartRange, limit: number): Promise<DayNameCount[]> {
       const { rows } = await db.query<Counted>(
