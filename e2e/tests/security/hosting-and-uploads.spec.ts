@@ -136,11 +136,15 @@ test.describe('uploads (item 7) and the data folder (item 10)', () => {
       expect(tooLarge.message).toContain('FILE_ANONYMOUS_MAX_MB');
       // Each upload reserves its largest size (1 MB) before its body is read: of four sent together, two
       // fit the 2 MB share. Settled at 1.8 MB, one more passes (the one crossing it is kept); then none.
+      // On a busy machine the first may settle before the third is admitted: that third then crosses the
+      // share and is kept, so three pass; never all four.
       const together = await Promise.allSettled(
         [1, 2, 3, 4].map(() => coreOf(server).UploadFile({ file: fileOf(0.9 * MB) })),
       );
-      expect(together.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(2);
-      await coreOf(server).UploadFile({ file: fileOf(0.9 * MB) });
+      const passed = together.filter((outcome) => outcome.status === 'fulfilled').length;
+      expect(passed).toBeGreaterThanOrEqual(2);
+      expect(passed).toBeLessThanOrEqual(3);
+      if (passed === 2) await coreOf(server).UploadFile({ file: fileOf(0.9 * MB) });
       const overShare = await failure(coreOf(server).UploadFile({ file: fileOf(10) }));
       expect(overShare.status).toBe(429);
       expect(overShare.message).toContain('FILE_ANONYMOUS_DAILY_MB');

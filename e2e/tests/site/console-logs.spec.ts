@@ -173,6 +173,32 @@ test('the page views and audit log tabs show rows, filtered by page and user; 39
   expect(await axeViolations(page), 'logs at 390').toEqual([]);
 });
 
+test("a deep link's first entries are asked for beside the session check, not after it", async ({ page }) => {
+  await page.addInitScript(
+    (token) => sessionStorage.setItem('queen-console.access-token', token),
+    admin.token,
+  );
+  // The session check is held until the first page of calls has been asked for: without the prefetch the
+  // page would only ask after the check, and the check would never be answered.
+  let asked!: () => void;
+  const firstPageAsked = new Promise<void>((resolve) => (asked = resolve));
+  await page.route('**/admin/logs/functions?*', async (route) => {
+    asked();
+    await route.continue();
+  });
+  await page.route('**/entities/User/me', async (route) => {
+    await Promise.race([
+      firstPageAsked,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('the calls were not asked for')), 10_000)),
+    ]);
+    await route.continue();
+  });
+  await page.goto(`${server.url}/_/logs?tab=functions&function=chatty`);
+  await expect(
+    page.getByRole('main').getByRole('cell', { name: 'chatty', exact: true }).first(),
+  ).toBeVisible();
+});
+
 test('a user who is not an admin gets "Admins only"', async ({ page }) => {
   await openLogs(page, '', member.email);
   await expect(page.getByRole('heading', { name: 'Admins only' })).toBeVisible();

@@ -8,7 +8,8 @@ import { DataPage } from './pages/data/data-page';
 import { prefetchDataPage } from './pages/data/data-prefetch';
 import { dataSearchOf } from './pages/data/data-search';
 import { LogsPage } from './pages/logs/logs-page';
-import { logsSearchOf } from './pages/logs/logs-search';
+import { logPagesQuery } from './pages/logs/logs-api';
+import { logsSearchOf, queryOf } from './pages/logs/logs-search';
 import { FunctionsPage } from './pages/functions/functions-page';
 import { OverviewPage } from './pages/overview-page';
 import { SecretsPage } from './pages/secrets-page';
@@ -57,13 +58,19 @@ const routeTree = rootRoute.addChildren([
   page('/secrets', SecretsPage),
 ]);
 
+const searchOf = (location: Location) => Object.fromEntries(new URLSearchParams(location.search));
+
 /**
  * prefetchFirstScreen asks, while the session is being checked, for what the page at location shows first
- * (so far the Data page, whose grid is the console's heaviest first screen).
+ * (the Data page's grid and the Logs page's first entries, the console's heaviest first screens).
  */
 export function prefetchFirstScreen(client: QueryClient, api: ConsoleApi, location: Location): void {
   if (location.pathname === '/_/data') {
-    prefetchDataPage(client, api, dataSearchOf(Object.fromEntries(new URLSearchParams(location.search))));
+    prefetchDataPage(client, api, dataSearchOf(searchOf(location)));
+  } else if (location.pathname === '/_/logs') {
+    const search = logsSearchOf(searchOf(location));
+    const tab = search.tab ?? 'functions';
+    void client.prefetchInfiniteQuery(logPagesQuery(api, tab, queryOf(search, tab)));
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ConsoleApi } from '../../api/console-api';
+import { FIRST_SCREEN_FRESH_MS } from '../../api/first-screen';
 import { ConsoleEntitiesSchema, EntityCountsSchema } from './console-entity';
 
 // The Data page's calls: the admin's own reads go through the entity list endpoint, as the SDK's do; a
@@ -55,12 +56,6 @@ export async function fetchRecords(api: ConsoleApi, request: RecordsQuery): Prom
 
 /** DEFAULT_SORT is the grid's first order: newest first. */
 export const DEFAULT_SORT = '-created_date';
-
-/**
- * FIRST_SCREEN_FRESH_MS keeps an answer prefetched while the session was checked from being asked again
- * when the page mounts a moment later (changes refetch explicitly).
- */
-const FIRST_SCREEN_FRESH_MS = 5_000;
 
 /** entitiesQuery is the entity list's query for TanStack Query. */
 export const entitiesQuery = (api: ConsoleApi) => ({

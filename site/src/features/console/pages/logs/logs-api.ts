@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { infiniteQueryOptions } from '@tanstack/react-query';
 import type { ConsoleApi } from '../../api/console-api';
+import { FIRST_SCREEN_FRESH_MS } from '../../api/first-screen';
 import type { LogTab } from './logs-search';
 
 // The Logs page's calls: a keyset page of one log (with the cursor of the next), one call's redacted output,
@@ -66,6 +68,16 @@ export async function fetchLogPage(
   if (tab === 'page-views') return { tab, ...(await api.call(path, PAGE_SCHEMAS['page-views'])) };
   return { tab, ...(await api.call(path, PAGE_SCHEMAS.audit)) };
 }
+
+/** logPagesQuery is a tab's pages, filtered, for TanStack Query (the console prefetches the first). */
+export const logPagesQuery = (api: ConsoleApi, tab: LogTab, query: Record<string, string>) =>
+  infiniteQueryOptions({
+    queryKey: ['console', 'logs', tab, query],
+    queryFn: ({ pageParam }) => fetchLogPage(api, tab, query, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next,
+    staleTime: FIRST_SCREEN_FRESH_MS,
+  });
 
 const OutputSchema = z.object({
   id: z.string(),

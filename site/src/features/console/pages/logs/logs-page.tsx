@@ -5,7 +5,7 @@ import { useConsoleSession } from '../../components/console-context';
 import { EmptyState, ErrorState, LoadingState, PageHeading } from '../../components/page-states';
 import { LogFilters } from './log-filters';
 import { AuditTable, FunctionCallsTable, PageViewsTable } from './log-tables';
-import { fetchLogPage, type FunctionCall, type LogRows } from './logs-api';
+import { logPagesQuery, type FunctionCall, type LogRows } from './logs-api';
 import { LOG_TABS, queryOf, type LogTab, type LogsSearch } from './logs-search';
 import { useLiveCalls, type LiveState } from './use-live-calls';
 
@@ -52,12 +52,7 @@ export function LogsPage() {
   const tab = search.tab ?? 'functions';
   const query = queryOf(search, tab);
   const [follow, setFollow] = useState(true);
-  const logs = useInfiniteQuery({
-    queryKey: ['console', 'logs', tab, query],
-    queryFn: ({ pageParam }) => fetchLogPage(api, tab, query, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.next,
-  });
+  const logs = useInfiniteQuery(logPagesQuery(api, tab, query));
   // The stream opens once the first page is in, so it never competes with the first screen.
   const following = tab === 'functions' && follow && logs.isSuccess;
   const live = useLiveCalls(api, following, { ...query, tab } as LogsSearch);
