@@ -10,6 +10,7 @@ import { dataSearchOf } from './pages/data/data-search';
 import { LogsPage } from './pages/logs/logs-page';
 import { logsSearchOf } from './pages/logs/logs-search';
 import { FunctionsPage } from './pages/functions/functions-page';
+import { IntegrationsPage } from './pages/integrations/integrations-page';
 import { OverviewPage } from './pages/overview-page';
 import { SecretsPage } from './pages/secrets-page';
 import { SettingsPage } from './pages/settings-page';
@@ -53,6 +54,7 @@ const routeTree = rootRoute.addChildren([
   }),
   page('/analytics', AnalyticsPage),
   page('/functions', FunctionsPage),
+  page('/integrations', IntegrationsPage),
   page('/settings', SettingsPage),
   page('/secrets', SecretsPage),
 ]);

@@ -3,9 +3,9 @@
 // check without a provider, the prune's dry run then its audited removal, bad input as 4xx, and a plain
 // user refused on every endpoint.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createLlmUsageStore } from '../store/llm-usage-store';
-import { createMailLogStore } from '../store/mail-log-store';
-import { TEST_APP_ID, TEST_SERVICE_TOKEN, useTestPlatform } from '../test-support/build-test-platform';
+import { createLlmUsageStore } from '../../store/llm-usage-store';
+import { createMailLogStore } from '../../store/mail-log-store';
+import { TEST_APP_ID, TEST_SERVICE_TOKEN, useTestPlatform } from '../../test-support/build-test-platform';
 
 const test = useTestPlatform();
 const BASE = `/api/apps/${TEST_APP_ID}/admin/integrations`;
