@@ -138,12 +138,19 @@ test("the LLM check makes one tiny call; today's tokens and top users follow; a 
   await expect(page.getByRole('main')).not.toContainText(admin.email);
   await expect(page.getByRole('main')).not.toContainText('sk-console-check-key');
   expect(await axeViolations(page), 'integrations at 1440').toEqual([]);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await consoleScreenshot(page, 'integrations');
 });
 
 test("an operation is tried with the app's secret and shows the upstream's answer", async ({ page }) => {
   test.setTimeout(60_000);
   await openIntegrations(page, admin.email);
   const custom = section(page, 'Custom integrations');
+  await expect(custom).toContainText('2 operations');
+  await expect(custom.getByRole('option')).toHaveText([
+    'GET /repos/{owner}/{repo} (getRepo)',
+    'GET /missing',
+  ]);
   await expect(custom).toContainText('DOUBLE_TOKEN');
   await expect(custom).toContainText('set');
   await custom.getByLabel('Operation').selectOption({ label: 'GET /repos/{owner}/{repo} (getRepo)' });
@@ -161,7 +168,11 @@ test("an operation is tried with the app's secret and shows the upstream's answe
   await custom.getByLabel('Operation').selectOption({ label: 'GET /missing' });
   await custom.getByRole('button', { name: 'Try it' }).click();
   await expect(answer.getByTestId('try-status')).toHaveText('404');
-  await consoleScreenshot(page, 'integrations');
+  const audit = await api(server, `${APP}/admin/audit-log`, { method: 'GET', token: SERVICE_TOKEN });
+  const tries = (audit.json.items as { action: string; target: string }[])
+    .filter((row) => row.action === 'integration.try')
+    .map((row) => row.target);
+  expect(tries).toEqual(['integration:repos/get:/missing', 'integration:repos/get:/repos/{owner}/{repo}']);
 });
 
 test('unreferenced files are listed, then removed behind a confirmation, audited', async ({ page }) => {

@@ -111,7 +111,8 @@ export function createIntegrationsConsole(deps: IntegrationsConsoleDeps) {
     const list = [...deps.integrations.values()].sort((a, b) => a.slug.localeCompare(b.slug));
     return Promise.all(
       list.map(async (integration) => {
-        const operations = [...integration.operations.values()];
+        // The map holds an operation under its `method:/path` and under its operationId: listed once.
+        const operations = [...new Set(integration.operations.values())];
         return {
           slug: integration.slug,
           base_url: shownUrl(integration.baseUrl),
