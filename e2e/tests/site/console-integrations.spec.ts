@@ -125,7 +125,10 @@ test("the LLM check makes one tiny call; today's tokens and top users follow; a 
   await expect(provider).toContainText(new URL(llm.baseUrl).host);
   await expect(provider).toContainText('Not checked since the server started.');
   const chatsBefore = llm.chats().length;
-  await provider.getByRole('button', { name: 'Check the provider' }).click();
+  // By keyboard: the page's heading has the focus, the check is the next stop.
+  await page.keyboard.press('Tab');
+  await expect(provider.getByRole('button', { name: 'Check the provider' })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(provider.getByRole('status')).toContainText('Reachable', { timeout: 20_000 });
   expect(llm.chats().slice(chatsBefore)).toEqual([expect.objectContaining({ max_tokens: 1 })]);
   const tokens = section(page, 'LLM tokens today');
