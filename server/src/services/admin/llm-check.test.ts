@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../lib/errors';
 import type { ChatRequest } from '../llm/llm-provider';
 import type { LlmUsageEntry } from '../../store/llm-usage-store';
-import { CHECK_MAX_TOKENS, createLlmCheck } from './llm-check';
+import { CHECK_MAX_TOKENS, CHECK_REUSE_MS, createLlmCheck } from './llm-check';
 
 function providerAnswering(
   answer: () => Promise<{ content: string; usage: { prompt_tokens: number; completion_tokens: number } }>,
@@ -43,6 +43,28 @@ describe('createLlmCheck', () => {
         completion_tokens: 1,
       },
     ]);
+  });
+
+  it('answers a check within CHECK_REUSE_MS of the last with that outcome, and calls again after', async () => {
+    let clock = 1_000_000;
+    const provider = providerAnswering(async () => ({
+      content: 'OK',
+      usage: { prompt_tokens: 3, completion_tokens: 1 },
+    }));
+    const check = createLlmCheck({
+      appId: 'a',
+      provider,
+      model: 'm',
+      record: () => undefined,
+      now: () => clock,
+    });
+    const first = await check.check();
+    clock += CHECK_REUSE_MS - 1;
+    expect(await check.check()).toBe(first);
+    expect(provider.requests).toHaveLength(1);
+    clock += 1;
+    expect(await check.check()).not.toBe(first);
+    expect(provider.requests).toHaveLength(2);
   });
 
   it('says why a check failed and records nothing', async () => {

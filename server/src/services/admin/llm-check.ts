@@ -1,6 +1,7 @@
 // The console's "check" of the LLM provider: one chat call asking for a single token, on a short deadline
 // of its own, its usage counted against the app's budget like any other call. One check runs at a time
-// (clicks while one runs share it); the last outcome is kept in memory for the page's summary.
+// (clicks while one runs share it, and one that just ended answers those of the next few seconds); the last
+// outcome is kept in memory for the page's summary.
 import type { LlmUsageEntry } from '../../store/llm-usage-store';
 import type { LlmProvider } from '../llm/llm-provider';
 
@@ -8,6 +9,8 @@ import type { LlmProvider } from '../llm/llm-provider';
 export const CHECK_MAX_TOKENS = 1;
 /** CHECK_TIMEOUT_MS is the check's own deadline (LLM_TIMEOUT_MS may allow minutes). */
 export const CHECK_TIMEOUT_MS = 10_000;
+/** CHECK_REUSE_MS is how long an outcome answers further checks (a held-down key calls the provider once). */
+export const CHECK_REUSE_MS = 5_000;
 
 /** LlmCheckResult is one check's outcome; problem is a safe sentence (never the key or the provider's text). */
 export interface LlmCheckResult {
@@ -69,6 +72,7 @@ export function createLlmCheck(deps: LlmCheckDeps) {
     async check(): Promise<LlmCheckResult | null> {
       const { provider } = deps;
       if (!provider) return null;
+      if (last && now() - Date.parse(last.checked_at) - last.latency_ms < CHECK_REUSE_MS) return last;
       running ??= run(provider).finally(() => {
         running = null;
       });
