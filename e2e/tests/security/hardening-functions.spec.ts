@@ -101,6 +101,10 @@ const FUNCTIONS: Record<string, string> = {
     ['GET', '/admin/functions', undefined],
     ['POST', '/admin/functions/hello/invoke', { body: {} }],
     ['POST', '/admin/functions/hello/schedules/soon/run', undefined],
+    ['GET', '/admin/integrations', undefined],
+    ['POST', '/admin/integrations/llm/check', {}],
+    ['POST', '/admin/integrations/custom/any/try', { operation: 'get:/x' }],
+    ['POST', '/admin/integrations/files/prune', { dry_run: false, min_age_hours: 0 }],
   ]) {
     const answer = await fetch(base + path, { method, headers, body: body && JSON.stringify(body) });
     console.push(method + ' ' + path + ' ' + answer.status + (await answer.text(), ''));
@@ -242,6 +246,10 @@ test.describe('function output, connections and tokens', () => {
       'GET /admin/functions 403',
       'POST /admin/functions/hello/invoke 403',
       'POST /admin/functions/hello/schedules/soon/run 403',
+      'GET /admin/integrations 403',
+      'POST /admin/integrations/llm/check 403',
+      'POST /admin/integrations/custom/any/try 403',
+      'POST /admin/integrations/files/prune 403',
     ]);
     // Echoed, after the call: nothing at all.
     const token = seen.token.replace(/^Bearer /, '');

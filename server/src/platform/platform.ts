@@ -34,6 +34,7 @@ import { buildExtractionPart } from './parts/extraction';
 import { buildFilesPart } from './parts/files';
 import { buildFunctionsPart } from './parts/functions';
 import { buildImagesPart } from './parts/images';
+import { buildIntegrationsConsolePart } from './parts/integrations-console';
 import { buildLlmPart } from './parts/llm';
 import { buildMailPart } from './parts/mail';
 import { buildMarketPart } from './parts/market';
@@ -162,6 +163,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   const entities = await buildEntitiesPart(shared, auth);
   const functions = await buildFunctionsPart(shared, secrets, appLogs);
   const market = buildMarketPart(shared, files, input.site?.contractAddress);
+  const custom = buildCustomIntegrationsPart(shared, secrets, files);
   const parts: Part[] = [
     secrets,
     auth,
@@ -171,7 +173,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     buildMailPart(shared),
     llm,
     buildExtractionPart(shared, files, llm),
-    buildCustomIntegrationsPart(shared, secrets, files),
+    custom,
     await buildConnectorsPart(shared, secrets, files, appLogs),
     buildCoreIntegrationsPart(shared),
     entities,
@@ -181,6 +183,13 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
     buildAdminPart(shared, auth, secrets, llm, appLogs, entities, {
       databaseLabel: database.label,
       site: input.site,
+    }),
+    buildIntegrationsConsolePart(shared, {
+      budget: llm.budget,
+      custom: custom.custom,
+      storage: files.storage,
+      secrets: secrets.secrets,
+      audit: appLogs.audit,
     }),
     market,
     await buildSitePart(shared, images, secrets, market, input.site),

@@ -77,6 +77,15 @@ export function createFilesStore(db: Queryable) {
       );
       return rows.map((row) => ({ ...row, size: Number(row.size) }));
     },
+    /** olderThanIn lists at most limit of appId's files uploaded more than seconds ago, oldest first. */
+    async olderThanIn(appId: string, seconds: number, limit: number): Promise<FileSummary[]> {
+      const { rows } = await db.query<FileSummary>(
+        `SELECT key, app_id, size, filename FROM files
+         WHERE app_id = $1 AND created_at <= now() - make_interval(secs => $2) ORDER BY created_at, key LIMIT $3`,
+        [appId, seconds, limit],
+      );
+      return rows.map((row) => ({ ...row, size: Number(row.size) }));
+    },
     /**
      * isReferenced says whether any entity record or user profile of appId mentions key (a file's URL or
      * URI holds its key, which is 32 random hex digits, so a text search cannot match by accident).

@@ -2,16 +2,24 @@
 // SDK with the app's secrets as auth headers, through the guarded outbound fetch.
 import type { PublicFetch } from '../../lib/public-fetch';
 import { registerCustomIntegrationsRoutes } from '../../routes/custom-integrations';
-import { createCustomIntegrations } from '../../services/integrations/custom/custom-integrations-service';
+import {
+  createCustomIntegrations,
+  type CustomIntegrations,
+} from '../../services/integrations/custom/custom-integrations-service';
 import type { SecretsService } from '../../services/secrets/secrets-service';
 import type { Part, Shared } from './part';
+
+/** CustomIntegrationsPart is the project's custom integrations (the console's Integrations page tries them). */
+export interface CustomIntegrationsPart extends Part {
+  custom: CustomIntegrations;
+}
 
 /** buildCustomIntegrationsPart builds the project's custom integrations. */
 export function buildCustomIntegrationsPart(
   shared: Shared,
   secrets: { secrets: SecretsService },
   files: { fetchPublic: PublicFetch },
-): Part {
+): CustomIntegrationsPart {
   const { config } = shared;
   const custom = createCustomIntegrations({
     integrations: shared.project.customIntegrations ?? new Map(),
@@ -22,6 +30,7 @@ export function buildCustomIntegrationsPart(
   });
   return {
     name: 'custom integrations',
+    custom,
     routes: (app, { guard, budget }) =>
       registerCustomIntegrationsRoutes(app, { guard, apps: shared.apps, budget, custom }),
   };

@@ -8,16 +8,17 @@ import { createLlmFiles } from '../../services/llm/llm-files';
 import { createLlmProvider } from '../../services/llm/llm-provider';
 import { createLlmService, type LlmService } from '../../services/llm/llm-service';
 import { createModelNames } from '../../services/llm/model-names';
-import { createTokenBudget } from '../../services/llm/token-budget';
+import { createTokenBudget, type TokenBudget } from '../../services/llm/token-budget';
 import { createWebSearch } from '../../services/llm/web-search';
 import { createLlmUsageStore } from '../../store/llm-usage-store';
 import { registerAiGatewayRoutes } from '../../routes/ai-gateway';
 import { llmHandlers } from '../../routes/core-handlers';
 import type { Part, Shared } from './part';
 
-/** LlmPart is the LLM service (extraction and the admin usage report use it). */
+/** LlmPart is the LLM service (extraction and the admin usage report use it) and its daily budget. */
 export interface LlmPart extends Part {
   llm: LlmService;
+  budget: TokenBudget;
 }
 
 /**
@@ -25,17 +26,21 @@ export interface LlmPart extends Part {
  * rows are written on close.
  */
 export function buildLlmPart(shared: Shared, files: { readFileUrl: FileReader }): LlmPart {
-  const { llm, gateway } = buildLlmServices(shared, files.readFileUrl);
+  const { llm, gateway, budget } = buildLlmServices(shared, files.readFileUrl);
   return {
     name: 'LLM',
     llm,
+    budget,
     coreHandlers: llmHandlers(llm),
     routes: (app, { guard, budget }) => registerAiGatewayRoutes(app, { guard, budget, gateway }),
     close: () => llm.close(),
   };
 }
 
-function buildLlmServices(shared: Shared, readFileUrl: FileReader): { llm: LlmService; gateway: AiGateway } {
+function buildLlmServices(
+  shared: Shared,
+  readFileUrl: FileReader,
+): { llm: LlmService; gateway: AiGateway; budget: TokenBudget } {
   const { config, logger } = shared;
   const usage = createLlmUsageStore(shared.db);
   const provider = config.LLM_PROVIDER_URL
@@ -99,5 +104,5 @@ function buildLlmServices(shared: Shared, readFileUrl: FileReader): { llm: LlmSe
     maxOutputTokens: config.LLM_DAILY_TOKEN_BUDGET,
     log,
   });
-  return { llm, gateway };
+  return { llm, gateway, budget };
 }

@@ -39,3 +39,40 @@ export async function pruneFiles(input: {
   const bytes = unreferenced.reduce((sum, file) => sum + file.size, 0);
   return { dryRun: input.dryRun, unreferenced, bytes, orphanKeys };
 }
+
+/** AppPruneReport is what the console's prune of one app found among the files it looked at. */
+export interface AppPruneReport {
+  dryRun: boolean;
+  /** unreferenced lists what was found (or removed), oldest first. */
+  unreferenced: PruneReport['unreferenced'];
+  bytes: number;
+  /** more says older files were left unexamined past maxFiles: run it again. */
+  more: boolean;
+}
+
+/**
+ * pruneAppFiles is `files prune` for one app, from the console: at most maxFiles of its oldest files are
+ * examined per run (each is a search through the app's records), and stored bytes without a row are left
+ * to the CLI (listing the whole storage is not a request's work).
+ */
+export async function pruneAppFiles(input: {
+  files: Pick<FilesStore, 'olderThanIn' | 'isReferenced' | 'delete'>;
+  storage: Pick<FileStorage, 'delete'>;
+  appId: string;
+  dryRun: boolean;
+  minAgeSeconds: number;
+  maxFiles: number;
+}): Promise<AppPruneReport> {
+  const { files, storage, appId } = input;
+  const candidates = await files.olderThanIn(appId, input.minAgeSeconds, input.maxFiles + 1);
+  const unreferenced: PruneReport['unreferenced'] = [];
+  for (const file of candidates.slice(0, input.maxFiles)) {
+    if (await files.isReferenced(appId, file.key)) continue;
+    unreferenced.push(file);
+    if (input.dryRun) continue;
+    await files.delete(file.key);
+    await storage.delete(file.key);
+  }
+  const bytes = unreferenced.reduce((sum, file) => sum + file.size, 0);
+  return { dryRun: input.dryRun, unreferenced, bytes, more: candidates.length > input.maxFiles };
+}

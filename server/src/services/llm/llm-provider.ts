@@ -24,6 +24,8 @@ export interface ChatRequest {
   messages: ChatMessage[];
   /** jsonSchema asks for structured output (`response_format: {type: 'json_schema'}`). */
   jsonSchema?: object | undefined;
+  /** maxTokens caps the answer (`max_tokens`; the console's reachability check asks for one token). */
+  maxTokens?: number | undefined;
 }
 
 export interface ChatAnswer {
@@ -185,6 +187,7 @@ export function createLlmProvider(options: LlmProviderOptions): LlmProvider & Fo
       ),
     async chat(request) {
       const payload: Record<string, unknown> = { model: request.model, messages: request.messages };
+      if (request.maxTokens !== undefined) payload.max_tokens = request.maxTokens;
       if (request.jsonSchema) {
         // Not strict: apps' schemas rarely meet strict mode's rules (every property required, no extras).
         payload.response_format = {

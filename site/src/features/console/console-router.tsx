@@ -11,6 +11,7 @@ import { LogsPage } from './pages/logs/logs-page';
 import { logPagesQuery } from './pages/logs/logs-api';
 import { logsSearchOf, queryOf } from './pages/logs/logs-search';
 import { FunctionsPage } from './pages/functions/functions-page';
+import { IntegrationsPage } from './pages/integrations/integrations-page';
 import { OverviewPage } from './pages/overview-page';
 import { SecretsPage } from './pages/secrets-page';
 import { SettingsPage } from './pages/settings-page';
@@ -54,6 +55,7 @@ const routeTree = rootRoute.addChildren([
   }),
   page('/analytics', AnalyticsPage),
   page('/functions', FunctionsPage),
+  page('/integrations', IntegrationsPage),
   page('/settings', SettingsPage),
   page('/secrets', SecretsPage),
 ]);
