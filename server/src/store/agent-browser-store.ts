@@ -27,7 +27,8 @@ export interface SummaryFilter {
   limit: number;
 }
 
-type Counted = 'created_date' | 'updated_date' | 'messages' | 'tool_calls' | 'prompt_tokens' | 'completion_tokens';
+type Counted =
+  'created_date' | 'updated_date' | 'messages' | 'tool_calls' | 'prompt_tokens' | 'completion_tokens';
 interface RawSummary extends Omit<ConversationSummary, Counted> {
   created_date: Date | string;
   updated_date: Date | string;

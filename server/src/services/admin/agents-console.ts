@@ -97,10 +97,13 @@ export function createAgentsConsole(deps: AgentsConsoleDeps) {
     async sendTest(appId: string, caller: Caller, headers: CallHeaders, id: string, content: string) {
       const row = await existing(appId, id);
       if (row.metadata[TEST_MARK] !== true) {
-        throw new ConflictError('Only the console’s test conversations take messages here: users’ are read-only');
+        throw new ConflictError(
+          'Only the console’s test conversations take messages here: users’ are read-only',
+        );
       }
       const ownerId = caller.kind === 'user' ? caller.user.id : null;
-      if (row.created_by_id !== ownerId) throw new ForbiddenError('This test conversation is another admin’s');
+      if (row.created_by_id !== ownerId)
+        throw new ForbiddenError('This test conversation is another admin’s');
       return deps.service.addMessage(appId, caller, headers, id, { role: 'user', content });
     },
 
