@@ -101,6 +101,12 @@ const FUNCTIONS: Record<string, string> = {
     ['GET', '/admin/functions', undefined],
     ['POST', '/admin/functions/hello/invoke', { body: {} }],
     ['POST', '/admin/functions/hello/schedules/soon/run', undefined],
+    ['GET', '/admin/agents', undefined],
+    ['GET', '/admin/agents/conversations', undefined],
+    ['GET', '/admin/agents/conversations/some-id', undefined],
+    ['GET', '/admin/agents/conversations/some-id/live', undefined],
+    ['POST', '/admin/agents/helper/test-conversations', undefined],
+    ['POST', '/admin/agents/conversations/some-id/test-messages', { content: 'planted' }],
   ]) {
     const answer = await fetch(base + path, { method, headers, body: body && JSON.stringify(body) });
     console.push(method + ' ' + path + ' ' + answer.status + (await answer.text(), ''));
@@ -242,6 +248,12 @@ test.describe('function output, connections and tokens', () => {
       'GET /admin/functions 403',
       'POST /admin/functions/hello/invoke 403',
       'POST /admin/functions/hello/schedules/soon/run 403',
+      'GET /admin/agents 403',
+      'GET /admin/agents/conversations 403',
+      'GET /admin/agents/conversations/some-id 403',
+      'GET /admin/agents/conversations/some-id/live 403',
+      'POST /admin/agents/helper/test-conversations 403',
+      'POST /admin/agents/conversations/some-id/test-messages 403',
     ]);
     // Echoed, after the call: nothing at all.
     const token = seen.token.replace(/^Bearer /, '');

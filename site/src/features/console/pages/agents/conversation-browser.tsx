@@ -103,6 +103,7 @@ export function ConversationBrowser({ agents }: { agents: ConsoleAgent[] }) {
 
 function SummaryRow({ row, open, onOpen }: { row: ConversationSummary; open: boolean; onOpen: () => void }) {
   const who = row.created_by ?? 'service role';
+  const started = new Date(row.created_date).toLocaleString();
   return (
     <tr className="border-t border-royal-700">
       <th scope="row" className="py-2 pr-4 font-normal">
@@ -110,10 +111,10 @@ function SummaryRow({ row, open, onOpen }: { row: ConversationSummary; open: boo
           type="button"
           onClick={onOpen}
           aria-pressed={open}
-          aria-label={`Open the conversation of ${who} with ${row.agent_name}`}
+          aria-label={`${started}: open the conversation of ${who} with ${row.agent_name}`}
           className="text-left text-gold-100 underline"
         >
-          {when(row.created_date)}
+          <time dateTime={row.created_date}>{started}</time>
         </button>
         {row.metadata.console_test === true && <span className="ml-2 text-gray-300">(console test)</span>}
       </th>
