@@ -14,6 +14,9 @@ import {
 
 /** MAX_MESSAGE_CHARS is the server's bound on a test message (schemas/admin-agents.ts). */
 const MAX_MESSAGE_CHARS = 4_000;
+/** SETTLE_ATTEMPTS and SETTLE_WAIT_MS bound the wait for a finished turn's last writes (a few ms, usually). */
+const SETTLE_ATTEMPTS = 20;
+const SETTLE_WAIT_MS = 250;
 
 /** turnEnded says whether the agent's turn is over: its last message is the agent's, no longer running. */
 const turnEnded = (messages: AgentMessage[]) => {
@@ -43,6 +46,18 @@ export function TestChat({ agent }: { agent: string }) {
   const stream = useRef<AbortController | null>(null);
   useEffect(() => () => stream.current?.abort(), []);
 
+  /**
+   * readWhole reads the conversation once the turn's last writes are stored (the server ends the turn after
+   * them), so the uncut results replace the pushed ones and never an older stored state the newer pushes.
+   */
+  async function readWhole(conversation: string): Promise<void> {
+    for (let attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
+      const full = await fetchConversation(api, conversation);
+      if (!full.turn_running) return setMessages(full.messages);
+      await new Promise((wait) => setTimeout(wait, SETTLE_WAIT_MS));
+    }
+  }
+
   /** follow opens the conversation's stream and resolves once it is open (pushes after that are seen). */
   function follow(conversation: string): Promise<void> {
     const controller = new AbortController();
@@ -52,11 +67,7 @@ export function TestChat({ agent }: { agent: string }) {
         onOpen: resolve,
         onPush: (push) => {
           setMessages((current) => merged(current, push));
-          if (turnEnded(push.messages)) {
-            void fetchConversation(api, conversation)
-              .then((full) => setMessages(full.messages))
-              .catch(() => undefined);
-          }
+          if (turnEnded(push.messages)) void readWhole(conversation).catch(() => undefined);
         },
       })
         .catch(reject)
