@@ -107,6 +107,7 @@ test('an admin signs in to the Overview, moves between pages, deep links and goe
     'Logs',
     'Analytics',
     'Functions',
+    'Agents',
     'Integrations',
     'Secrets',
     'Settings',

@@ -65,7 +65,8 @@ function listQueryOf(raw: Record<string, unknown>): unknown {
   return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined));
 }
 
-const headersOf = (request: FastifyRequest) => ({
+/** headersOf is the caller's credentials as the request carried them, for function tools. */
+export const headersOf = (request: FastifyRequest) => ({
   authorization: first(request.headers.authorization) as string | undefined,
   'on-behalf-of': first(request.headers['on-behalf-of']) as string | undefined,
 });

@@ -4,21 +4,27 @@
 // instance) or by the lease sweep (several instances on one database).
 import type { AgentDef } from '../../project/agent-loader';
 import { ProjectError } from '../../project/project-files';
+import { registerAdminAgentRoutes } from '../../routes/admin-agents';
 import { registerAgentsRoutes } from '../../routes/agents';
+import { createAgentsConsole } from '../../services/admin/agents-console';
 import { agentConversationRooms, startAgentPushes } from '../../services/agents/agent-pushes';
 import { createAgentToolboxes } from '../../services/agents/agent-tools';
 import { createAgentTurns } from '../../services/agents/agent-turns';
 import { createAgentsService, type AgentsService } from '../../services/agents/agents-service';
+import { createConversationWatchers } from '../../services/agents/conversation-watchers';
 import { functionToolCaller } from '../../services/agents/function-tool-calls';
 import type { SocketIdentities } from '../../services/delivery/socket-identities';
 import type { EntitiesService } from '../../services/entities/entities-service';
 import type { FunctionsService } from '../../services/functions/functions-service';
 import type { LlmService } from '../../services/llm/llm-service';
+import { createAgentBrowserStore } from '../../store/agent-browser-store';
 import { createAgentConversationsStore } from '../../store/agent-conversations-store';
 import type { Part, Shared } from './part';
 
 /** LEASE_MS is how long a turn's lease lasts unrenewed: a dead process's turn ends within about this. */
 const LEASE_MS = 30_000;
+/** MAX_TEST_CHAT_STREAMS bounds the console's live test chats one instance feeds. */
+const MAX_TEST_CHAT_STREAMS = 100;
 
 export interface AgentsPart extends Part {
   agents: AgentsService;
@@ -48,10 +54,12 @@ export async function buildAgentsPart(
   const definitions = project.agents ?? { agents: new Map(), skills: new Map() };
   checkFunctionTools(definitions.agents.values(), functions.service.names());
   const store = createAgentConversationsStore(shared.db);
+  const watchers = createConversationWatchers(MAX_TEST_CHAT_STREAMS);
   const publish = startAgentPushes({
     hub: shared.realtime.hub,
     identities: entities.socketIdentities,
     log: logger,
+    onPush: watchers.notify,
   });
   const turns = createAgentTurns({
     store,
@@ -87,7 +95,21 @@ export async function buildAgentsPart(
     name: 'agents',
     agents,
     rooms: [agentConversationRooms((appId, id) => agents.ownerOf(appId, id))],
-    routes: (app, { guard }) => registerAgentsRoutes(app, { guard, agents }),
+    routes: (app, { guard }) => {
+      registerAgentsRoutes(app, { guard, agents });
+      // The console's Agents page (admin-only) sits with the conversations it reads and the turns it runs.
+      registerAdminAgentRoutes(app, {
+        guard,
+        console: createAgentsConsole({
+          agents: definitions.agents,
+          skills: definitions.skills,
+          conversations: store,
+          browser: createAgentBrowserStore(shared.db),
+          service: agents,
+          watchers,
+        }),
+      });
+    },
     close: () => turns.close(),
   };
 }

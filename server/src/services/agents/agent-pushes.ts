@@ -62,6 +62,8 @@ export function startAgentPushes(deps: {
   hub: RealtimeHub;
   identities: SocketIdentities;
   log: RealtimeLog;
+  /** onPush also sees every push this instance handles (the console's watchers). */
+  onPush?: (push: AgentPush) => void;
 }): (push: AgentPush) => void {
   let queue: Promise<void> = Promise.resolve();
 
@@ -79,6 +81,7 @@ export function startAgentPushes(deps: {
 
   deps.hub.handle(AGENT_PUSHES, (payload) => {
     if (!isPush(payload)) return;
+    deps.onPush?.(payload);
     // One after the other: a reader sees a message's content grow, never shrink.
     queue = queue
       .then(() => deliver(payload))

@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createRootRoute, createRoute, createRouter, redirect } from '@tanstack/react-router';
 import type { ConsoleApi } from './api/console-api';
 import { ConsoleLayout } from './components/console-layout';
+import { AgentsPage } from './pages/agents/agents-page';
 import { AnalyticsPage } from './pages/analytics/analytics-page';
 import { ComingNextPage } from './pages/coming-next-page';
 import { DataPage } from './pages/data/data-page';
@@ -55,6 +56,7 @@ const routeTree = rootRoute.addChildren([
   }),
   page('/analytics', AnalyticsPage),
   page('/functions', FunctionsPage),
+  page('/agents', AgentsPage),
   page('/integrations', IntegrationsPage),
   page('/settings', SettingsPage),
   page('/secrets', SecretsPage),

@@ -10,6 +10,7 @@ export const CONSOLE_PAGES = [
   { to: '/logs', label: 'Logs' },
   { to: '/analytics', label: 'Analytics' },
   { to: '/functions', label: 'Functions' },
+  { to: '/agents', label: 'Agents' },
   { to: '/integrations', label: 'Integrations' },
   { to: '/secrets', label: 'Secrets' },
   { to: '/settings', label: 'Settings' },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import type { ConsoleApi } from '../../api/console-api';
 import { FIRST_SCREEN_FRESH_MS } from '../../api/first-screen';
+import { readServerEvents } from '../../api/server-events';
 import type { LogTab } from './logs-search';
 
 // The Logs page's calls: a keyset page of one log (with the cursor of the next), one call's redacted output,
@@ -101,23 +102,6 @@ export async function followCalls(
   handlers: { onOpen(): void; onCalls(calls: FunctionCall[]): void },
 ): Promise<void> {
   const response = await api.stream('/admin/logs/live', signal);
-  if (!response.body) throw new Error('The server sent no stream');
   handlers.onOpen();
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = block
-        .split('\n')
-        .filter((line) => line.startsWith('data: '))
-        .map((line) => line.slice(6))
-        .join('\n');
-      if (data) handlers.onCalls(LiveCallsSchema.parse(JSON.parse(data)));
-    }
-  }
+  await readServerEvents(response, (data) => handlers.onCalls(LiveCallsSchema.parse(JSON.parse(data))));
 }
