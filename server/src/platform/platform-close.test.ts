@@ -1,13 +1,18 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
-import { describe, expect, it } from 'vitest';
-import { buildTestPlatform } from '../test-support/build-test-platform';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildTestPlatform, type TestPlatform } from '../test-support/build-test-platform';
 
 // A shutdown must not wait on a client: a body still arriving holds its request open until the request
 // deadline (30 s here), past the 10 s after which a signal's shutdown ends the process with PGlite open.
 describe('platform close', () => {
+  let platform: TestPlatform;
+  // Built in a hook (its timeout allows a busy machine): the test's own 20 s is for the close.
+  beforeAll(async () => {
+    platform = await buildTestPlatform({ REQUEST_TIMEOUT_MS: '30000' });
+  });
+
   it('closes connections still busy after the grace period, then the database', async () => {
-    const platform = await buildTestPlatform({ REQUEST_TIMEOUT_MS: '30000' });
     await platform.app.listen({ port: 0, host: '127.0.0.1' });
     const address = platform.app.server.address();
     if (!address || typeof address !== 'object') throw new Error('not listening');
