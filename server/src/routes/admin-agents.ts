@@ -2,7 +2,6 @@
 // browser (any user's, read-only), and the test chat: a test conversation of the signed-in admin, its
 // messages, and `live`, a server-sent-events stream of the turn's steps as they are pushed.
 // Admins or SERVICE_TOKEN only; a function call's own token is refused.
-import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TooManyRequestsError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
@@ -17,16 +16,12 @@ import { AppParamsSchema } from '../schemas/apps';
 import type { AgentsConsole } from '../services/admin/agents-console';
 import { headersOf } from './agents';
 import type { CallerGuard } from './caller-guard';
+import { createEventStreams, sendEvent } from './event-streams';
 
 export interface AdminAgentRoutesDeps {
   guard: Pick<CallerGuard, 'operator' | 'dataCaller'>;
   console: AgentsConsole;
 }
-
-/** HEARTBEAT_MS keeps an idle stream open through proxies that drop silent connections. */
-const HEARTBEAT_MS = 25_000;
-/** STREAM_BACKLOG_MAX ends a stream whose viewer reads slower than the turn pushes (bytes not yet sent). */
-const STREAM_BACKLOG_MAX = 1 << 20;
 
 /** registerAdminAgentRoutes adds the Agents page's endpoints. */
 export function registerAdminAgentRoutes(app: FastifyInstance, deps: AdminAgentRoutesDeps): void {
@@ -68,36 +63,12 @@ export function registerAdminAgentRoutes(app: FastifyInstance, deps: AdminAgentR
     return deps.console.sendTest(appId, caller, headersOf(request), id, content);
   });
 
-  // Open streams are ended before the server closes, which would otherwise wait for them.
-  const open = new Set<ServerResponse>();
-  app.addHook('preClose', (done) => {
-    for (const stream of open) stream.end();
-    done();
-  });
-
+  const streams = createEventStreams(app);
   app.get(`${base}/conversations/:id/live`, async (request, reply) => {
     const { appId, id } = parseInput(AdminConversationParamsSchema, request.params);
     await deps.guard.operator(request, appId);
-    const raw = reply.raw;
-    const unwatch = await deps.console.watch(appId, id, (data) => {
-      if (raw.writableLength > STREAM_BACKLOG_MAX) return void raw.destroy();
-      raw.write(`event: message\ndata: ${data}\n\n`);
-    });
+    const unwatch = await deps.console.watch(appId, id, (data) => sendEvent(reply.raw, 'message', data));
     if (!unwatch) throw new TooManyRequestsError('Too many live test chats: try again later', 30);
-    reply.hijack();
-    open.add(raw);
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-accel-buffering': 'no',
-    });
-    raw.write(': live\n\n');
-    const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
-    heartbeat.unref();
-    raw.on('close', () => {
-      clearInterval(heartbeat);
-      unwatch();
-      open.delete(raw);
-    });
+    streams.start(reply, unwatch);
   });
 }
