@@ -116,7 +116,14 @@ function unitSuite(bin, version) {
   const child = spawn(
     join(bin, 'node'),
     // One worker each: the two versions already run side by side on the machine's cores.
-    [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'server', '--maxWorkers=1', ...folders],
+    [
+      join(root, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--project',
+      'server',
+      '--maxWorkers=1',
+      ...folders,
+    ],
     { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const output = [];
