@@ -35,7 +35,8 @@ function positionOf(before: string): { createdDate: string; id: string } {
   if (split < 1 || Number.isNaN(Date.parse(createdDate))) {
     throw new InvalidInputError('before: must be the cursor of a listed conversation');
   }
-  return { createdDate, id: before.slice(split + 1) };
+  // As an ISO string: what Date.parse accepts ('1', say) is not always what PostgreSQL casts.
+  return { createdDate: new Date(createdDate).toISOString(), id: before.slice(split + 1) };
 }
 
 /** createAgentsConsole returns the Agents page's reads and the test chat; see the file comment. */
