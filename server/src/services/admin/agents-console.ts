@@ -32,11 +32,13 @@ const cursorOf = (row: { created_date: string; id: string }) => `${row.created_d
 function positionOf(before: string): { createdDate: string; id: string } {
   const split = before.indexOf('|');
   const createdDate = before.slice(0, split);
-  if (split < 1 || Number.isNaN(Date.parse(createdDate))) {
+  const at = Date.parse(createdDate);
+  // Within years 0–9999: PostgreSQL reads those ISO strings (toISOString writes `+010000-…` past them).
+  if (split < 1 || Number.isNaN(at) || at < Date.UTC(0, 0) || at >= Date.UTC(10_000, 0)) {
     throw new InvalidInputError('before: must be the cursor of a listed conversation');
   }
   // As an ISO string: what Date.parse accepts ('1', say) is not always what PostgreSQL casts.
-  return { createdDate: new Date(createdDate).toISOString(), id: before.slice(split + 1) };
+  return { createdDate: new Date(at).toISOString(), id: before.slice(split + 1) };
 }
 
 /** createAgentsConsole returns the Agents page's reads and the test chat; see the file comment. */
