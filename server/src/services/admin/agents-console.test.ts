@@ -70,10 +70,13 @@ describe('the agents console', () => {
 
   it('refuses a cursor that is not one before querying', async () => {
     const { console, summaries } = setUp([]);
-    await expect(console.conversations('app', { before: 'nonsense', limit: 10 })).rejects.toThrow(
-      InvalidInputError,
-    );
+    for (const before of ['nonsense', '0000-01-01T00:00:00.000Z|c', '+010000-01-01T00:00:00.000Z|c']) {
+      await expect(console.conversations('app', { before, limit: 10 })).rejects.toThrow(InvalidInputError);
+    }
     expect(summaries).toEqual([]);
+    await console.conversations('app', { before: '0001-01-01T00:00:00.000Z|c', limit: 10 });
+    await console.conversations('app', { before: '9999-12-31T23:59:59.999Z|c', limit: 10 });
+    summaries.length = 0;
     await console.conversations('app', { before: '2026-01-01T00:00:00.000Z|c|1', limit: 10 });
     expect(summaries).toEqual([
       expect.objectContaining({ before: { createdDate: '2026-01-01T00:00:00.000Z', id: 'c|1' }, limit: 11 }),

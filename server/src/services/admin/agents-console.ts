@@ -28,13 +28,17 @@ export interface AgentsConsoleDeps {
 /** cursorOf is a row's keyset position, as the next page's `before`. */
 const cursorOf = (row: { created_date: string; id: string }) => `${row.created_date}|${row.id}`;
 
+// The times PostgreSQL reads as ISO strings: years 1–9999 (it has no year 0, and toISOString writes
+// `+010000-…` past 9999). Date.UTC maps years 0–99 to 1900–1999, so the bounds are parsed.
+const EARLIEST_CURSOR_TIME = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST_CURSOR_TIME = Date.parse('9999-12-31T23:59:59.999Z');
+
 /** positionOf reads a `before` cursor (400 when it is not one). */
 function positionOf(before: string): { createdDate: string; id: string } {
   const split = before.indexOf('|');
   const createdDate = before.slice(0, split);
   const at = Date.parse(createdDate);
-  // Within years 0–9999: PostgreSQL reads those ISO strings (toISOString writes `+010000-…` past them).
-  if (split < 1 || Number.isNaN(at) || at < Date.UTC(0, 0) || at >= Date.UTC(10_000, 0)) {
+  if (split < 1 || Number.isNaN(at) || at < EARLIEST_CURSOR_TIME || at > LATEST_CURSOR_TIME) {
     throw new InvalidInputError('before: must be the cursor of a listed conversation');
   }
   // As an ISO string: what Date.parse accepts ('1', say) is not always what PostgreSQL casts.
