@@ -23,6 +23,8 @@ export default defineConfig({
           root: './server',
           include: ['src/**/*.test.ts'],
           environment: 'node',
+          // Worker threads, not processes: the files load faster (server suite 126 s → 106 s here).
+          pool: 'threads',
           // Opening a PGlite folder (in a worker thread) takes seconds on a busy 2-core machine.
           hookTimeout: 60_000,
           // One migrated PGlite folder that test platforms copy (src/test-support/pglite-template.global.ts).

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from '@playwright/test';
+import { copyFolder } from './copy-folder';
 import { createDatabase, dropDatabase } from './postgres';
 
 /** REPO_ROOT is the monorepo root, from which the built server is started. */
@@ -99,7 +100,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const ownedDatabase = database === 'postgres' && !options.databaseUrl ? await createDatabase() : null;
   const template = process.env[PGLITE_TEMPLATE_ENV];
   if (database === 'pglite' && ownsData && template) {
-    await cp(template, join(dataDir, 'pglite'), { recursive: true });
+    await copyFolder(template, join(dataDir, 'pglite'));
   }
   const databaseUrl = options.databaseUrl ?? ownedDatabase?.url;
   const url = `http://127.0.0.1:${port}`;
@@ -154,7 +155,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       await cleanUp();
       throw new Error(`server not ready within 60 s:\n${output}`);
     }
-    await new Promise((wait) => setTimeout(wait, 100));
+    await new Promise((wait) => setTimeout(wait, 25));
   }
 
   // /healthz answers as soon as the server listens; the start-up summary is logged just after. Give it a

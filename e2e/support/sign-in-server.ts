@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, AUTH_ENV, SERVICE_TOKEN } from './auth-helpers';
 import { runCli } from './cli-process';
+import { copyFolder } from './copy-folder';
 import { startOidcProvider, type TestProvider } from './oidc-provider';
 import { DEFAULT_APP_ID } from './sdk-client';
 import {
@@ -90,7 +91,7 @@ export async function startSignInServer(
   Object.assign(secrets, await options.secrets?.(issuer));
   // The migrated PGlite folder (global-setup.ts): the first CLI run then skips initdb and the migrations.
   const template = process.env[PGLITE_TEMPLATE_ENV];
-  if (template) await cp(template, join(dataDir, 'pglite'), { recursive: true });
+  if (template) await copyFolder(template, join(dataDir, 'pglite'));
   for (const [name, value] of Object.entries(secrets)) {
     const set = await runCli(['secrets', 'set', name], cliEnv, value);
     if (set.code !== 0) throw new Error(`secrets set ${name}: ${set.stderr}`);

@@ -1,7 +1,9 @@
 // Bundles the server and the operator CLI (and the site config loader they import) into dist/main.js and
 // dist/cli.js, and the worker threads beside them (the embedded database's dist/pglite-worker.js, the JSON
 // schema checker's dist/schema-worker.js and the document reader's dist/document-worker.js, found through
-// import.meta.url); npm packages stay external.
+// import.meta.url); npm packages stay external. Code they share, and what the server imports only when a
+// setting asks for it (S3 storage, Redis, entity inference), goes into chunks beside them (in dist/ itself,
+// so import.meta.url's worker and package paths hold in every chunk): a start loads only what it uses.
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -22,6 +24,7 @@ const result = await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
+  splitting: true,
   target: 'node20',
   packages: 'external',
   sourcemap: true,

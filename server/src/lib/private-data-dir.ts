@@ -38,7 +38,9 @@ export async function makeDataDirPrivate(
       tightened += 1;
     }
     if (info.isDirectory()) {
-      for (const name of await readdir(path).catch(() => [])) await walk(join(path, name));
+      // A folder's entries side by side: one after another, a PGlite folder took ~120 ms of every start.
+      const names = await readdir(path).catch(() => []);
+      await Promise.all(names.map((name) => walk(join(path, name))));
     }
   };
   const ordered = [

@@ -4,7 +4,6 @@
 // functions are known (the agents part), since functions are discovered apart from the project.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import {
   AgentFileSchema,
   EntityToolSchema,
@@ -39,6 +38,9 @@ async function loadSkills(dir: string, shown: (file: string) => string): Promise
   if (names.length > MAX_SKILLS)
     throw new ProjectError(`${shown(dir)}: holds more than ${MAX_SKILLS} skills`);
   const skills = new Map<string, AgentSkill>();
+  if (names.length === 0) return skills;
+  // The YAML parser is loaded only for a project with skills, not at every start.
+  const { parse: parseYaml } = await import('yaml');
   for (const fileName of names) {
     const file = join(dir, fileName);
     const text = await readFile(file, 'utf8').catch(() => {

