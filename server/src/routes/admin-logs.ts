@@ -38,8 +38,9 @@ export function registerAdminLogsRoutes(app: FastifyInstance, deps: AdminLogsRou
   });
 
   app.get(`${base}/functions/:id`, async (request) => {
-    const { appId, id } = parseInput(ConsoleFunctionCallParamsSchema, request.params);
-    await deps.guard.operator(request, appId);
+    // The caller first: a stranger learns nothing from which ids are well formed.
+    const appId = await operatorApp(request);
+    const { id } = parseInput(ConsoleFunctionCallParamsSchema, request.params);
     return deps.logs.functionOutput(appId, id);
   });
 
