@@ -10,6 +10,10 @@ const LABELS: Record<string, string> = {
   user: 'User (id or email)',
 };
 
+/** labelOf is a filter's label on tab: page views keep the viewer's id only, the audit log its email too. */
+const labelOf = (tab: LogTab, name: string) =>
+  tab === 'page-views' && name === 'user' ? 'User id' : LABELS[name];
+
 /** LogFilters is the tab's filter form; applying it writes the filters to the URL (a permalink). */
 export function LogFilters({ tab, search }: { tab: LogTab; search: LogsSearch }) {
   const navigate = useNavigate();
@@ -60,7 +64,7 @@ export function LogFilters({ tab, search }: { tab: LogTab; search: LogsSearch })
           </label>
         ) : (
           <label key={name} className="flex flex-col gap-1">
-            {LABELS[name]}
+            {labelOf(tab, name)}
             <input
               name={name}
               defaultValue={typeof search[name] === 'string' ? search[name] : ''}
