@@ -2,15 +2,21 @@
 // row (several rows share one millisecond), the filters, one call's output, and the live feed told each
 // committed batch with the stored ids.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleFunctionLogsQuerySchema } from '../../schemas/console-logs';
+import {
+  ConsoleAuditQuerySchema,
+  ConsoleFunctionLogsQuerySchema,
+  ConsolePageViewsQuerySchema,
+} from '../../schemas/console-logs';
 import { createAppLogsStore } from '../../store/app-logs-store';
 import { createAppsStore } from '../../store/apps-store';
+import { createAuditLogStore } from '../../store/audit-log-store';
 import { createConsoleLogsStore } from '../../store/console-logs-store';
 import type { Database } from '../../store/database';
 import { createFunctionLogsStore } from '../../store/function-logs-store';
 import { openTestDatabase, type TestDatabase } from '../../test-support/open-test-database';
 import { createAppLogsService } from '../app-logs/app-logs-service';
 import { createFunctionLogFeed, type LiveFunctionCall } from '../app-logs/function-log-feed';
+import { createAuditLog } from '../audit/audit-log';
 import { createRateLimiter } from '../limits/rate-limiter';
 import { createConsoleLogs } from './console-logs';
 
@@ -109,6 +115,44 @@ describe('console logs', () => {
     });
     await expect(reads.functionOutput('other-app', pushedId)).rejects.toThrow('No such function call');
     await logs.close();
+  });
+
+  it('filters page views by time range, page and user, and the audit log by time range and actor', async () => {
+    await db.query(
+      `INSERT INTO app_page_views (app_id, page, user_id, visitor_key, viewed_at) VALUES
+         ($1, 'Home', 'u1', 'v', '2026-11-20T09:00:00Z'), ($1, 'Home', 'u2', 'v', '2026-11-20T11:00:00Z'),
+         ($1, 'Shop', 'u1', 'v', '2026-11-20T12:00:00Z'), ('other-app', 'Home', 'u1', 'v', '2026-11-20T11:00:00Z')`,
+      [APP],
+    );
+    const audit = createAuditLog(createAuditLogStore(db));
+    const admin = { kind: 'admin' as const, id: 'a1', email: 'one@admin.test' };
+    await audit.record(APP, admin, { action: 'secret.set', target: 'secret:EARLY' });
+    await audit.record(APP, { kind: 'cli' }, { action: 'secret.set', target: 'secret:CLI' });
+    await audit.record(APP, admin, { action: 'secret.delete', target: 'secret:LATE' });
+    await db.query(
+      `UPDATE app_audit_log SET logged_at = CASE target
+         WHEN 'secret:EARLY' THEN timestamptz '2026-11-20T09:00:00Z'
+         WHEN 'secret:CLI' THEN timestamptz '2026-11-20T10:00:00Z' ELSE timestamptz '2026-11-20T11:00:00Z' END
+       WHERE app_id = $1`,
+      [APP],
+    );
+    const reads = createConsoleLogs(createConsoleLogsStore(db));
+    const views = async (params: Record<string, string>) =>
+      (await reads.pageViews(APP, ConsolePageViewsQuerySchema.parse(params))).items.map(
+        (view) => `${view.page}:${view.user_id}`,
+      );
+    expect(await views({})).toEqual(['Shop:u1', 'Home:u2', 'Home:u1']);
+    expect(await views({ page: 'Home' })).toEqual(['Home:u2', 'Home:u1']);
+    expect(await views({ user: 'u1' })).toEqual(['Shop:u1', 'Home:u1']);
+    expect(await views({ from: '2026-11-20T10:00:00Z', to: '2026-11-20T12:00:00Z' })).toEqual(['Home:u2']);
+    const entries = async (params: Record<string, string>) =>
+      (await reads.audit(APP, ConsoleAuditQuerySchema.parse(params))).items.map((entry) => entry.target);
+    expect(await entries({})).toEqual(['secret:LATE', 'secret:CLI', 'secret:EARLY']);
+    expect(await entries({ user: 'one@admin.test' })).toEqual(['secret:LATE', 'secret:EARLY']);
+    expect(await entries({ user: 'a1', from: '2026-11-20T10:00:00Z' })).toEqual(['secret:LATE']);
+    expect(await entries({ to: '2026-11-20T10:30:00Z', from: '2026-11-20T09:30:00Z' })).toEqual([
+      'secret:CLI',
+    ]);
   });
 
   it('refuses a listener past the bound', () => {

@@ -1,12 +1,14 @@
 // The page-log service on a real embedded database: views wait in memory and land in one batch, the IP
-// never reaches a row, reads see this instance's views at once, and retention deletes old views (and old mail records).
+// never reaches a row, reads see this instance's views at once, and retention deletes old views (and old audit and mail records).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TooManyRequestsError } from '../../lib/errors';
 import { createAppLogsStore } from '../../store/app-logs-store';
+import { createAuditLogStore } from '../../store/audit-log-store';
 import { createAppsStore } from '../../store/apps-store';
 import { createMailLogStore } from '../../store/mail-log-store';
 import type { Database } from '../../store/database';
 import { createRateLimiter } from '../limits/rate-limiter';
+import { createAuditLog } from '../audit/audit-log';
 import { createAppLogsService, type AppLogsDeps } from './app-logs-service';
 import { openTestDatabase, type TestDatabase } from '../../test-support/open-test-database';
 
@@ -156,6 +158,21 @@ describe('app logs service', () => {
     expect(await logs.pruneExpired()).toBe(1);
     const { rows } = await db.query<{ transport: string }>('SELECT transport FROM mail_log');
     expect(rows).toEqual([{ transport: 'smtp' }]);
+    await logs.close();
+  });
+
+  it('deletes audit-log rows older than the retention period with the other logs', async () => {
+    await db.query('DELETE FROM app_audit_log');
+    const audit = createAuditLog(createAuditLogStore(db));
+    await audit.record(APP, { kind: 'cli' }, { action: 'secret.set', target: 'secret:OLD' });
+    await audit.record(APP, { kind: 'cli' }, { action: 'secret.set', target: 'secret:RECENT' });
+    await db.query(`UPDATE app_audit_log SET logged_at = '2026-09-01T00:00:00Z' WHERE target = 'secret:OLD'`);
+    await db.query(
+      `UPDATE app_audit_log SET logged_at = '2026-11-19T00:00:00Z' WHERE target = 'secret:RECENT'`,
+    );
+    const logs = service({ retentionDays: 30, audit });
+    expect(await logs.pruneExpired()).toBe(1);
+    expect((await audit.list(APP, { limit: 10 })).map((entry) => entry.target)).toEqual(['secret:RECENT']);
     await logs.close();
   });
 
