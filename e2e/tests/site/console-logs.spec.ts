@@ -91,7 +91,7 @@ test('a call made while the page is open appears live and opens to its redacted 
   await openLogs(page);
   const main = page.getByRole('main');
   await expect(main.getByRole('heading', { name: 'Logs', level: 1 })).toBeVisible();
-  await expect(main.getByRole('status').filter({ hasText: 'Following new calls live.' })).toBeVisible();
+  await expect(main.getByRole('status').filter({ hasText: 'Following new entries live.' })).toBeVisible();
   const requestId = await invoke('chatty', { secret: 'FN_LOG_SECRET' });
   const row = main.getByRole('row').filter({ hasText: requestId });
   // No reload: the row comes through the live stream.
@@ -148,19 +148,53 @@ test('filters go to the URL, and the permalink reloads to the same filtered view
   await expect(main.getByRole('row')).toHaveCount(2);
 });
 
-test('the page views and audit log tabs show rows, filtered by page and user; 390 px', async ({ page }) => {
-  const viewed = await fetch(`${server.url}/api/app-logs/${DEFAULT_APP_ID}/log-user-in-app/LogsHome`, {
+/** view logs a page view of pageName as the admin. */
+async function view(pageName: string) {
+  const viewed = await fetch(`${server.url}/api/app-logs/${DEFAULT_APP_ID}/log-user-in-app/${pageName}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${admin.token}` },
   });
   expect(viewed.status).toBe(204);
+}
+
+test('the page views and audit log tabs show rows, filtered by page and user, and new ones live; 390 px', async ({
+  page,
+}) => {
+  await view('LogsHome');
+  await view('LogsAway');
+  await expect
+    .poll(async () => {
+      const answer = await api(server, `${APP}/admin/logs/page-views?page=LogsAway`, {
+        method: 'GET',
+        token: admin.token,
+      });
+      return (answer.json.items as unknown[] | undefined)?.length;
+    })
+    .toBe(1);
   await openLogs(page, '?tab=page-views&page=LogsHome');
   const main = page.getByRole('main');
   await expect(main.getByRole('link', { name: 'Page views' })).toHaveAttribute('aria-current', 'page');
   await expect(main.getByRole('cell', { name: 'LogsHome', exact: true })).toBeVisible();
+  await expect(main.getByRole('cell', { name: 'LogsAway', exact: true })).toHaveCount(0);
+  // Live, and filtered as the page is: a second view of LogsHome comes in, a view of another page does not.
+  await expect(main.getByRole('status').filter({ hasText: 'Following new entries live.' })).toBeVisible();
+  await view('LogsAway');
+  await view('LogsHome');
+  await expect(main.getByRole('cell', { name: 'LogsHome', exact: true })).toHaveCount(2, { timeout: 15_000 });
+  await expect(main.getByRole('cell', { name: 'LogsAway', exact: true })).toHaveCount(0);
   await main.getByRole('link', { name: 'Audit log' }).click();
   await expect(page).toHaveURL(/tab=audit/);
   await expect(main.getByRole('cell', { name: 'secret:FN_LOG_SECRET' })).toBeVisible();
+  // A change made meanwhile appears without a reload.
+  await expect(main.getByRole('status').filter({ hasText: 'Following new entries live.' })).toBeVisible();
+  const set = await api(server, `${APP}/admin/secrets/LIVE_AUDIT_SECRET`, {
+    method: 'PUT',
+    body: { value: 'live-audit-value' },
+    token: admin.token,
+  });
+  expect(set.status).toBe(200);
+  await expect(main.getByRole('cell', { name: 'secret:LIVE_AUDIT_SECRET' })).toBeVisible({ timeout: 15_000 });
+  await expect(main).not.toContainText('live-audit-value');
   const filters = main.getByRole('search', { name: 'Filter the logs' });
   await filters.getByLabel('User (id or email)').fill('nobody@example.test');
   await filters.getByRole('button', { name: 'Apply filters' }).click();

@@ -1,6 +1,6 @@
 // The console's Logs page under `/api/apps/:appId/admin/logs/`: function calls (and one call's redacted
-// output), page views and the audit log, keyset-paged; and `live`, a server-sent-events stream of the
-// function calls each batch commits (function-log-feed.ts says why a stream). Admins or SERVICE_TOKEN only.
+// output), page views and the audit log, keyset-paged; and `live?tab=`, a server-sent-events stream of one
+// log's rows as they are committed (log-feed.ts says why a stream). Admins or SERVICE_TOKEN only.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TooManyRequestsError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
@@ -9,10 +9,11 @@ import {
   ConsoleAuditQuerySchema,
   ConsoleFunctionCallParamsSchema,
   ConsoleFunctionLogsQuerySchema,
+  ConsoleLiveQuerySchema,
   ConsolePageViewsQuerySchema,
 } from '../schemas/console-logs';
 import type { ConsoleLogs } from '../services/admin/console-logs';
-import type { FunctionLogFeed } from '../services/app-logs/function-log-feed';
+import type { LogFeed } from '../services/app-logs/log-feed';
 import type { CallerGuard } from './caller-guard';
 import { createEventStreams, sendEvent } from './event-streams';
 
@@ -20,7 +21,7 @@ import { createEventStreams, sendEvent } from './event-streams';
 export interface AdminLogsRoutesDeps {
   guard: Pick<CallerGuard, 'operator'>;
   logs: ConsoleLogs;
-  feed: Pick<FunctionLogFeed, 'subscribe'>;
+  feed: Pick<LogFeed, 'subscribe'>;
 }
 
 /** registerAdminLogsRoutes adds the console's log reads and the live stream. */
@@ -57,9 +58,10 @@ export function registerAdminLogsRoutes(app: FastifyInstance, deps: AdminLogsRou
   const streams = createEventStreams(app);
   app.get(`${base}/live`, async (request, reply) => {
     const appId = await operatorApp(request);
-    const unsubscribe = deps.feed.subscribe(appId, (calls) => {
-      const items = calls.map(({ app_id: _app, ...call }) => call);
-      sendEvent(reply.raw, 'calls', JSON.stringify(items));
+    const { tab } = parseInput(ConsoleLiveQuerySchema, request.query);
+    const unsubscribe = deps.feed.subscribe(appId, tab, (rows) => {
+      const items = rows.map(({ app_id: _app, ...row }) => row);
+      sendEvent(reply.raw, tab, JSON.stringify(items));
     });
     if (!unsubscribe) throw new TooManyRequestsError('Too many live log streams: try again later', 30);
     streams.start(reply, unsubscribe);

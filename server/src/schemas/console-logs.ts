@@ -49,3 +49,8 @@ export const ConsoleFunctionCallParamsSchema = z.object({
 export type ConsoleFunctionLogsQuery = z.infer<typeof ConsoleFunctionLogsQuerySchema>;
 export type ConsolePageViewsQuery = z.infer<typeof ConsolePageViewsQuerySchema>;
 export type ConsoleAuditQuery = z.infer<typeof ConsoleAuditQuerySchema>;
+
+/** ConsoleLiveQuerySchema is `GET /api/apps/:appId/admin/logs/live`: which log to follow (a tab). */
+export const ConsoleLiveQuerySchema = z.object({
+  tab: z.enum(['functions', 'page-views', 'audit']).default('functions'),
+});

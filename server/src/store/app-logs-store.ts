@@ -70,16 +70,21 @@ export function createAppLogsStore(db: Queryable) {
   }
 
   return {
-    /** insertBatch stores page views (of any apps) in one statement, ~10× faster than one insert each. */
-    async insertBatch(views: PageViewRow[]): Promise<void> {
-      await db.query(
+    /**
+     * insertBatch stores page views (of any apps) in one statement, ~10× faster than one insert each, and
+     * answers their ids in the rows' order (a function scan's rows are inserted and returned in order).
+     */
+    async insertBatch(views: PageViewRow[]): Promise<string[]> {
+      const inserted = await db.query<{ id: string }>(
         `INSERT INTO app_page_views (app_id, page, user_id, referrer, visitor_key, viewed_at)
          SELECT v.app_id, v.page, v.user_id, v.referrer, v.visitor_key, v.viewed_at
          FROM jsonb_to_recordset($1::jsonb) AS v(
            app_id text, page text, user_id text, referrer text, visitor_key text, viewed_at timestamptz
-         )`,
+         )
+         RETURNING id::text AS id`,
         [JSON.stringify(views)],
       );
+      return inserted.rows.map((row) => row.id);
     },
     /** list returns page views newest first, limit after skip. */
     async list(filter: PageViewFilter, limit: number, skip: number): Promise<StoredPageView[]> {

@@ -28,10 +28,12 @@ export type AuditLogStore = ReturnType<typeof createAuditLogStore>;
 /** createAuditLogStore returns the SQL of the audit log. */
 export function createAuditLogStore(db: Queryable) {
   return {
-    async insert(row: NewAuditRow): Promise<void> {
-      await db.query(
+    /** insert stores one change and answers it as stored (its id and time). */
+    async insert(row: NewAuditRow): Promise<AuditRow> {
+      const { rows } = await db.query<AuditRow>(
         `INSERT INTO app_audit_log (app_id, actor, action, target, before, after)
-         VALUES ($1, $2::jsonb, $3, $4, $5::jsonb, $6::jsonb)`,
+         VALUES ($1, $2::jsonb, $3, $4, $5::jsonb, $6::jsonb)
+         RETURNING id::text AS id, logged_at, actor, action, target, before, after`,
         [
           row.appId,
           JSON.stringify(row.actor),
@@ -41,6 +43,8 @@ export function createAuditLogStore(db: Queryable) {
           row.after === null ? null : JSON.stringify(row.after),
         ],
       );
+      // An INSERT … RETURNING of one row answers that row.
+      return rows[0] as AuditRow;
     },
     /** list returns appId's newest changes first, older than before when given (paging by time). */
     async list(appId: string, query: { limit: number; before?: string | undefined }): Promise<AuditRow[]> {

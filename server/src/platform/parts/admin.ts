@@ -7,7 +7,7 @@ import { registerAdminRoutes } from '../../routes/admin';
 import { registerAdminRecordRoutes } from '../../routes/admin-records';
 import { registerAdminLogsRoutes } from '../../routes/admin-logs';
 import { createConsoleLogs } from '../../services/admin/console-logs';
-import type { FunctionLogFeed } from '../../services/app-logs/function-log-feed';
+import type { LogFeed } from '../../services/app-logs/log-feed';
 import { createConsoleLogsStore } from '../../store/console-logs-store';
 import { registerAdminAnalyticsRoutes } from '../../routes/admin-analytics';
 import { createAnalyticsCharts } from '../../services/admin/analytics-charts';
@@ -94,7 +94,7 @@ export function buildAdminPart(
   auth: { accounts: Accounts },
   secrets: { secrets: SecretsService; report: { keySource: string } },
   llm: { llm: LlmService },
-  appLogs: { audit: AuditLog; logFeed: FunctionLogFeed },
+  appLogs: { audit: AuditLog; logFeed: LogFeed },
   entities: { entities: EntitiesService },
   server: AdminServerFacts,
 ): Part {

@@ -10,7 +10,7 @@ import { createAuditLogStore } from '../../store/audit-log-store';
 import { createAuditLog, type AuditLog } from '../../services/audit/audit-log';
 import { createFunctionLogsStore } from '../../store/function-logs-store';
 import { createMailLogStore } from '../../store/mail-log-store';
-import { createFunctionLogFeed, type FunctionLogFeed } from '../../services/app-logs/function-log-feed';
+import { createLogFeed, type LogFeed } from '../../services/app-logs/log-feed';
 import type { Part, Shared } from './part';
 
 /** AppLogsPart is the app logs service (the functions part records each call in it). */
@@ -18,8 +18,8 @@ export interface AppLogsPart extends Part {
   appLogs: AppLogsService;
   /** audit is the operators' change log (the admin part writes it). */
   audit: AuditLog;
-  /** logFeed pushes committed function calls to the console's live Logs page. */
-  logFeed: FunctionLogFeed;
+  /** logFeed pushes committed function calls, page views and audit rows to the console's live Logs page. */
+  logFeed: LogFeed;
 }
 
 /** LIVE_LOG_STREAMS bounds the console's live log streams one instance holds open. */
@@ -28,8 +28,8 @@ const LIVE_LOG_STREAMS = 200;
 /** buildAppLogsPart builds the app logs, starts their pruning, and writes the buffered views on close. */
 export function buildAppLogsPart(shared: Shared): AppLogsPart {
   const { config, db } = shared;
-  const audit = createAuditLog(createAuditLogStore(db));
-  const logFeed = createFunctionLogFeed(shared.realtime.hub, LIVE_LOG_STREAMS);
+  const logFeed = createLogFeed(shared.realtime.hub, LIVE_LOG_STREAMS);
+  const audit = createAuditLog(createAuditLogStore(db), logFeed);
   const appLogs = createAppLogsService({
     audit,
     mailLog: createMailLogStore(db),

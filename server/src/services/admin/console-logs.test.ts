@@ -15,7 +15,7 @@ import type { Database } from '../../store/database';
 import { createFunctionLogsStore } from '../../store/function-logs-store';
 import { openTestDatabase, type TestDatabase } from '../../test-support/open-test-database';
 import { createAppLogsService } from '../app-logs/app-logs-service';
-import { createFunctionLogFeed, type LiveFunctionCall } from '../app-logs/function-log-feed';
+import { createLogFeed, MAX_LIVE_ROWS, type LiveFunctionCall, type LiveLogRow } from '../app-logs/log-feed';
 import { createAuditLog } from '../audit/audit-log';
 import { createRateLimiter } from '../limits/rate-limiter';
 import { createConsoleLogs } from './console-logs';
@@ -46,9 +46,11 @@ function hub() {
 
 describe('console logs', () => {
   it('pages function calls by keyset without skipping or repeating rows, filtered, and opens one', async () => {
-    const feed = createFunctionLogFeed(hub(), 5);
+    const feed = createLogFeed(hub(), 5);
     const pushed: LiveFunctionCall[] = [];
-    const unsubscribe = feed.subscribe(APP, (calls) => pushed.push(...calls));
+    const unsubscribe = feed.subscribe(APP, 'functions', (calls) =>
+      pushed.push(...(calls as LiveFunctionCall[])),
+    );
     const logs = createAppLogsService({
       store: createAppLogsStore(db),
       functionStore: createFunctionLogsStore(db),
@@ -155,9 +157,67 @@ describe('console logs', () => {
     ]);
   });
 
+  it('pushes committed page views and audit rows, with their stored ids, to their own listeners only', async () => {
+    const feed = createLogFeed(hub(), 5);
+    const seen: Record<string, LiveLogRow[]> = { functions: [], 'page-views': [], audit: [] };
+    for (const kind of ['functions', 'page-views', 'audit'] as const) {
+      feed.subscribe(APP, kind, (rows) => seen[kind]?.push(...rows));
+    }
+    const logs = createAppLogsService({
+      store: createAppLogsStore(db),
+      limiter: createRateLimiter(),
+      visitorSecret: 'secret',
+      retentionDays: 30,
+      ratePerMinute: 1000,
+      flushMs: 60_000,
+      bufferMax: 1000,
+      log: { warn: () => undefined, error: () => undefined },
+      feed,
+    });
+    const view = {
+      userId: 'u9',
+      referrer: 'https://ref.example/a?token=x',
+      ip: '192.0.2.1',
+      userAgent: 'ua',
+    };
+    logs.record(APP, { ...view, page: 'LivePage' });
+    logs.record('other-app', { ...view, page: 'OtherApp' });
+    await logs.flush();
+    await logs.close();
+    const reads = createConsoleLogs(createConsoleLogsStore(db));
+    const stored = await reads.pageViews(APP, ConsolePageViewsQuerySchema.parse({ page: 'LivePage' }));
+    expect(seen['page-views']).toEqual(stored.items.map((item) => ({ app_id: APP, ...item })));
+    expect(seen['page-views']).toEqual([
+      expect.objectContaining({ page: 'LivePage', user_id: 'u9', referrer: 'https://ref.example/a' }),
+    ]);
+
+    await createAuditLog(createAuditLogStore(db), feed).record(
+      APP,
+      { kind: 'cli' },
+      { action: 'secret.set', target: 'secret:LIVE', after: { value: 'never', note: 'kept' } },
+    );
+    const [entry] = (await reads.audit(APP, ConsoleAuditQuerySchema.parse({}))).items;
+    expect(entry?.target).toBe('secret:LIVE');
+    expect(seen.audit).toEqual([{ app_id: APP, ...entry }]);
+    expect(seen.functions).toEqual([]);
+  });
+
+  it('publishes at most the newest MAX_LIVE_ROWS rows of one write', () => {
+    const feed = createLogFeed(hub(), 5);
+    const seen: LiveLogRow[] = [];
+    feed.subscribe(APP, 'page-views', (rows) => seen.push(...rows));
+    const rows = Array.from({ length: MAX_LIVE_ROWS + 5 }, (_, index) => ({
+      app_id: APP,
+      id: String(index),
+    }));
+    feed.publish('page-views', rows);
+    expect(seen).toHaveLength(MAX_LIVE_ROWS);
+    expect(seen.at(-1)?.id).toBe(String(MAX_LIVE_ROWS + 4));
+  });
+
   it('refuses a listener past the bound', () => {
-    const feed = createFunctionLogFeed(hub(), 1);
-    expect(feed.subscribe(APP, () => undefined)).not.toBeNull();
-    expect(feed.subscribe(APP, () => undefined)).toBeNull();
+    const feed = createLogFeed(hub(), 1);
+    expect(feed.subscribe(APP, 'functions', () => undefined)).not.toBeNull();
+    expect(feed.subscribe(APP, 'audit', () => undefined)).toBeNull();
   });
 });

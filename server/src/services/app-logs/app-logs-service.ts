@@ -10,7 +10,7 @@ import type { FunctionCallRecord } from '../functions/functions-service';
 import type { RateLimiter } from '../limits/rate-limiter';
 import type { BatchWriterCounts } from './batch-writer';
 import { createFunctionCallLogs, type FunctionCallPage } from './function-call-logs';
-import type { FunctionLogFeed } from './function-log-feed';
+import type { LogFeed } from './log-feed';
 import { createPageViewLogs, type PageView, type PageViewPage, type PageViewStats } from './page-view-logs';
 
 export { functionCallView } from './function-call-logs';
@@ -48,8 +48,8 @@ export interface AppLogsDeps {
   bufferMax: number;
   log: AppLogsLog;
   now?: () => Date;
-  /** feed is told each committed batch of function calls (the console's live Logs page). */
-  feed?: Pick<FunctionLogFeed, 'publish'>;
+  /** feed is told each committed batch of function calls and page views (the console's live Logs page). */
+  feed?: Pick<LogFeed, 'publish'>;
   /** pruneFirstMs is when the first prune runs after startPruning (default 30 s; tests shorten it). */
   pruneFirstMs?: number;
 }
@@ -91,6 +91,7 @@ export function createAppLogsService(deps: AppLogsDeps): AppLogsService {
     visitorSecret: deps.visitorSecret,
     ratePerMinute: deps.ratePerMinute,
     now,
+    feed: deps.feed,
   });
   const calls = createFunctionCallLogs({ ...batches, store: deps.functionStore, feed: deps.feed });
   let pruneTimers: NodeJS.Timeout[] = [];

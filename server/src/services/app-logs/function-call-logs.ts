@@ -5,7 +5,7 @@ import type { FetchLogsQuery } from '../../schemas/app-logs';
 import type { FunctionLogRow, FunctionLogsStore, StoredFunctionLog } from '../../store/function-logs-store';
 import type { FunctionCallRecord } from '../functions/functions-service';
 import { createBatchWriter } from './batch-writer';
-import type { FunctionLogFeed, LiveFunctionCall } from './function-log-feed';
+import type { LiveFunctionCall, LogFeed } from './log-feed';
 import { timeRangeOf } from './log-range';
 
 /** FunctionCallView is one call as the admin API lists it. */
@@ -64,7 +64,7 @@ export interface FunctionCallLogsDeps {
   bufferMax: number;
   log: { warn(details: object, message: string): void; error(details: object, message: string): void };
   /** feed is told each batch once it is committed (the console's live Logs page). */
-  feed?: Pick<FunctionLogFeed, 'publish'> | undefined;
+  feed?: Pick<LogFeed, 'publish'> | undefined;
 }
 
 /** liveCallsOf are a committed batch as the feed pushes them: with their ids, without their output. */
@@ -96,7 +96,7 @@ export function createFunctionCallLogs(deps: FunctionCallLogsDeps): FunctionCall
       if (!store) return;
       const ids = await store.insertBatch(rows);
       // After the commit, so a viewer who opens a pushed call finds it stored.
-      deps.feed?.publish(liveCallsOf(rows, ids));
+      deps.feed?.publish('functions', liveCallsOf(rows, ids));
     },
     flushMs: deps.flushMs,
     maxBatch: deps.maxBatch,

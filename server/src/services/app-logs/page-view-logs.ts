@@ -6,6 +6,7 @@ import type { FetchLogsQuery, StatsQuery } from '../../schemas/app-logs';
 import type { AppLogsStore, PageViewRow } from '../../store/app-logs-store';
 import type { RateLimiter } from '../limits/rate-limiter';
 import { createBatchWriter, type BatchWriterCounts } from './batch-writer';
+import type { LivePageView, LogFeed } from './log-feed';
 import { boundOf, timeRangeOf } from './log-range';
 import { createVisitorKeys } from './visitor-key';
 
@@ -87,6 +88,18 @@ export interface PageViewLogsDeps {
   bufferMax: number;
   log: { warn(details: object, message: string): void; error(details: object, message: string): void };
   now: () => Date;
+  /** feed is told each committed batch (the console's live Logs page). */
+  feed?: Pick<LogFeed, 'publish'> | undefined;
+}
+
+/** livePageViewsOf are a committed batch as the feed pushes them: with their ids, without the visitor key. */
+function livePageViewsOf(rows: PageViewRow[], ids: string[]): LivePageView[] {
+  return rows.flatMap((row, index) => {
+    const id = ids[index];
+    if (id === undefined) return [];
+    const { app_id, page, user_id, referrer, viewed_at } = row;
+    return [{ app_id, id, page, user_id, referrer, created_date: viewed_at }];
+  });
 }
 
 // The scheme, host and path of an absolute http(s) URL: everything before `?` or `#` (linear to match).
@@ -108,7 +121,11 @@ export function createPageViewLogs(deps: PageViewLogsDeps): PageViewLogs {
   const { store, now } = deps;
   const visitors = createVisitorKeys(deps.visitorSecret);
   const writer = createBatchWriter<PageViewRow>({
-    write: (rows) => store.insertBatch(rows),
+    async write(rows) {
+      const ids = await store.insertBatch(rows);
+      // After the commit, as the function calls are.
+      deps.feed?.publish('page-views', livePageViewsOf(rows, ids));
+    },
     flushMs: deps.flushMs,
     maxBatch: deps.maxBatch,
     maxBuffered: deps.bufferMax,

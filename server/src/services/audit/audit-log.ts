@@ -2,6 +2,7 @@
 // server) and the console, with who made it and the fields before and after. A secret's value never enters
 // it: fields whose names say they hold one are dropped here, whatever a caller passes.
 import type { AuditLogStore, AuditRow } from '../../store/audit-log-store';
+import type { LogFeed } from '../app-logs/log-feed';
 
 /** AuditActor is who made a change: an admin user, the service role (through the API, or the CLI). */
 export type AuditActor =
@@ -46,8 +47,11 @@ export interface AuditLog {
   prune(cutoff: string, batch: number): Promise<number>;
 }
 
-/** createAuditLog returns the audit log on its store. */
-export function createAuditLog(store: AuditLogStore): AuditLog {
+/**
+ * createAuditLog returns the audit log on its store; feed (the server's, not the CLI's) is told each
+ * stored change, for the console's live Logs page.
+ */
+export function createAuditLog(store: AuditLogStore, feed?: Pick<LogFeed, 'publish'>): AuditLog {
   const entryOf = (row: AuditRow): AuditEntry => ({
     id: row.id,
     logged_at: new Date(row.logged_at).toISOString(),
@@ -59,7 +63,7 @@ export function createAuditLog(store: AuditLogStore): AuditLog {
   });
   return {
     async record(appId, actor, change) {
-      await store.insert({
+      const stored = await store.insert({
         appId,
         actor,
         action: change.action,
@@ -67,6 +71,7 @@ export function createAuditLog(store: AuditLogStore): AuditLog {
         before: scrub(change.before),
         after: scrub(change.after),
       });
+      feed?.publish('audit', [{ app_id: appId, ...entryOf(stored) }]);
     },
     async list(appId, query) {
       return (await store.list(appId, query)).map(entryOf);

@@ -6,8 +6,8 @@ import { readServerEvents } from '../../api/server-events';
 import type { LogTab } from './logs-search';
 
 // The Logs page's calls: a keyset page of one log (with the cursor of the next), one call's redacted output,
-// and the live stream of committed function calls (server-sent events read through fetch, so the request
-// carries the session's token).
+// and a log's live stream of committed rows (server-sent events read through fetch, so the request carries
+// the session's token).
 
 const FunctionCallSchema = z.object({
   id: z.string(),
@@ -90,18 +90,24 @@ export function fetchCallOutput(api: ConsoleApi, id: string) {
   return api.call(`/admin/logs/functions/${encodeURIComponent(id)}`, OutputSchema);
 }
 
-const LiveCallsSchema = z.array(FunctionCallSchema);
+/** liveRowsOf reads one pushed event of tab's stream (the rows the tab's page lists, oldest first). */
+export function liveRowsOf(tab: LogTab, data: unknown): LogRows {
+  if (tab === 'functions') return { tab, items: z.array(FunctionCallSchema).parse(data), next: null };
+  if (tab === 'page-views') return { tab, items: z.array(PageViewSchema).parse(data), next: null };
+  return { tab, items: z.array(AuditEntrySchema).parse(data), next: null };
+}
 
 /**
- * followCalls reads the live stream until signal aborts or the stream ends: onOpen once it is open, then
- * onCalls with each committed batch.
+ * followLog reads tab's live stream until signal aborts or the stream ends: onOpen once it is open, then
+ * onRows with each committed write's rows.
  */
-export async function followCalls(
+export async function followLog(
   api: ConsoleApi,
+  tab: LogTab,
   signal: AbortSignal,
-  handlers: { onOpen(): void; onCalls(calls: FunctionCall[]): void },
+  handlers: { onOpen(): void; onRows(rows: LogRows): void },
 ): Promise<void> {
-  const response = await api.stream('/admin/logs/live', signal);
+  const response = await api.stream(`/admin/logs/live?tab=${tab}`, signal);
   handlers.onOpen();
-  await readServerEvents(response, (data) => handlers.onCalls(LiveCallsSchema.parse(JSON.parse(data))));
+  await readServerEvents(response, (data) => handlers.onRows(liveRowsOf(tab, JSON.parse(data))));
 }

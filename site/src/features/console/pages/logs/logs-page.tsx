@@ -5,9 +5,9 @@ import { useConsoleSession } from '../../components/console-context';
 import { EmptyState, ErrorState, LoadingState, PageHeading } from '../../components/page-states';
 import { LogFilters } from './log-filters';
 import { AuditTable, FunctionCallsTable, PageViewsTable } from './log-tables';
-import { logPagesQuery, type FunctionCall, type LogRows } from './logs-api';
+import { logPagesQuery, type LogRows } from './logs-api';
 import { LOG_TABS, queryOf, type LogTab, type LogsSearch } from './logs-search';
-import { useLiveCalls, type LiveState } from './use-live-calls';
+import { useLiveRows, type LiveState } from './use-live-rows';
 
 const TAB_LABELS: Record<LogTab, string> = {
   functions: 'Function calls',
@@ -16,23 +16,30 @@ const TAB_LABELS: Record<LogTab, string> = {
 };
 
 const LIVE_TEXT: Record<LiveState, string> = {
-  off: 'Not following new calls.',
+  off: 'Not following new entries.',
   connecting: 'Connecting…',
-  live: 'Following new calls live.',
+  live: 'Following new entries live.',
   retrying: 'The live stream dropped: reconnecting…',
 };
 
-/** rowsOf joins a tab's loaded pages (with the live calls, newest first, on the functions tab). */
-function rowsOf(pages: LogRows[], live: FunctionCall[]): LogRows {
-  const tab = pages[0]?.tab ?? 'functions';
+/** joined puts the live rows (newest first) before the loaded ones, each row once. */
+function joined<T extends { id: string }>(live: T[], loaded: T[]): T[] {
+  const known = new Set(loaded.map((row) => row.id));
+  return [...live.filter((row) => !known.has(row.id)), ...loaded];
+}
+
+/** rowsOf joins a tab's loaded pages with its live rows. */
+function rowsOf(tab: LogTab, pages: LogRows[], live: LogRows | null): LogRows {
   if (tab === 'functions') {
-    const loaded = pages.flatMap((page) => (page.tab === 'functions' ? page.items : []));
-    const known = new Set(loaded.map((call) => call.id));
-    return { tab, items: [...live.filter((call) => !known.has(call.id)), ...loaded], next: null };
+    const loaded = pages.flatMap((page) => (page.tab === tab ? page.items : []));
+    return { tab, items: joined(live?.tab === tab ? live.items : [], loaded), next: null };
   }
-  if (tab === 'page-views')
-    return { tab, items: pages.flatMap((page) => (page.tab === tab ? page.items : [])), next: null };
-  return { tab, items: pages.flatMap((page) => (page.tab === 'audit' ? page.items : [])), next: null };
+  if (tab === 'page-views') {
+    const loaded = pages.flatMap((page) => (page.tab === tab ? page.items : []));
+    return { tab, items: joined(live?.tab === tab ? live.items : [], loaded), next: null };
+  }
+  const loaded = pages.flatMap((page) => (page.tab === 'audit' ? page.items : []));
+  return { tab, items: joined(live?.tab === 'audit' ? live.items : [], loaded), next: null };
 }
 
 function Rows({ rows }: { rows: LogRows }) {
@@ -44,7 +51,7 @@ function Rows({ rows }: { rows: LogRows }) {
 
 /**
  * LogsPage shows function calls, page views and the audit log, one tab each, filtered by the URL's search
- * params (a permalink), newest first, paged by the server's keyset cursor; function calls arrive live.
+ * params (a permalink), newest first, paged by the server's keyset cursor; new entries arrive live.
  */
 export function LogsPage() {
   const { api } = useConsoleSession();
@@ -54,8 +61,8 @@ export function LogsPage() {
   const [follow, setFollow] = useState(true);
   const logs = useInfiniteQuery(logPagesQuery(api, tab, query));
   // The stream opens once the first page is in, so it never competes with the first screen.
-  const following = tab === 'functions' && follow && logs.isSuccess;
-  const live = useLiveCalls(api, following, { ...query, tab } as LogsSearch);
+  const following = follow && logs.isSuccess;
+  const live = useLiveRows(api, tab, following, query as LogsSearch);
 
   return (
     <>
@@ -78,20 +85,18 @@ export function LogsPage() {
         ))}
       </nav>
       <LogFilters key={JSON.stringify(search)} tab={tab} search={search} />
-      {tab === 'functions' && (
-        <div className="mt-3 flex flex-wrap items-center gap-4">
-          <label className="flex items-center gap-2">
-            <input type="checkbox" checked={follow} onChange={(event) => setFollow(event.target.checked)} />
-            Follow new calls live
-          </label>
-          <p role="status" className="text-gray-300">
-            {LIVE_TEXT[follow && live.state === 'off' ? 'connecting' : live.state]}
-          </p>
-        </div>
-      )}
+      <div className="mt-3 flex flex-wrap items-center gap-4">
+        <label className="flex items-center gap-2">
+          <input type="checkbox" checked={follow} onChange={(event) => setFollow(event.target.checked)} />
+          Follow new entries live
+        </label>
+        <p role="status" className="text-gray-300">
+          {LIVE_TEXT[follow && live.state === 'off' ? 'connecting' : live.state]}
+        </p>
+      </div>
       {logs.isPending && <LoadingState what={`the ${TAB_LABELS[tab].toLowerCase()}`} />}
       {logs.isError && <ErrorState error={logs.error} retry={() => void logs.refetch()} />}
-      {logs.data && <Rows rows={rowsOf(logs.data.pages, live.calls)} />}
+      {logs.data && <Rows rows={rowsOf(tab, logs.data.pages, live.rows)} />}
       {logs.hasNextPage && (
         <button
           type="button"
