@@ -15,7 +15,13 @@ import type { Database } from '../../store/database';
 import { createFunctionLogsStore } from '../../store/function-logs-store';
 import { openTestDatabase, type TestDatabase } from '../../test-support/open-test-database';
 import { createAppLogsService } from '../app-logs/app-logs-service';
-import { createLogFeed, MAX_LIVE_ROWS, type LiveFunctionCall, type LiveLogRow } from '../app-logs/log-feed';
+import {
+  createLogFeed,
+  MAX_LIVE_ROWS,
+  type LiveFunctionCall,
+  type LiveLogRow,
+  type LogFeed,
+} from '../app-logs/log-feed';
 import { createAuditLog } from '../audit/audit-log';
 import { createRateLimiter } from '../limits/rate-limiter';
 import { createConsoleLogs } from './console-logs';
@@ -44,6 +50,22 @@ function hub() {
   };
 }
 
+/** logsTellingFeed is the app logs service on the test database, telling feed each committed write. */
+function logsTellingFeed(feed: LogFeed) {
+  return createAppLogsService({
+    store: createAppLogsStore(db),
+    functionStore: createFunctionLogsStore(db),
+    limiter: createRateLimiter(),
+    visitorSecret: 'secret',
+    retentionDays: 30,
+    ratePerMinute: 1000,
+    flushMs: 60_000,
+    bufferMax: 1000,
+    log: { warn: () => undefined, error: () => undefined },
+    feed,
+  });
+}
+
 describe('console logs', () => {
   it('pages function calls by keyset without skipping or repeating rows, filtered, and opens one', async () => {
     const feed = createLogFeed(hub(), 5);
@@ -51,18 +73,7 @@ describe('console logs', () => {
     const unsubscribe = feed.subscribe(APP, 'functions', (calls) =>
       pushed.push(...(calls as LiveFunctionCall[])),
     );
-    const logs = createAppLogsService({
-      store: createAppLogsStore(db),
-      functionStore: createFunctionLogsStore(db),
-      limiter: createRateLimiter(),
-      visitorSecret: 'secret',
-      retentionDays: 30,
-      ratePerMinute: 1000,
-      flushMs: 60_000,
-      bufferMax: 1000,
-      log: { warn: () => undefined, error: () => undefined },
-      feed,
-    });
+    const logs = logsTellingFeed(feed);
     // 7 calls, three of them in the same millisecond.
     const times = ['01', '02', '02', '02', '03', '04', '05'].map((s) => `2026-11-20T10:00:${s}.000Z`);
     times.forEach((at, index) =>
@@ -163,17 +174,7 @@ describe('console logs', () => {
     for (const kind of ['functions', 'page-views', 'audit'] as const) {
       feed.subscribe(APP, kind, (rows) => seen[kind]?.push(...rows));
     }
-    const logs = createAppLogsService({
-      store: createAppLogsStore(db),
-      limiter: createRateLimiter(),
-      visitorSecret: 'secret',
-      retentionDays: 30,
-      ratePerMinute: 1000,
-      flushMs: 60_000,
-      bufferMax: 1000,
-      log: { warn: () => undefined, error: () => undefined },
-      feed,
-    });
+    const logs = logsTellingFeed(feed);
     const view = {
       userId: 'u9',
       referrer: 'https://ref.example/a?token=x',
