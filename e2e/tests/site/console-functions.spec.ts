@@ -12,7 +12,7 @@ import { startServer, type RunningServer } from '../../support/server-process';
 
 // The console's Functions page (issue 24) on a real server running the functions fixture's Deno functions,
 // plus `nightly` (on-note's code with a schedule far in the future): the list with 24 h figures, a call
-// from the console showing its output, a call as a chosen user, "run now" running the schedule exactly
+// from the console showing its output (and its row arriving live on an open Logs page), a call as a chosen user, "run now" running the schedule exactly
 // once (one Audit row) and audited, a plain user refused, axe and the 390 px layout.
 
 test.describe.configure({ mode: 'serial' });
@@ -76,10 +76,20 @@ async function scheduledAudits(): Promise<{ text: string }[]> {
   );
 }
 
-test('a function invoked from the console shows its status, body and output; the list counts it', async ({
+test('a function invoked from the console shows its status, body and output, its log row arrives live on an open Logs page, and the list counts it', async ({
   page,
+  context,
 }) => {
   test.setTimeout(90_000);
+  // The Logs page open in another tab, following calls live (its own session: sessionStorage is per tab).
+  const logs = await context.newPage();
+  await logs.addInitScript(
+    (value) => sessionStorage.setItem('queen-console.access-token', value),
+    admin.token,
+  );
+  await logs.goto(`${server.url}/_/logs?function=chatty`);
+  await expect(logs.getByRole('status').filter({ hasText: 'Following new entries live.' })).toBeVisible();
+  await expect(logs.getByText('No entries match these filters.')).toBeVisible();
   await openFunctions(page, admin.email);
   const main = page.getByRole('main');
   await expect(main.getByRole('heading', { name: 'Functions', level: 1 })).toBeVisible();
@@ -94,11 +104,18 @@ test('a function invoked from the console shows its status, body and output; the
   await expect(output).toContainText('chatty says hello');
   await expect(output).toContainText('! chatty warns');
   await expect(output).not.toContainText(admin.token);
+  // No reload there: the call's row came through the live stream.
+  const logged = logs.getByRole('main').getByRole('row').filter({ hasText: 'chatty' });
+  await expect(logged).toHaveCount(1, { timeout: 15_000 });
+  await expect(logged).toContainText('500');
+  await logs.close();
   // The list's figures come from the logs: one call, all failed.
   await page.reload();
   const row = main.getByRole('row', { name: /chatty/ });
-  await expect(row).toContainText('500');
-  await expect(row).toContainText('100.0 %');
+  const cells = row.getByRole('cell');
+  await expect(cells.nth(0)).toHaveText('500');
+  await expect(cells.nth(1)).toHaveText('1');
+  await expect(cells.nth(2)).toHaveText('100.0 %');
   expect(await axeViolations(page), 'functions at 1440').toEqual([]);
   await main.getByRole('button', { name: 'chatty' }).click();
   await consoleScreenshot(page, 'functions');
@@ -126,7 +143,9 @@ test('"run now" runs a schedule exactly once, audited', async ({ page }) => {
   await openFunctions(page, admin.email, 390);
   const main = page.getByRole('main');
   await main.getByRole('button', { name: 'nightly' }).click();
-  await expect(main.getByText(/Next run .*2099|Next run/)).toBeVisible();
+  // The next run is the schedule's date (a <time> carries it exactly, shown in the viewer's locale).
+  await expect(main.getByText(/^Next run/)).toBeVisible();
+  await expect(main.locator('time[datetime="2099-01-01T00:00:00.000Z"]')).toBeVisible();
   await main.getByRole('button', { name: 'Run now: far away' }).click();
   await expect(page.getByText('far away ran (status 200).')).toBeVisible({ timeout: 30_000 });
   expect(await scheduledAudits()).toEqual([expect.objectContaining({ text: 'run from the console' })]);
