@@ -7,13 +7,15 @@ import { axeViolations } from '../../support/axe';
 import { consoleScreenshot } from '../../support/console-screenshot';
 import { startOpenAiDouble, type OpenAiDouble } from '../../support/openai-double';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
-import { startServer, type RunningServer } from '../../support/server-process';
+import { withServerDatabase } from '../../support/postgres';
+import { removeServerData, startServer, type RunningServer } from '../../support/server-process';
 
 // The console's Analytics page (issue 24): page views and visitors per day, top pages and referrer hosts,
 // the SDK's events, LLM tokens per model against the budget and mails sent, each for 7, 30 or 90 days. A
 // server of its own, so every number on the page must equal what this test itself sent through the real
 // endpoints (page-view beacons, analytics batches, InvokeLLM against the LLM double, a test mail), and
-// the LLM and mail counts equal what the server's own records (llm-usage, the outbox folder) say.
+// the LLM and mail counts equal what the server's own records (llm-usage, the outbox folder) say; last, with
+// the server stopped, every number equals a count taken from its database.
 
 let server: RunningServer;
 let double: OpenAiDouble;
@@ -57,8 +59,10 @@ async function analytics(days: number): Promise<Analytics> {
 
 test.beforeAll(async () => {
   double = await startOpenAiDouble();
+  // Its data kept past stop: the last test counts the rows in its database.
   server = await startServer({
     env: { ...AUTH_ENV, LLM_PROVIDER_URL: double.baseUrl, LLM_DAILY_TOKEN_BUDGET: '50000' },
+    keepData: true,
   });
   admin.email = uniqueEmail('analytics-admin');
   admin.token = (await createUser(server, { email: admin.email, role: 'admin' })).token;
@@ -100,6 +104,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   expect(await server.stop()).toBe(0);
+  await removeServerData(server);
   await double.close();
 });
 
@@ -226,4 +231,55 @@ test('an admin reads the charts and their tables, switches periods, at 1440 and 
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   expect(await axeViolations(page)).toEqual([]);
+});
+
+test('the numbers equal counts taken from the database once the server has stopped', async () => {
+  const read = await analytics(30);
+  expect(await server.stop()).toBe(0);
+  const counted = await withServerDatabase(server, async (query) => {
+    const app = [DEFAULT_APP_ID];
+    const [views] = await query<{ views: number; visitors: number }>(
+      `SELECT count(*)::int AS views, count(DISTINCT visitor_key)::int AS visitors FROM app_page_views
+       WHERE app_id = $1 AND (viewed_at AT TIME ZONE 'UTC')::date = $2::date`,
+      [...app, TODAY],
+    );
+    const pages = await query<{ key: string; count: number }>(
+      `SELECT page AS key, count(*)::int AS count FROM app_page_views WHERE app_id = $1
+       GROUP BY page ORDER BY count DESC, page`,
+      app,
+    );
+    const referrers = await query<{ referrer: string }>(
+      'SELECT referrer FROM app_page_views WHERE app_id = $1 AND referrer IS NOT NULL',
+      app,
+    );
+    const events = await query<{ event_name: string; count: number }>(
+      'SELECT event_name, count(*)::int AS count FROM analytics_events WHERE app_id = $1 GROUP BY event_name',
+      app,
+    );
+    const tokens = await query<{ model: string; tokens: number }>(
+      `SELECT model, sum(prompt_tokens + completion_tokens)::int AS tokens FROM llm_usage WHERE app_id = $1
+       GROUP BY model`,
+      app,
+    );
+    const [mails] = await query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM mail_log WHERE app_id = $1 AND ok',
+      app,
+    );
+    return { views, pages, referrers, events, tokens, mails };
+  });
+  expect(read.views.at(-1)).toEqual({ day: TODAY, ...counted.views });
+  expect(read.topPages).toEqual(counted.pages);
+  const hosts: Record<string, number> = {};
+  for (const { referrer } of counted.referrers) {
+    const host = new URL(referrer).hostname.toLowerCase();
+    hosts[host] = (hosts[host] ?? 0) + 1;
+  }
+  expect(Object.fromEntries(read.topReferrers.map(({ key, count }) => [key, count]))).toEqual(hosts);
+  expect(read.events.days.at(-1)?.byName).toEqual(
+    Object.fromEntries(counted.events.map(({ event_name, count }) => [event_name, count])),
+  );
+  expect(read.tokens.days.at(-1)?.byName).toEqual(
+    Object.fromEntries(counted.tokens.map(({ model, tokens }) => [model, tokens])),
+  );
+  expect(read.mails.at(-1)?.count).toBe(counted.mails?.count);
 });
