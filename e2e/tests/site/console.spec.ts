@@ -162,6 +162,13 @@ test('an admin sets and deletes a secret: names only, never the value, and each 
     page.getByRole('status').getByText(`${name} is set. The backend functions restarted`),
   ).toBeVisible();
   await expect(main.getByRole('cell', { name, exact: true })).toBeVisible();
+  // When it was set: a <time> holding the moment, within the last minute.
+  const setAt = await main
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name, exact: true }) })
+    .locator('time')
+    .getAttribute('datetime');
+  expect(Date.now() - Date.parse(setAt ?? '')).toBeLessThan(60_000);
   await expect(main.getByLabel('Value')).toHaveValue('');
   await expectNoAxeViolations(page, 'secrets at 1440');
   await consoleScreenshot(page, 'secrets');
@@ -170,7 +177,9 @@ test('an admin sets and deletes a secret: names only, never the value, and each 
 
   await main.getByRole('button', { name: `Delete ${name}` }).click();
   await main.getByRole('button', { name: `Yes, delete ${name}` }).click();
-  await expect(page.getByRole('status').getByText(`${name} is deleted.`)).toBeVisible();
+  await expect(
+    page.getByRole('status').getByText(`${name} is deleted. The backend functions restarted without it.`),
+  ).toBeVisible();
   await expect(main.getByRole('cell', { name, exact: true })).toHaveCount(0);
 
   expect(await page.locator('body').innerText()).not.toContain(value);
@@ -209,11 +218,19 @@ test('an admin changes visibility live (public settings and audit log show it) a
     await expect(main.getByRole('button', { name: 'Save settings' })).toBeVisible();
     await expect(main.locator('dt:text-is("PUBLIC_URL")')).toBeVisible();
     await expect(main.locator('dt:text-is("SMTP_URL") + dd')).toHaveText(/^(on|off)$/);
+    // The project's providers, read-only (the shared server's project enables none beyond the password).
+    const providers = main.getByRole('region', { name: 'Sign-in providers' });
+    await expect(providers).toContainText('Email and password');
     await expectNoAxeViolations(page, 'settings at 1440');
     await consoleScreenshot(page, 'settings');
     await main.getByRole('radio', { name: label }).check();
+    await main.getByLabel(/^Self-sign-up/).setChecked(!before.selfSignup);
     await main.getByRole('button', { name: 'Save settings' }).click();
-    await expect(page.getByRole('status').getByText(`Settings saved: ${label},`)).toBeVisible();
+    await expect(
+      page
+        .getByRole('status')
+        .getByText(`Settings saved: ${label}, self-sign-up ${before.selfSignup ? 'off' : 'on'}`),
+    ).toBeVisible();
     const shown = await api(server, `/api/apps/public/prod/public-settings/by-id/${DEFAULT_APP_ID}`, {
       method: 'GET',
       token: admin.token,
@@ -223,15 +240,32 @@ test('an admin changes visibility live (public settings and audit log show it) a
       method: 'GET',
       token: SERVICE_TOKEN,
     });
-    const latest = (audit.json.items as { action: string; actor: { email?: string } }[])[0];
-    expect(latest?.action).toMatch(/settings/);
+    const latest = (
+      audit.json.items as {
+        action: string;
+        actor: { email?: string };
+        before: { self_signup: boolean };
+        after: { public_settings: string; self_signup: boolean };
+      }[]
+    )[0];
+    expect(latest?.action).toBe('app.settings');
     expect(latest?.actor.email).toBe(admin.email);
+    expect(latest?.before.self_signup).toBe(before.selfSignup);
+    expect(latest?.after).toMatchObject({ public_settings: target, self_signup: !before.selfSignup });
     const seen = (await mailsTo(server.dataDir, admin.email)).length;
     await main.getByRole('button', { name: 'Send a test mail' }).click();
     await expect(
       page.getByRole('status').getByText(`A test mail is on its way to ${admin.email}.`),
     ).toBeVisible();
     expect((await waitForMail(server.dataDir, admin.email, seen)).subject).toContain('Test mail from');
+    const mailed = await api(server, `/api/apps/${DEFAULT_APP_ID}/admin/audit-log`, {
+      method: 'GET',
+      token: SERVICE_TOKEN,
+    });
+    expect((mailed.json.items as { action: string; target: string }[])[0]).toMatchObject({
+      action: 'mail.test',
+      target: `user:${admin.email}`,
+    });
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(main.getByRole('radio', { name: label })).toBeChecked();
     await expectNoAxeViolations(page, 'settings at 390');
