@@ -75,8 +75,15 @@ test('a user who is not an admin gets "Admins only", and signing out ends the se
 
 test('an admin signs in to the Overview, moves between pages, deep links and goes back', async ({ page }) => {
   const expected = (await api(server, OVERVIEW, { method: 'GET', token: SERVICE_TOKEN })).json as {
-    app: { name: string };
-    counts: { entities: { name: string }[] };
+    app: { name: string; visibility: string; selfSignup: boolean };
+    counts: { entities: { name: string; records: number }[] };
+    database: { detail: string };
+    realtime: string;
+    fileStorage: string;
+    llm: { detail: string };
+    mail: { detail: string };
+    version: string;
+    warnings: { message: string; action: string }[];
   };
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`${server.url}/_/`);
@@ -90,7 +97,31 @@ test('an admin signs in to the Overview, moves between pages, deep links and goe
   const users = Number(await main.locator('dt:text-is("Users") + dd').textContent());
   expect(users).toBeGreaterThanOrEqual(2);
   for (const entity of expected.counts.entities) {
-    await expect(main.getByRole('cell', { name: entity.name, exact: true })).toBeVisible();
+    await expect(
+      main.getByRole('row').filter({ has: page.getByRole('cell', { name: entity.name, exact: true }) }),
+    ).toHaveText(`${entity.name}${entity.records}`);
+  }
+  // Every fact the server answered, as the page shows it.
+  const fact = (term: string) => main.locator(`dt:text-is("${term}") + dd`);
+  const visibilityLabels: Record<string, string> = {
+    public_without_login: 'Public',
+    public_with_login: 'Public, sign-in required',
+    private_with_login: 'Private',
+  };
+  await expect(fact('Visibility')).toHaveText(visibilityLabels[expected.app.visibility] ?? '?');
+  await expect(fact('Self-sign-up')).toHaveText(expected.app.selfSignup ? 'On' : 'Off');
+  await expect(fact('Database')).toHaveText(expected.database.detail);
+  await expect(fact('Realtime')).toHaveText(expected.realtime);
+  await expect(fact('File storage')).toHaveText(expected.fileStorage);
+  await expect(fact('LLM provider')).toHaveText(expected.llm.detail);
+  await expect(fact('Mail')).toHaveText(expected.mail.detail);
+  await expect(fact('Version')).toHaveText(expected.version);
+  await expect(fact('Uptime')).toHaveText(/\d/);
+  // The start-up warnings (the shipped placeholder contract address, at least), each with what to do.
+  expect(expected.warnings.length).toBeGreaterThan(0);
+  for (const warning of expected.warnings) {
+    const item = main.getByRole('listitem').filter({ hasText: warning.message });
+    await expect(item).toContainText(`What to do: ${warning.action}`);
   }
   await expect(main.getByText('PGlite', { exact: false }).or(main.getByText('PostgreSQL'))).toBeVisible();
   // The session is the console's own: not in the URL, not in the site's localStorage.

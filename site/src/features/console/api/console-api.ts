@@ -22,12 +22,16 @@ const MeSchema = z.object({
 });
 export type ConsoleUser = z.infer<typeof MeSchema>;
 
+/** VISIBILITIES are who may open the app: anyone, signed-in users of a public app, or a private app's users. */
+export const VISIBILITIES = ['public_without_login', 'public_with_login', 'private_with_login'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+
 const WarningSchema = z.object({ message: z.string(), action: z.string() });
 export const OverviewSchema = z.object({
   app: z.object({
     id: z.string(),
     name: z.string(),
-    visibility: z.string(),
+    visibility: z.enum(VISIBILITIES),
     selfSignup: z.boolean(),
   }),
   counts: z.object({
@@ -105,9 +109,6 @@ export interface UsersQuery {
   status: string;
 }
 
-/** VISIBILITIES are who may open the app: anyone, signed-in users of a public app, or a private app's users. */
-export const VISIBILITIES = ['public_without_login', 'public_with_login', 'private_with_login'] as const;
-export type Visibility = (typeof VISIBILITIES)[number];
 export interface AccessSettings {
   visibility: Visibility;
   selfSignup: boolean;

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import type { Overview } from '../api/console-api';
 import { useConsoleSession } from '../components/console-context';
 import { EmptyState, ErrorState, LoadingState, PageHeading } from '../components/page-states';
+import { VISIBILITY_CHOICES } from './visibility-choices';
 
 /** formatUptime says how long the server has run, in its two largest units. */
 export function formatUptime(seconds: number): string {
@@ -55,10 +56,7 @@ function OverviewBody({ overview }: { overview: Overview }) {
           rows={[
             ['Name', app.name],
             ['App id', app.id],
-            [
-              'Visibility',
-              app.visibility === 'public_without_login' ? 'Public' : 'Private (sign-in required)',
-            ],
+            ['Visibility', VISIBILITY_CHOICES[app.visibility].label],
             ['Self-sign-up', app.selfSignup ? 'On' : 'Off'],
           ]}
         />

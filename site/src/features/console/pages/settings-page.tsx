@@ -5,15 +5,9 @@ import { useConsoleSession } from '../components/console-context';
 import { ErrorState, LoadingState, PageHeading } from '../components/page-states';
 import { BUTTON } from '../components/sign-in-screen';
 import { toast } from '../../../components/ui/use-toast';
+import { VISIBILITY_CHOICES } from './visibility-choices';
 
 const OVERVIEW_KEY = ['console', 'overview'];
-
-/** VISIBILITY_CHOICES say, for each visibility, who may open the app. */
-export const VISIBILITY_CHOICES: Record<Visibility, { label: string; hint: string }> = {
-  public_without_login: { label: 'Public', hint: 'Anyone may open the app without signing in.' },
-  public_with_login: { label: 'Public, sign-in required', hint: 'Anyone may sign in to open the app.' },
-  private_with_login: { label: 'Private', hint: "Only the app's users may sign in to open it." },
-};
 
 const isVisibility = (value: unknown): value is Visibility =>
   (VISIBILITIES as readonly unknown[]).includes(value);
