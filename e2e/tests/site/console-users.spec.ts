@@ -107,6 +107,77 @@ test('every new users endpoint refuses a plain user (403) and no token (401)', a
   expect(self.json.message).toBe('You cannot disable yourself: another admin must do it');
 });
 
+test('the table: search by name, role and status filters, sort by email both ways, pages of 50', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  // 51 users sharing a tag (two pages): the first an admin, the second disabled, the last named.
+  const tag = `tbl${Date.now().toString(36)}`;
+  const emails = Array.from({ length: 51 }, (_, i) => `${tag}-${String(i).padStart(2, '0')}@example.test`);
+  for (const [i, email] of emails.entries()) {
+    const made = await api(server, USERS, {
+      token: SERVICE_TOKEN,
+      body: { email, password: PASSWORD, role: i === 0 ? 'admin' : 'user' },
+    });
+    expect(made.status).toBe(201);
+  }
+  const second = await stored(emails[1] ?? '');
+  expect(
+    (
+      await api(server, `${USERS}/${second?.id}`, {
+        method: 'PATCH',
+        token: SERVICE_TOKEN,
+        body: { disabled: true },
+      })
+    ).status,
+  ).toBe(200);
+  const named = userClient(server);
+  const login = await named.auth.loginViaEmailPassword(emails[50] ?? '', PASSWORD);
+  await userClient(server, login.access_token).auth.updateMe({ full_name: `Zelda ${tag}` });
+
+  await openUsers(page, 1440);
+  const main = page.getByRole('main');
+  const emailCells = main.getByRole('cell', { name: new RegExp(`^${tag}-\\d{2}@example\\.test$`) });
+  const search = async (q: string, role = 'Any', status = 'Any') => {
+    await main.getByLabel('Search by email or name').fill(q);
+    await main.getByLabel('Role').selectOption({ label: role });
+    await main.getByLabel('Status').selectOption({ label: status });
+    await main.getByRole('button', { name: 'Search' }).click();
+  };
+  await search(tag);
+  const pages = main.getByRole('navigation', { name: 'Users pages' });
+  await expect(pages).toContainText('Page 1 of 2 (51 users)');
+  await expect(emailCells).toHaveCount(50);
+  await pages.getByRole('button', { name: 'Next' }).click();
+  await expect(pages).toContainText('Page 2 of 2 (51 users)');
+  await expect(emailCells).toHaveCount(1);
+  // Sorted by email, ascending by default; a click turns it, another turns it back (from page 1).
+  const header = main.getByRole('columnheader', { name: 'Email' });
+  await expect(header).toHaveAttribute('aria-sort', 'ascending');
+  await header.getByRole('button').click();
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  await expect(pages).toContainText('Page 1 of 2');
+  await expect(emailCells.first()).toHaveText(emails[50] ?? '');
+  await header.getByRole('button').click();
+  await expect(header).toHaveAttribute('aria-sort', 'ascending');
+  await expect(emailCells.first()).toHaveText(emails[0] ?? '');
+  // Another column sorts ascending first.
+  const nameHeader = main.getByRole('columnheader', { name: 'Name' });
+  await nameHeader.getByRole('button').click();
+  await expect(nameHeader).toHaveAttribute('aria-sort', 'ascending');
+  await expect(header).toHaveAttribute('aria-sort', 'none');
+  // By name (not in the email), by role, by status.
+  await search(`Zelda ${tag}`);
+  await expect(emailCells).toHaveText([emails[50] ?? '']);
+  await search(tag, 'admin');
+  await expect(emailCells).toHaveText([emails[0] ?? '']);
+  await search(tag, 'Any', 'Disabled');
+  await expect(emailCells).toHaveText([emails[1] ?? '']);
+  // 390 px: the table scrolls in its own box, the page does not.
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
 test('an admin invites a user with a role: the invitation mail arrives, the change is audited', async ({
   page,
 }) => {
