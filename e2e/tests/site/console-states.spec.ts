@@ -1,17 +1,21 @@
+import type { Locator, Page } from '@playwright/test';
 import { expect, forThisFile, test } from '../../support/test';
-import { createUser, uniqueEmail } from '../../support/auth-helpers';
+import { createUser, PASSWORD, uniqueEmail } from '../../support/auth-helpers';
 import type { RunningServer } from '../../support/server-process';
 
 // Every console page's loading and error states (issues 23 and 24): while its first request is held the
 // page says it is loading; when that request fails the page says why, with "Try again", which loads it once
 // the server answers again. The request is held and failed in the browser (page.route); the server is real.
+// And the keyboard alone: sign in, then reach every page from the menu, landing on its heading.
 
 let server: RunningServer;
 let token = '';
+let email = '';
 
 test.beforeAll(async ({ sharedAuthServer }) => {
   server = forThisFile(sharedAuthServer);
-  token = (await createUser(server, { email: uniqueEmail('states-admin'), role: 'admin' })).token;
+  email = uniqueEmail('states-admin');
+  token = (await createUser(server, { email, role: 'admin' })).token;
 });
 
 /** PAGES are each page's path, heading and first request (the one its content waits on). */
@@ -56,3 +60,35 @@ test('every page says it is loading, then why it failed, and loads on "Try again
     await expect(main.getByRole('status').filter({ hasText: /^Loading / }), path).toHaveCount(0);
   }
 });
+
+test('the keyboard alone signs in and reaches every page from the menu, landing on its heading', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${server.url}/_/`);
+  await expect(page.getByLabel('Email')).toBeVisible();
+  // Sign in: Tab to the email field, type, Tab to the password, type, Enter.
+  await tabTo(page, page.getByLabel('Email'));
+  await page.keyboard.type(email);
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Password')).toBeFocused();
+  await page.keyboard.type(PASSWORD);
+  await page.keyboard.press('Enter');
+  const main = page.getByRole('main');
+  await expect(main.getByRole('heading', { name: 'Overview', level: 1 })).toBeFocused();
+  const menu = page.getByRole('navigation', { name: 'Console' });
+  for (const { heading } of PAGES.filter(({ path }) => path !== 'overview')) {
+    await tabTo(page, menu.getByRole('link', { name: heading, exact: true }));
+    await page.keyboard.press('Enter');
+    await expect(main.getByRole('heading', { name: heading, level: 1 }), heading).toBeFocused();
+  }
+});
+
+/** tabTo presses Tab until target has the focus (at most 60 times: the menu and a page's controls). */
+async function tabTo(page: Page, target: Locator) {
+  for (let presses = 0; presses < 60; presses += 1) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${target.toString()}`);
+}
