@@ -2,7 +2,6 @@
 // server) and the console, with who made it and the fields before and after. A secret's value never enters
 // it: fields whose names say they hold one are dropped here, whatever a caller passes.
 import type { AuditLogStore, AuditRow } from '../../store/audit-log-store';
-import type { LogFeed } from '../app-logs/log-feed';
 
 /** AuditActor is who made a change: an admin user, the service role (through the API, or the CLI). */
 export type AuditActor =
@@ -47,11 +46,16 @@ export interface AuditLog {
   prune(cutoff: string, batch: number): Promise<number>;
 }
 
+/** AuditFeed is told each stored change: the console's live Logs page (app-logs/log-feed.ts is one). */
+export interface AuditFeed {
+  publish(kind: 'audit', rows: (AuditEntry & { app_id: string })[]): void;
+}
+
 /**
  * createAuditLog returns the audit log on its store; feed (the server's, not the CLI's) is told each
- * stored change, for the console's live Logs page.
+ * stored change.
  */
-export function createAuditLog(store: AuditLogStore, feed?: Pick<LogFeed, 'publish'>): AuditLog {
+export function createAuditLog(store: AuditLogStore, feed?: AuditFeed): AuditLog {
   const entryOf = (row: AuditRow): AuditEntry => ({
     id: row.id,
     logged_at: new Date(row.logged_at).toISOString(),
