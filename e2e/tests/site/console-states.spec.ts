@@ -6,7 +6,8 @@ import type { RunningServer } from '../../support/server-process';
 // Every console page's loading and error states (issues 23 and 24): while its first request is held the
 // page says it is loading; when that request fails the page says why, with "Try again", which loads it once
 // the server answers again. The request is held and failed in the browser (page.route); the server is real.
-// And the keyboard alone: sign in, then reach every page from the menu, landing on its heading.
+// The empty states of a project with nothing to show. And the keyboard alone: sign in, then reach every
+// page from the menu, landing on its heading.
 
 let server: RunningServer;
 let token = '';
@@ -58,6 +59,29 @@ test('every page says it is loading, then why it failed, and loads on "Try again
     await alert.getByRole('button', { name: 'Try again' }).click();
     await expect(alert, path).toBeHidden();
     await expect(main.getByRole('status').filter({ hasText: /^Loading / }), path).toHaveCount(0);
+  }
+});
+
+test('pages with nothing to show say so (a project without functions, agents, integrations or an LLM)', async ({
+  page,
+}) => {
+  await page.addInitScript((value) => sessionStorage.setItem('queen-console.access-token', value), token);
+  const main = page.getByRole('main');
+  const empty: [string, string[]][] = [
+    ['functions', ['This project has no backend functions (its functions/ folder is empty).']],
+    ['agents', ['This project has no agents (its agents/ folder is empty).']],
+    [
+      'integrations',
+      [
+        'No LLM provider is set: InvokeLLM and agents answer 503.',
+        'This project declares no custom integrations (its integrations/ folder is empty).',
+      ],
+    ],
+    ['analytics', ['No LLM calls in this period.']],
+  ];
+  for (const [path, texts] of empty) {
+    await page.goto(`${server.url}/_/${path}`);
+    for (const text of texts) await expect(main.getByText(text), path).toBeVisible();
   }
 });
 
