@@ -66,9 +66,10 @@ export function registerAdminAgentRoutes(app: FastifyInstance, deps: AdminAgentR
   const streams = createEventStreams(app);
   app.get(`${base}/conversations/:id/live`, async (request, reply) => {
     const { appId, id } = parseInput(AdminConversationParamsSchema, request.params);
-    await deps.guard.operator(request, appId);
+    const holder = (await deps.guard.operator(request, appId))?.id ?? 'service';
+    streams.admit(holder);
     const unwatch = await deps.console.watch(appId, id, (data) => sendEvent(reply.raw, 'message', data));
     if (!unwatch) throw new TooManyRequestsError('Too many live test chats: try again later', 30);
-    streams.start(reply, unwatch);
+    streams.start(reply, holder, unwatch);
   });
 }

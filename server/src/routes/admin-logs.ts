@@ -57,13 +57,15 @@ export function registerAdminLogsRoutes(app: FastifyInstance, deps: AdminLogsRou
 
   const streams = createEventStreams(app);
   app.get(`${base}/live`, async (request, reply) => {
-    const appId = await operatorApp(request);
+    const { appId } = parseInput(AppParamsSchema, request.params);
+    const holder = (await deps.guard.operator(request, appId))?.id ?? 'service';
     const { tab } = parseInput(ConsoleLiveQuerySchema, request.query);
+    streams.admit(holder);
     const unsubscribe = deps.feed.subscribe(appId, tab, (rows) => {
       const items = rows.map(({ app_id: _app, ...row }) => row);
       sendEvent(reply.raw, tab, JSON.stringify(items));
     });
     if (!unsubscribe) throw new TooManyRequestsError('Too many live log streams: try again later', 30);
-    streams.start(reply, unsubscribe);
+    streams.start(reply, holder, unsubscribe);
   });
 }
