@@ -99,6 +99,9 @@ test('a function invoked from the console shows its status, body and output, its
   const result = main.getByRole('region', { name: 'Call result' });
   await expect(result.getByTestId('invoke-status')).toHaveText('500', { timeout: 30_000 });
   await expect(result.getByLabel('Body')).toContainText('asked to fail');
+  // The answer's headers, behind their summary.
+  await result.getByText(/^Headers \(\d+\)$/).click();
+  await expect(result.locator('details pre')).toContainText(/content-type: application\/json/i);
   // The output as the function logs keep it: both streams, the tokens it printed redacted.
   const output = result.getByLabel('Output');
   await expect(output).toContainText('chatty says hello');
