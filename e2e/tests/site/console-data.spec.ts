@@ -114,6 +114,18 @@ test('the grid: counts, paging, sort by a column, quick search, filter errors in
   await expect(skuHeader).toHaveAttribute('aria-sort', 'descending');
   await expect(firstCell(page, 'sku')).toHaveText('SKU-59');
   await expect(main.getByRole('columnheader', { name: 'qty' })).toHaveAttribute('aria-sort', 'none');
+  // Virtualised rows: of the page's 50, only those in the grid's view (and a few beyond) are in the page;
+  // scrolled to its end, the grid holds the last and no longer the first.
+  const rendered = page.locator('tbody tr[data-record-id]');
+  expect(await rendered.count()).toBeLessThan(50);
+  const skuCell = (sku: string) => page.locator('tbody td[data-field="sku"]', { hasText: sku });
+  await rendered.first().evaluate((row) => {
+    const scroller = row.closest('.overflow-auto');
+    if (scroller) scroller.scrollTop = scroller.scrollHeight;
+  });
+  await expect(skuCell('SKU-10')).toBeVisible();
+  await expect(skuCell('SKU-59')).toHaveCount(0);
+  expect(await rendered.count()).toBeLessThan(50);
   // Paging: 50 a page, so the second holds the last 10 (SKU-09 … SKU-00 descending).
   await main.getByRole('button', { name: 'Next' }).click();
   await expect(main.getByText('Page 2', { exact: true })).toBeVisible();
