@@ -208,6 +208,20 @@ test('an admin reads the charts and their tables, switches periods, at 1440 and 
       .filter({ has: page.getByRole('rowheader', { name: TODAY }) })
       .getByRole('cell'),
   ).toHaveText(['3', '2']);
+  // Tokens per model against the budget, as the endpoint counts them, with each day's share of it.
+  const read = await analytics(30);
+  const tokensToday = read.tokens.days.at(-1);
+  const tokens = page.getByRole('region', { name: 'LLM tokens' });
+  await expect(tokens).toContainText('against the daily budget of 50000 tokens');
+  await expect(
+    tokens
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: TODAY }) })
+      .getByRole('cell'),
+  ).toHaveText([
+    ...read.tokens.names.map((name) => String(tokensToday?.byName[name] ?? 0)),
+    `${(((tokensToday?.total ?? 0) / 50000) * 100).toFixed(1)} %`,
+  ]);
   const mails = page.getByRole('region', { name: 'Mails sent' });
   await expect(
     mails
