@@ -66,8 +66,7 @@ export function registerAdminAgentRoutes(app: FastifyInstance, deps: AdminAgentR
   const streams = createEventStreams(app);
   app.get(`${base}/conversations/:id/live`, async (request, reply) => {
     const { appId, id } = parseInput(AdminConversationParamsSchema, request.params);
-    const holder = (await deps.guard.operator(request, appId))?.id ?? 'service';
-    streams.admit(holder);
+    const holder = streams.admit(await deps.guard.operator(request, appId));
     const unwatch = await deps.console.watch(appId, id, (data) => sendEvent(reply.raw, 'message', data));
     if (!unwatch) throw new TooManyRequestsError('Too many live test chats: try again later', 30);
     streams.start(reply, holder, unwatch);

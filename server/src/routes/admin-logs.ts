@@ -58,9 +58,8 @@ export function registerAdminLogsRoutes(app: FastifyInstance, deps: AdminLogsRou
   const streams = createEventStreams(app);
   app.get(`${base}/live`, async (request, reply) => {
     const { appId } = parseInput(AppParamsSchema, request.params);
-    const holder = (await deps.guard.operator(request, appId))?.id ?? 'service';
+    const holder = streams.admit(await deps.guard.operator(request, appId));
     const { tab } = parseInput(ConsoleLiveQuerySchema, request.query);
-    streams.admit(holder);
     const unsubscribe = deps.feed.subscribe(appId, tab, (rows) => {
       const items = rows.map(({ app_id: _app, ...row }) => row);
       sendEvent(reply.raw, tab, JSON.stringify(items));

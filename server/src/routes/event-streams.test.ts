@@ -15,9 +15,8 @@ beforeAll(async () => {
   );
   const streams = createEventStreams(app, 2);
   app.get('/live/:holder', async (request, reply) => {
-    const { holder } = request.params as { holder: string };
-    streams.admit(holder);
-    streams.start(reply, holder, () => undefined);
+    const { holder: id } = request.params as { holder: string };
+    streams.start(reply, streams.admit({ id }), () => undefined);
   });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });

@@ -21,8 +21,8 @@ export function sendEvent(raw: ServerResponse, event: string, data: string): voi
 }
 
 /**
- * createEventStreams returns admit, which refuses (429) a holder (a caller's id) who already holds
- * perHolder streams, and start, which turns a reply into an open event stream of that holder (stop runs
+ * createEventStreams returns admit, which names the caller (an admin user, or null for the service role) as
+ * a holder and refuses it (429) when it already holds perHolder streams, and start, which turns a reply into an open event stream of that holder (stop runs
  * once it closes); the streams still open are ended before the server closes, which would otherwise wait
  * for them.
  */
@@ -34,10 +34,12 @@ export function createEventStreams(app: FastifyInstance, perHolder = STREAMS_PER
     done();
   });
   return {
-    admit(holder: string): void {
+    admit(caller: { id: string } | null): string {
+      const holder = caller?.id ?? 'service role';
       if ((held.get(holder) ?? 0) >= perHolder) {
         throw new TooManyRequestsError(`At most ${perHolder} live streams each: close one and try again`, 30);
       }
+      return holder;
     },
     start(reply: FastifyReply, holder: string, stop: () => void): void {
       const raw = reply.raw;

@@ -50,7 +50,9 @@ export type ConsoleFunctionLogsQuery = z.infer<typeof ConsoleFunctionLogsQuerySc
 export type ConsolePageViewsQuery = z.infer<typeof ConsolePageViewsQuerySchema>;
 export type ConsoleAuditQuery = z.infer<typeof ConsoleAuditQuerySchema>;
 
+/** LIVE_LOG_KINDS are the logs the console follows live: its Logs page's tabs. */
+export const LIVE_LOG_KINDS = ['functions', 'page-views', 'audit'] as const;
+export type LiveLogKind = (typeof LIVE_LOG_KINDS)[number];
+
 /** ConsoleLiveQuerySchema is `GET /api/apps/:appId/admin/logs/live`: which log to follow (a tab). */
-export const ConsoleLiveQuerySchema = z.object({
-  tab: z.enum(['functions', 'page-views', 'audit']).default('functions'),
-});
+export const ConsoleLiveQuerySchema = z.object({ tab: z.enum(LIVE_LOG_KINDS).default('functions') });

@@ -5,13 +5,9 @@
 // one fan-out, whatever the number of viewers. An SSE stream over plain HTTP admits a viewer with the
 // console's own bearer-token check (no socket handshake, no room rules to extend), and the browser gets
 // it from fetch, with the Authorization header.
+import { createKeyedListeners } from '../../lib/keyed-listeners';
 import type { RealtimeHub } from '../../realtime/realtime-hub';
-
-/** LiveLogKind is a log the console follows live: its Logs page's tabs. */
-export type LiveLogKind = 'functions' | 'page-views' | 'audit';
-
-/** LIVE_LOG_KINDS are the logs the feed carries. */
-export const LIVE_LOG_KINDS: readonly LiveLogKind[] = ['functions', 'page-views', 'audit'];
+import { LIVE_LOG_KINDS, type LiveLogKind } from '../../schemas/console-logs';
 
 /** LiveLogRow is one written row as the feed pushes it: the Logs page's row of its tab, with its app. */
 export interface LiveLogRow {
@@ -58,39 +54,25 @@ const eventOf = (kind: LiveLogKind) => `console-logs:${kind}`;
 
 /** createLogFeed fans written rows out through hub, at most maxListeners streams per instance. */
 export function createLogFeed(hub: Pick<RealtimeHub, 'dispatch' | 'handle'>, maxListeners: number): LogFeed {
-  const listenersOf = new Map<string, Set<(rows: LiveLogRow[]) => void>>();
-  let count = 0;
+  const listeners = createKeyedListeners<LiveLogRow[]>(maxListeners);
+  const keyOf = (appId: string, kind: LiveLogKind) => `${appId}\n${kind}`;
   for (const kind of LIVE_LOG_KINDS) {
     hub.handle(eventOf(kind), (payload) => {
-      if (!Array.isArray(payload) || listenersOf.size === 0) return;
+      if (!Array.isArray(payload) || listeners.count() === 0) return;
       const byApp = new Map<string, LiveLogRow[]>();
       for (const row of payload as LiveLogRow[]) {
         const rows = byApp.get(row.app_id) ?? [];
         rows.push(row);
         byApp.set(row.app_id, rows);
       }
-      for (const [appId, rows] of byApp) {
-        for (const listener of listenersOf.get(`${appId} ${kind}`) ?? []) listener(rows);
-      }
+      for (const [appId, rows] of byApp) listeners.notify(keyOf(appId, kind), rows);
     });
   }
   return {
     publish(kind, rows) {
       if (rows.length > 0) hub.dispatch(eventOf(kind), rows.slice(-MAX_LIVE_ROWS));
     },
-    subscribe(appId, kind, listener) {
-      if (count >= maxListeners) return null;
-      const key = `${appId} ${kind}`;
-      const listeners = listenersOf.get(key) ?? new Set();
-      listenersOf.set(key, listeners);
-      listeners.add(listener);
-      count += 1;
-      return () => {
-        if (!listeners.delete(listener)) return;
-        count -= 1;
-        if (listeners.size === 0) listenersOf.delete(key);
-      };
-    },
-    listeners: () => count,
+    subscribe: (appId, kind, listener) => listeners.add(keyOf(appId, kind), listener),
+    listeners: () => listeners.count(),
   };
 }

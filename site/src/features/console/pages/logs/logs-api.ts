@@ -55,6 +55,24 @@ export type LogRows =
   | { tab: 'page-views'; items: PageViewRow[]; next: string | null }
   | { tab: 'audit'; items: AuditEntryRow[]; next: string | null };
 
+/**
+ * concatRows is tab's rows of lists, in their order, each row once (a list of another tab is left out).
+ * The lists of one tab hold one row type, so the one cast below is sound.
+ */
+export function concatRows(tab: LogTab, ...lists: (LogRows | null)[]): LogRows {
+  const seen = new Set<string>();
+  const items: { id: string }[] = [];
+  for (const list of lists) {
+    if (list?.tab !== tab) continue;
+    for (const row of list.items) {
+      if (seen.has(row.id)) continue;
+      seen.add(row.id);
+      items.push(row);
+    }
+  }
+  return { tab, items, next: null } as LogRows;
+}
+
 /** fetchLogPage reads one page of tab's log, filtered, older than before when given. */
 export async function fetchLogPage(
   api: ConsoleApi,

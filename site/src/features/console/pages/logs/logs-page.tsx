@@ -5,7 +5,7 @@ import { useConsoleSession } from '../../components/console-context';
 import { EmptyState, ErrorState, LoadingState, PageHeading } from '../../components/page-states';
 import { LogFilters } from './log-filters';
 import { AuditTable, FunctionCallsTable, PageViewsTable } from './log-tables';
-import { logPagesQuery, type LogRows } from './logs-api';
+import { concatRows, logPagesQuery, type LogRows } from './logs-api';
 import { LOG_TABS, queryOf, type LogTab, type LogsSearch } from './logs-search';
 import { useLiveRows, type LiveState } from './use-live-rows';
 
@@ -21,26 +21,6 @@ const LIVE_TEXT: Record<LiveState, string> = {
   live: 'Following new entries live.',
   retrying: 'The live stream dropped: reconnecting…',
 };
-
-/** joined puts the live rows (newest first) before the loaded ones, each row once. */
-function joined<T extends { id: string }>(live: T[], loaded: T[]): T[] {
-  const known = new Set(loaded.map((row) => row.id));
-  return [...live.filter((row) => !known.has(row.id)), ...loaded];
-}
-
-/** rowsOf joins a tab's loaded pages with its live rows. */
-function rowsOf(tab: LogTab, pages: LogRows[], live: LogRows | null): LogRows {
-  if (tab === 'functions') {
-    const loaded = pages.flatMap((page) => (page.tab === tab ? page.items : []));
-    return { tab, items: joined(live?.tab === tab ? live.items : [], loaded), next: null };
-  }
-  if (tab === 'page-views') {
-    const loaded = pages.flatMap((page) => (page.tab === tab ? page.items : []));
-    return { tab, items: joined(live?.tab === tab ? live.items : [], loaded), next: null };
-  }
-  const loaded = pages.flatMap((page) => (page.tab === 'audit' ? page.items : []));
-  return { tab, items: joined(live?.tab === 'audit' ? live.items : [], loaded), next: null };
-}
 
 function Rows({ rows }: { rows: LogRows }) {
   if (rows.items.length === 0) return <EmptyState>No entries match these filters.</EmptyState>;
@@ -96,7 +76,8 @@ export function LogsPage() {
       </div>
       {logs.isPending && <LoadingState what={`the ${TAB_LABELS[tab].toLowerCase()}`} />}
       {logs.isError && <ErrorState error={logs.error} retry={() => void logs.refetch()} />}
-      {logs.data && <Rows rows={rowsOf(tab, logs.data.pages, live.rows)} />}
+      {/* The live rows (newest first) before the loaded pages, each row once. */}
+      {logs.data && <Rows rows={concatRows(tab, live.rows, ...logs.data.pages)} />}
       {logs.hasNextPage && (
         <button
           type="button"

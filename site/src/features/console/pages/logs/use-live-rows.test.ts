@@ -1,6 +1,6 @@
 // The live rows the Logs page keeps are those its endpoint would list under the same filters.
 import { describe, expect, it } from 'vitest';
-import type { LogRows } from './logs-api';
+import { concatRows, type LogRows } from './logs-api';
 import { matching } from './use-live-rows';
 
 const call = (id: string, fn: string, status: number, at: string) => ({
@@ -68,5 +68,26 @@ describe('matching', () => {
     expect(ids(matching(audit, { user: 'one@x.test' }))).toEqual(['1']);
     expect(ids(matching(audit, { user: 'a1' }))).toEqual(['1']);
     expect(ids(matching(audit, { user: 'cli' }))).toEqual([]);
+  });
+});
+
+describe('concatRows', () => {
+  it("keeps one tab's rows in the lists' order, each id once, and leaves other tabs out", () => {
+    const at = '2026-11-20T10:00:00.000Z';
+    const live: LogRows = {
+      tab: 'functions',
+      items: [call('3', 'a', 200, at), call('2', 'a', 200, at)],
+      next: null,
+    };
+    const page: LogRows = {
+      tab: 'functions',
+      items: [call('2', 'a', 200, at), call('1', 'a', 200, at)],
+      next: 'c',
+    };
+    const other: LogRows = { tab: 'audit', items: [], next: null };
+    const joined = concatRows('functions', live, null, other, page);
+    expect(joined).toMatchObject({ tab: 'functions', next: null });
+    expect(ids(joined)).toEqual(['3', '2', '1']);
+    expect(ids(concatRows('page-views', live, page))).toEqual([]);
   });
 });

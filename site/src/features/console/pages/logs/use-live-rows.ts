@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ConsoleApi } from '../../api/console-api';
-import { followLog, type LogRows } from './logs-api';
+import { concatRows, followLog, type LogRows } from './logs-api';
 import type { LogTab, LogsSearch } from './logs-search';
 
 /** LIVE_KEEP bounds the live rows the page holds (older ones are a "Load older" away). */
@@ -53,12 +53,9 @@ export function matching(rows: LogRows, search: LogsSearch): LogRows {
 
 /** prepend puts pushed (oldest first, as written) before kept rows of the same tab, newest first, bounded. */
 function prepend(pushed: LogRows, kept: LogRows | null): LogRows {
-  const newestFirst = <T>(items: T[], older: T[]) => [...[...items].reverse(), ...older].slice(0, LIVE_KEEP);
-  if (pushed.tab === 'functions')
-    return { ...pushed, items: newestFirst(pushed.items, kept?.tab === 'functions' ? kept.items : []) };
-  if (pushed.tab === 'page-views')
-    return { ...pushed, items: newestFirst(pushed.items, kept?.tab === 'page-views' ? kept.items : []) };
-  return { ...pushed, items: newestFirst(pushed.items, kept?.tab === 'audit' ? kept.items : []) };
+  const newestFirst = { ...pushed, items: [...pushed.items].reverse() } as LogRows;
+  const rows = concatRows(pushed.tab, newestFirst, kept);
+  return { ...rows, items: rows.items.slice(0, LIVE_KEEP) } as LogRows;
 }
 
 /**
