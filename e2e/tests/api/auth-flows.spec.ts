@@ -1,6 +1,7 @@
 import { expect, test } from '../../support/test';
 import {
   AUTH_ENV,
+  SERVICE_TOKEN,
   PASSWORD,
   api,
   createUser,
@@ -249,4 +250,53 @@ test('change-password, invite and updateMe with malformed bodies are 400 naming 
     expect(result.status, path).toBe(400);
     expect(String(result.json.message), path).toContain(field);
   }
+});
+
+test.describe('sign-in sessions (the console sign-in)', () => {
+  const sessions = `/api/apps/${appId}/auth/sessions`;
+  const startFrom = (token: string) =>
+    fetch(`${server.url}${sessions}`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  const end = (token?: string) =>
+    fetch(`${server.url}${sessions}/current`, {
+      method: 'DELETE',
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+  const me = async (token: string) =>
+    (await api(server, `/api/apps/${appId}/entities/User/me`, { method: 'GET', token })).status;
+
+  test('a password session works until signed out, and signing out leaves other tokens working', async () => {
+    const email = uniqueEmail('session');
+    const { token: plain } = await createUser(server, { email });
+    const started = await api(server, sessions, { body: { email, password: PASSWORD } });
+    expect(started.status).toBe(200);
+    expect(started.json.user).toMatchObject({ email });
+    const session = String(started.json.access_token);
+    const traded = await startFrom(plain);
+    expect(traded.status).toBe(200);
+    const other = String(((await traded.json()) as { access_token: string }).access_token);
+    expect(await me(session)).toBe(200);
+
+    const ended = await end(session);
+    expect(ended.status).toBe(200);
+    expect(await ended.json()).toEqual({ ended: true });
+    expect(await me(session)).toBe(401);
+    expect((await end(session)).status).toBe(401);
+    expect(await me(other)).toBe(200);
+    expect(await me(plain)).toBe(200);
+  });
+
+  test('refuses a wrong password, the service role, no token, and ending a token of no session', async () => {
+    const email = uniqueEmail('session-refused');
+    const { token: plain } = await createUser(server, { email });
+    expect((await api(server, sessions, { body: { email, password: 'wrong password here' } })).status).toBe(
+      401,
+    );
+    expect((await api(server, sessions, { body: { email } })).status).toBe(400);
+    expect((await startFrom(SERVICE_TOKEN)).status).toBe(403);
+    expect((await fetch(`${server.url}${sessions}`, { method: 'POST' })).status).toBe(401);
+    expect((await end()).status).toBe(401);
+    const noSession = await end(plain);
+    expect(noSession.status).toBe(400);
+    expect(((await noSession.json()) as { message: string }).message).toContain('no session');
+  });
 });

@@ -105,9 +105,11 @@ test('an unreachable DATABASE_URL stops start-up with a message naming the serve
   expect(failed).not.toContain('hunter2-secret');
 });
 
-test('a user written through one instance is read through another', async () => {
-  const a = await startServer({ env: AUTH_ENV });
-  const b = await startServer({ env: AUTH_ENV, databaseUrl: a.databaseUrl });
+test('a user written through one instance is read through another, and a session ended there too', async () => {
+  // One JWT secret, as instances behind a load balancer share it.
+  const env = { ...AUTH_ENV, JWT_SECRET: 'e2e-jwt-secret-0123456789abcdefghijklmnopqrstuvwxyz' };
+  const a = await startServer({ env });
+  const b = await startServer({ env, databaseUrl: a.databaseUrl });
   try {
     const email = `shared-${Date.now()}@example.test`;
     const created = await fetch(`${a.url}/api/apps/queen-solana/admin/users`, {
@@ -122,6 +124,27 @@ test('a user written through one instance is read through another', async () => 
       body: JSON.stringify({ email, password: 'correct horse battery' }),
     });
     expect(login.status).toBe(200);
+
+    // A sign-in session started on b and ended on a is refused on b at once (no per-instance memory).
+    const started = await fetch(`${b.url}/api/apps/queen-solana/auth/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct horse battery' }),
+    });
+    const session = ((await started.json()) as { access_token: string }).access_token;
+    const me = async (url: string) =>
+      (
+        await fetch(`${url}/api/apps/queen-solana/entities/User/me`, {
+          headers: { authorization: `Bearer ${session}` },
+        })
+      ).status;
+    expect(await me(b.url)).toBe(200);
+    const ended = await fetch(`${a.url}/api/apps/queen-solana/auth/sessions/current`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${session}` },
+    });
+    expect(ended.status).toBe(200);
+    expect(await me(b.url)).toBe(401);
   } finally {
     await b.stop();
     await a.stop();

@@ -196,6 +196,12 @@ test("the console's Continue with Google signs in through a popup; the session i
   await expect(page.getByText(email)).toBeVisible();
   expect(new URL(page.url()).searchParams.has('access_token')).toBe(false);
   expect(await page.evaluate(() => localStorage.getItem('base44_access_token'))).toBeNull();
+  // The provider's hand-over token was traded for a sign-in session's, which sign-out can end.
+  const kept = await page.evaluate(() => sessionStorage.getItem('queen-console.access-token'));
+  const claims = JSON.parse(Buffer.from(String(kept).split('.')[1] ?? '', 'base64url').toString()) as {
+    sid?: string;
+  };
+  expect(claims.sid).toBeTruthy();
 
   // Made an admin (a role change ends the user's sessions), signing in again opens the console.
   const promoted = await api(setup.server, `/api/apps/${DEFAULT_APP_ID}/admin/users`, {

@@ -90,6 +90,37 @@ async function openData(page: Page, path: string) {
   await expect(page.getByRole('heading', { name: 'Data', level: 1 })).toBeVisible();
 }
 
+test("the grid's reads go through the SDK with the console's session, not a visitor's token on this origin", async ({
+  page,
+}) => {
+  const sent: { path: string; authorization: string | undefined }[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith('/api/'))
+      sent.push({ path: pathname, authorization: request.headers().authorization });
+  });
+  // Alice is signed in to the marketing site in the same browser: her token sits where the SDK looks.
+  await page.goto(`${server.url}/_/`);
+  await page.evaluate((token) => localStorage.setItem('base44_access_token', token), alice.token);
+  await openData(page, '?entity=Ledger');
+  // The admin's view: all five Ledger rows (Alice's own token would read her three).
+  await expect(page.locator('tbody tr[data-record-id]')).toHaveCount(5);
+
+  const session = await page.evaluate(() => sessionStorage.getItem('queen-console.access-token'));
+  const app = `/api/apps/${DEFAULT_APP_ID}`;
+  const sdkReads = sent.filter(
+    ({ path }) => path === `${app}/entities/User/me` || path === `${app}/entities/Ledger`,
+  );
+  expect(new Set(sdkReads.map(({ path }) => path))).toEqual(
+    new Set([`${app}/entities/User/me`, `${app}/entities/Ledger`]),
+  );
+  for (const read of sdkReads) expect(read.authorization, read.path).toBe(`Bearer ${session}`);
+  expect(sent.filter(({ authorization }) => authorization === `Bearer ${alice.token}`)).toEqual([]);
+  // The site's storage is as Alice left it, and the console sent no app analytics.
+  expect(await page.evaluate(() => localStorage.getItem('base44_access_token'))).toBe(alice.token);
+  expect(sent.filter(({ path }) => path.includes('/analytics/'))).toEqual([]);
+});
+
 const firstCell = (page: Page, field: string) =>
   page.locator(`tbody tr[data-record-id] td[data-field="${field}"]`).first();
 

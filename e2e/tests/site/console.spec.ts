@@ -67,8 +67,17 @@ test('a user who is not an admin gets "Admins only", and signing out ends the se
   await signIn(page, member.email);
   await expect(page.getByRole('heading', { name: 'Admins only' })).toBeVisible();
   await expectNoAxeViolations(page, 'admins only');
+  // The console's session token (this tab's only) counts on the server until sign-out, then nowhere.
+  const token = await page.evaluate(() => sessionStorage.getItem('queen-console.access-token'));
+  expect(token).toBeTruthy();
+  expect(await page.evaluate(() => localStorage.getItem('base44_access_token'))).toBeNull();
+  const me = `/api/apps/${DEFAULT_APP_ID}/entities/User/me`;
+  expect((await api(server, me, { method: 'GET', token: token ?? '' })).status).toBe(200);
+  const ended = page.waitForResponse((response) => response.url().endsWith('/auth/sessions/current'));
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('heading', { name: 'Console sign-in' })).toBeVisible();
+  expect((await ended).status()).toBe(200);
+  expect((await api(server, me, { method: 'GET', token: token ?? '' })).status).toBe(401);
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Console sign-in' })).toBeVisible();
 });

@@ -10,6 +10,11 @@ export interface AccessTokenClaims {
    * Tokens minted before versions existed carry none and read as 0.
    */
   tokenVersion: number;
+  /**
+   * sessionId names the sign-in session the token belongs to (claim `sid`), when it was minted for one: such
+   * a token counts only while its session does, so signing out ends it before its expiry.
+   */
+  sessionId?: string | undefined;
 }
 
 /** IdTokenClaims is what an SSO id token says. */
@@ -24,7 +29,8 @@ export const CLOCK_SKEW_SECONDS = 60;
 
 /** TokenSigner mints and verifies this server's HS256 access tokens. */
 export interface TokenSigner {
-  mint(claims: AccessTokenClaims): Promise<string>;
+  /** mint signs claims; expiresIn (a jose duration) replaces the signer's own lifetime for this token. */
+  mint(claims: AccessTokenClaims, expiresIn?: string): Promise<string>;
   /** verify returns the claims or null when the token is forged, expired, malformed or for another app. */
   verify(token: string, expectedAppId: string): Promise<AccessTokenClaims | null>;
   /** mintIdToken signs an OIDC-style id token (`sub`, `email`, `aud` = app id) for SSO. */
@@ -43,6 +49,10 @@ const SERVICE_SUBJECT = 'service-role';
 
 const ALGORITHM = 'HS256';
 
+/** isSessionId says whether a `sid` claim is one this server mints (it goes into SQL as a parameter). */
+const isSessionId = (value: unknown): value is string =>
+  typeof value === 'string' && /^[A-Za-z0-9_-]{16,64}$/.test(value);
+
 /**
  * createTokenSigner returns a signer keyed by secret; expiresIn is a jose duration such as `30d`.
  * Only HS256 is accepted on verify, so `alg: none` and algorithm-swap tokens are rejected; a token must
@@ -51,12 +61,12 @@ const ALGORITHM = 'HS256';
 export function createTokenSigner(secret: string, expiresIn: string): TokenSigner {
   const key = new TextEncoder().encode(secret);
   return {
-    async mint({ userId, appId, tokenVersion }) {
-      return new SignJWT({ app_id: appId, tv: tokenVersion })
+    async mint({ userId, appId, tokenVersion, sessionId }, lifetime = expiresIn) {
+      return new SignJWT({ app_id: appId, tv: tokenVersion, ...(sessionId ? { sid: sessionId } : {}) })
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(userId)
         .setIssuedAt()
-        .setExpirationTime(expiresIn)
+        .setExpirationTime(lifetime)
         .sign(key);
     },
     async verify(token, expectedAppId) {
@@ -72,7 +82,9 @@ export function createTokenSigner(secret: string, expiresIn: string): TokenSigne
           return null;
         const version = payload.tv ?? 0;
         if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 0) return null;
-        return { userId: payload.sub, appId: expectedAppId, tokenVersion: version };
+        const sessionId = payload.sid;
+        if (sessionId !== undefined && !isSessionId(sessionId)) return null;
+        return { userId: payload.sub, appId: expectedAppId, tokenVersion: version, sessionId };
       } catch (error) {
         if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return null;
         throw error;

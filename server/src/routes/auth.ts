@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ForbiddenError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
 import { AppParamsSchema } from '../schemas/apps';
 import {
@@ -18,6 +19,10 @@ import type { UsersService } from '../services/auth/users-service';
 import type { CallerGuard } from './caller-guard';
 import { linkOriginOf, returnTargetOf } from './request-origin';
 
+/** SESSION_NEEDS_USER_TOKEN is the 403 of a session asked for with the service role's token. */
+const SESSION_NEEDS_USER_TOKEN =
+  "A sign-in session starts from a user's own token or password, not the service role";
+
 /** AuthRoutesDeps is what the `auth/*` routes need. */
 export interface AuthRoutesDeps {
   signUp: SignUpService;
@@ -35,8 +40,8 @@ function requestOrigin(request: FastifyRequest, publicUrl: string | undefined): 
 }
 
 /**
- * registerAuthRoutes adds `/api/apps/:appId/auth/*` (sign-up, one-time codes, sign-in, password reset and
- * change, the service role's SSO tokens) and `/api/apps/auth/logout`.
+ * registerAuthRoutes adds `/api/apps/:appId/auth/*` (sign-up, one-time codes, sign-in and sign-in sessions,
+ * password reset and change, the service role's SSO tokens) and `/api/apps/auth/logout`.
  */
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): void {
   const base = '/api/apps/:appId/auth';
@@ -56,6 +61,23 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
   app.post(`${base}/login`, async (request) =>
     deps.signIn.login(appIdOf(request), parseInput(LoginSchema, request.body), from(request)),
   );
+  // A sign-in session (the console's): from a password, or traded for a token the caller already holds
+  // (after a provider's sign-in). Its token counts until DELETE …/sessions/current, on every instance.
+  app.post(`${base}/sessions`, async (request) => {
+    const appId = appIdOf(request);
+    if (request.body === undefined || request.body === null) {
+      // The user's own token only: the service role acting on behalf of a user starts no session for them.
+      const principal = await deps.guard.principal(request, appId);
+      if (principal.kind === 'service') throw new ForbiddenError(SESSION_NEEDS_USER_TOKEN);
+      return deps.signIn.startSession(await deps.guard.user(request, appId));
+    }
+    return deps.signIn.login(appId, parseInput(LoginSchema, request.body), from(request), 'session');
+  });
+  app.delete(`${base}/sessions/current`, async (request) => {
+    const appId = appIdOf(request);
+    await deps.guard.user(request, appId);
+    return deps.signIn.endSession(appId, request.headers.authorization);
+  });
   app.post(`${base}/reset-password-request`, async (request) => {
     const { email } = parseInput(EmailOnlySchema, request.body);
     return deps.signIn.requestReset(appIdOf(request), email, from(request));
@@ -83,7 +105,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(token));
   });
 
-  // Tokens live in the browser, so there is no session to end here: only the redirect, kept on this site.
+  // The SDK's tokens live in the browser, so there is no session to end here: only the redirect, kept on
+  // this site. (Session-bound tokens end with DELETE …/auth/sessions/current.)
   app.get('/api/apps/auth/logout', async (request, reply) => {
     const query = LogoutQuerySchema.safeParse(request.query);
     const fromUrl = query.success ? query.data.from_url : undefined;

@@ -571,6 +571,22 @@ const MIGRATIONS: Migration[] = [
         WHERE referrer_host(referrer) IS NOT NULL GROUP BY 1, 2, 3`,
     ],
   },
+  {
+    version: 31,
+    name: 'sign-in sessions',
+    // A token minted for a session (the console's sign-in) counts while its row is here: signing out deletes
+    // it, on every instance at once. Expired rows are pruned by expires_at.
+    statements: [
+      `CREATE TABLE sign_in_sessions (
+        id text PRIMARY KEY,
+        app_id text NOT NULL,
+        user_id text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz NOT NULL
+      )`,
+      'CREATE INDEX sign_in_sessions_expiry ON sign_in_sessions (expires_at)',
+    ],
+  },
 ];
 
 /**

@@ -11,6 +11,7 @@ import { createAppsService, type AppsService } from '../../services/apps/apps-se
 import { createEntityEvents } from '../../services/entities/entity-events';
 import { createAppAccess } from '../../services/identity/app-access';
 import { createIdentity, type Identity } from '../../services/identity/identity';
+import { createSignInSessionsStore } from '../../store/sign-in-sessions-store';
 import { createRateLimiter } from '../../services/limits/rate-limiter';
 import { createUsageCounter } from '../../services/limits/usage-counter';
 import { createMailer, type Mailer } from '../../services/mail/mailer';
@@ -60,6 +61,7 @@ export async function buildAppBasics(input: {
     secrets: input.secrets,
     jwtExpiresIn: config.JWT_EXPIRES_IN,
     users: createUsersStore(db),
+    sessions: createSignInSessionsStore(db),
     hub: input.hub,
   });
   return { apps, mailer, identity };

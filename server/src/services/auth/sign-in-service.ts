@@ -30,12 +30,22 @@ export type PasswordChange =
   | { success: boolean; reset_link_sent: boolean; message: string; access_token?: undefined }
   | { success: boolean; message: string; access_token: string; reset_link_sent?: undefined };
 
+/** TokenKind is what a sign-in mints: a plain token (the SDK's) or a session-bound one (the console's). */
+export type TokenKind = 'token' | 'session';
+
 /** SignInService is password sign-in, reset by mailed link and password change. */
 export interface SignInService {
   /** issueSetPasswordLink stores a single-use token by its hash and returns the link to mail. */
   issueSetPasswordLink(user: UserRow, purpose: PasswordTokenPurpose, origin: string): Promise<string>;
-  /** login checks the password; wrong passwords and unknown emails get the same 401. */
-  login(appId: string, input: LoginInput, from: RequestOrigin): Promise<SignedIn>;
+  /**
+   * login checks the password; wrong passwords and unknown emails get the same 401. A `session` login's
+   * token is bound to a new sign-in session, which endSession ends (the console's sign-in).
+   */
+  login(appId: string, input: LoginInput, from: RequestOrigin, kind?: TokenKind): Promise<SignedIn>;
+  /** startSession trades a signed-in user's token for a session-bound one (after a provider's sign-in). */
+  startSession(user: UserRow): Promise<{ access_token: string }>;
+  /** endSession ends the session of the caller's token; a token bound to no session gets 400. */
+  endSession(appId: string, authorization: string | undefined): Promise<{ ended: true }>;
   /** requestReset mails a reset link if the account exists; answer and timing never say whether it does. */
   requestReset(appId: string, email: string, from: RequestOrigin): Promise<AuthNotice>;
   /** resetPassword consumes a reset or invite token and sets the password; the token works once. */
@@ -96,6 +106,7 @@ export function createSignInService(
       appId: string,
       input: { email: string; password: string; turnstile_token?: string | undefined },
       from: RequestOrigin,
+      kind: TokenKind = 'token',
     ): Promise<{ access_token: string; user: PublicUser }> {
       await deps.throttle('login', from.ip, input.email);
       await deps.turnstile(input.turnstile_token, from.ip);
@@ -109,7 +120,20 @@ export function createSignInService(
           'email_not_verified',
         );
       }
-      return { access_token: await deps.accessTokens.issueToken(user), user: toPublicUser(user) };
+      const token =
+        kind === 'session' ? deps.accessTokens.startSession(user) : deps.accessTokens.issueToken(user);
+      return { access_token: await token, user: toPublicUser(user) };
+    },
+
+    async startSession(user: UserRow) {
+      return { access_token: await deps.accessTokens.startSession(user) };
+    },
+
+    async endSession(appId: string, authorization: string | undefined) {
+      const end = await deps.accessTokens.endSession(appId, authorization);
+      if (end === 'no-session')
+        throw new InvalidInputError('This token belongs to no session: it lasts until it expires');
+      return { ended: true as const };
     },
 
     /** requestReset mails a reset link if the account exists; the answer and timing never say whether it does. */

@@ -1,7 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTokenSigner } from '../../lib/access-token';
+import { createSignInSessionsStore } from '../../store/sign-in-sessions-store';
 import type { UserRow, UsersStore } from '../../store/users-store';
-import { createAccessTokens } from './access-tokens';
+import { openTestDatabase, type TestDatabase } from '../../test-support/open-test-database';
+import { createAccessTokens, SESSION_HOURS } from './access-tokens';
 import { createIdentityCache } from './identity-cache';
 
 const SERVICE_TOKEN = 'service-token-0123456789abcdefghijklmnopqrstuvwxyz';
@@ -20,6 +22,13 @@ function user(tokenVersion: number): UserRow {
 beforeEach(() => vi.useFakeTimers({ toFake: ['Date'] }));
 afterEach(() => vi.useRealTimers());
 
+// Sign-in sessions are rows of a real database (the tokens' one stateful part).
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await openTestDatabase({ engine: 'pglite' });
+});
+afterAll(() => database.close());
+
 function setUp() {
   let row = user(0);
   const signer = createTokenSigner('s'.repeat(40), '1h');
@@ -33,6 +42,7 @@ function setUp() {
   } as unknown as UsersStore;
   const tokens = createAccessTokens({
     users,
+    sessions: createSignInSessionsStore(database.db),
     signer,
     serviceToken: SERVICE_TOKEN,
     // No identity cache lifetime: each check reads the row, as after an invalidation.
@@ -104,5 +114,45 @@ describe('access tokens', () => {
     expect((await answer()).get(current)).toEqual({ status: 'invalid' });
     call.end();
     expect((await answer()).get(call.token)).toEqual({ status: 'invalid' });
+  });
+
+  it('take a session token until its session ends, on any check, and leave plain tokens alone', async () => {
+    const { tokens } = setUp();
+    const session = await tokens.startSession(user(0));
+    const other = await tokens.startSession(user(0));
+    const plain = await tokens.issueToken(user(0));
+    expect((await tokens.check('app', `Bearer ${session}`)).status).toBe('user');
+    expect(await tokens.endSession('app', `Bearer ${session}`)).toBe('ended');
+    expect(await tokens.check('app', `Bearer ${session}`)).toEqual({ status: 'invalid' });
+    const many = await tokens.checkMany('app', [session, other, plain]);
+    expect([session, other, plain].map((token) => many.get(token)?.status)).toEqual([
+      'invalid',
+      'user',
+      'user',
+    ]);
+    expect(await tokens.endSession('app', `Bearer ${plain}`)).toBe('no-session');
+    expect(await tokens.endSession('app', undefined)).toBe('no-session');
+    expect((await tokens.check('app', `Bearer ${other}`)).status).toBe('user');
+  });
+
+  it('refuse a session token whose session was never stored, and one of another app', async () => {
+    const { tokens, signer } = setUp();
+    const claims = { userId: 'u1', appId: 'app', tokenVersion: 0, sessionId: 'never-started-session-id' };
+    const unknown = await signer.mint(claims, '1h');
+    expect(await tokens.check('app', `Bearer ${unknown}`)).toEqual({ status: 'invalid' });
+    expect((await tokens.checkMany('app', [unknown])).get(unknown)).toEqual({ status: 'invalid' });
+    const elsewhere = await tokens.startSession({ ...user(0), app_id: 'other' });
+    expect(await tokens.check('app', `Bearer ${elsewhere}`)).toEqual({ status: 'invalid' });
+  });
+
+  it('end a session token at its expiry, and still at a version bump before it', async () => {
+    const { tokens, advance, bumpVersion } = setUp();
+    const session = await tokens.startSession(user(0));
+    advance(SESSION_HOURS * 3_600_000 + 1000);
+    expect(await tokens.check('app', `Bearer ${session}`)).toEqual({ status: 'invalid' });
+    vi.useRealTimers();
+    const fresh = await tokens.startSession(user(0));
+    bumpVersion();
+    expect(await tokens.check('app', `Bearer ${fresh}`)).toEqual({ status: 'invalid' });
   });
 });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { TokenSigner } from '../../lib/access-token';
-import { secretMatcher } from '../../lib/secure-random';
+import { randomSecret, secretMatcher } from '../../lib/secure-random';
+import type { SignInSessionsStore } from '../../store/sign-in-sessions-store';
 import type { UserRow, UsersStore } from '../../store/users-store';
 import { createIdentityCache, type IdentityCache } from './identity-cache';
 
@@ -19,7 +20,10 @@ export interface CallToken {
   end(): void;
 }
 
-/** AccessTokens are the server's stateless access tokens: who a bearer token is, and tokens minted. */
+/** SessionEnd is what ending a token's session did: ended it, or found a token bound to no session. */
+export type SessionEnd = 'ended' | 'no-session';
+
+/** AccessTokens are the server's access tokens: who a bearer token is, and tokens minted. */
 export interface AccessTokens {
   /** check says what an Authorization header is: none, invalid, the service role, or a user. */
   check(appId: string, header: string | undefined): Promise<BearerCheck>;
@@ -37,7 +41,17 @@ export interface AccessTokens {
   mintCallToken(appId: string, seconds: number): Promise<CallToken>;
   /** issueToken mints an access token for the user at its current token version. */
   issueToken(user: UserRow): Promise<string>;
+  /**
+   * startSession mints a token bound to a new sign-in session of user (SESSION_HOURS at most): it counts
+   * until endSession, on every instance.
+   */
+  startSession(user: UserRow): Promise<string>;
+  /** endSession ends the session of a checked bearer header's token. */
+  endSession(appId: string, header: string | undefined): Promise<SessionEnd>;
 }
+
+/** SESSION_HOURS is how long a session-bound token lives at most (a working day, then sign in again). */
+export const SESSION_HOURS = 12;
 
 /** SIGN_IN_REQUIRED is the message of a 401 when no token was sent. */
 export const SIGN_IN_REQUIRED = 'Authentication required: sign in to continue';
@@ -62,7 +76,10 @@ function mintedServiceRole(token: string): boolean {
 /** VerifiedToken is what a token's checked signature vouches for, until expiresMs. */
 type VerifiedToken =
   | { kind: 'service'; callId: string; expiresMs: number }
-  | { kind: 'user'; userId: string; tokenVersion: number; expiresMs: number };
+  | { kind: 'user'; userId: string; tokenVersion: number; sessionId?: string | undefined; expiresMs: number };
+
+/** UserClaims are what a user's verified token names: the user, its version, its session if any. */
+type UserClaims = { userId: string; tokenVersion: number; sessionId?: string | undefined };
 
 /** expiryOf is a verified token's `exp` in ms (the signer requires `exp`, so it is always there). */
 const expiryOf = (token: string) => Number(decodeJwt(token).exp) * 1000;
@@ -74,13 +91,15 @@ function bearerOf(header: string | undefined): string | null {
 }
 
 /**
- * createAccessTokens returns the stateless access tokens of this server: who a bearer token is (anonymous,
- * a user at the token's version, or the service role) and tokens minted for users. Tokens hold no server
- * state; the user's row decides whether one still counts (its token version, disabled flag), read through
- * `identities` so that an authenticated request usually does not reach the database.
+ * createAccessTokens returns the access tokens of this server: who a bearer token is (anonymous, a user at
+ * the token's version, or the service role) and tokens minted for users. The user's row decides whether a
+ * token still counts (its token version, disabled flag), read through `identities` so that an authenticated
+ * request usually does not reach the database. A token minted for a sign-in session also needs its session
+ * row: one indexed read per request, paid only by session tokens (the console's).
  */
 export function createAccessTokens(deps: {
   users: UsersStore;
+  sessions: Pick<SignInSessionsStore, 'start' | 'live' | 'end'>;
   signer: TokenSigner;
   serviceToken: string;
   identities?: IdentityCache | undefined;
@@ -122,10 +141,7 @@ export function createAccessTokens(deps: {
   }
 
   /** claimsOf is what token vouches for before its user is read: a check, or the user's claims. */
-  async function claimsOf(
-    appId: string,
-    token: string,
-  ): Promise<BearerCheck | { userId: string; tokenVersion: number }> {
+  async function claimsOf(appId: string, token: string): Promise<BearerCheck | UserClaims> {
     if (token === '' || token === 'null' || token === 'undefined') return { status: 'invalid' };
     if (isServiceToken(token)) return { status: 'service' };
     const claims = await verifiedOnce(token, appId);
@@ -149,12 +165,15 @@ export function createAccessTokens(deps: {
     const claims = await claimsOf(appId, token);
     if ('status' in claims) return claims;
     const user = await identities.find(appId, claims.userId, () => deps.users.findById(appId, claims.userId));
-    return userCheck(user, claims.tokenVersion);
+    const checked = userCheck(user, claims.tokenVersion);
+    if (checked.status === 'invalid' || !claims.sessionId) return checked;
+    const live = await deps.sessions.live(appId, [claims.sessionId]);
+    return live.has(claims.sessionId) ? checked : { status: 'invalid' };
   }
 
   async function checkMany(appId: string, tokens: readonly string[]): Promise<Map<string, BearerCheck>> {
     const checks = new Map<string, BearerCheck>();
-    const claimed = new Map<string, { userId: string; tokenVersion: number }>();
+    const claimed = new Map<string, UserClaims>();
     for (const token of new Set(tokens)) {
       const claims = await claimsOf(appId, token);
       if ('status' in claims) checks.set(token, claims);
@@ -166,8 +185,21 @@ export function createAccessTokens(deps: {
       const rows = await deps.users.findByIds(appId, ids.slice(start, start + USERS_PER_QUERY));
       for (const user of rows) users.set(user.id, user);
     }
-    for (const [token, claims] of claimed)
-      checks.set(token, userCheck(users.get(claims.userId), claims.tokenVersion));
+    const sessionIds = [...claimed.values()].flatMap((claims) =>
+      claims.sessionId ? [claims.sessionId] : [],
+    );
+    const liveSessions = new Set<string>();
+    for (let start = 0; start < sessionIds.length; start += USERS_PER_QUERY) {
+      for (const id of await deps.sessions.live(appId, sessionIds.slice(start, start + USERS_PER_QUERY)))
+        liveSessions.add(id);
+    }
+    for (const [token, claims] of claimed) {
+      const ended = claims.sessionId !== undefined && !liveSessions.has(claims.sessionId);
+      checks.set(
+        token,
+        ended ? { status: 'invalid' } : userCheck(users.get(claims.userId), claims.tokenVersion),
+      );
+    }
     return checks;
   }
 
@@ -191,5 +223,19 @@ export function createAccessTokens(deps: {
     /** issueToken mints an access token for the user at its current token version. */
     issueToken: (user: UserRow) =>
       deps.signer.mint({ userId: user.id, appId: user.app_id, tokenVersion: user.token_version }),
+    async startSession(user: UserRow): Promise<string> {
+      const sessionId = randomSecret();
+      const expiresAt = new Date(now() + SESSION_HOURS * 3_600_000);
+      await deps.sessions.start({ id: sessionId, appId: user.app_id, userId: user.id, expiresAt });
+      const claims = { userId: user.id, appId: user.app_id, tokenVersion: user.token_version, sessionId };
+      return deps.signer.mint(claims, `${SESSION_HOURS}h`);
+    },
+    async endSession(appId: string, header: string | undefined): Promise<SessionEnd> {
+      const token = bearerOf(header);
+      const claims = token ? await claimsOf(appId, token) : null;
+      if (!claims || 'status' in claims || !claims.sessionId) return 'no-session';
+      await deps.sessions.end(appId, claims.sessionId);
+      return 'ended';
+    },
   };
 }

@@ -138,12 +138,24 @@ describe('createIdentityCache', () => {
 
 describe('createAccessTokens', () => {
   const signer = createTokenSigner('test-secret-0123456789abcdefghijklmnop', '1h');
+  // These checks are of plain tokens: no session is started or read.
+  const NO_SESSIONS = {
+    start: () => Promise.reject(new Error('no sessions here')),
+    live: () => Promise.resolve(new Set<string>()),
+    end: () => Promise.resolve(false),
+  };
 
   it('answers repeated checks from memory and refuses a token at once after a disable or role change', async () => {
     const cache = createIdentityCache();
     const { store, counter } = memoryUsers(row());
     const users = forgettingWrites(store, cache);
-    const tokens = createAccessTokens({ users, signer, serviceToken: 'service-token-x', identities: cache });
+    const tokens = createAccessTokens({
+      users,
+      sessions: NO_SESSIONS,
+      signer,
+      serviceToken: 'service-token-x',
+      identities: cache,
+    });
     const token = await tokens.issueToken(row());
     const check = () => tokens.check('app', `Bearer ${token}`);
     expect((await check()).status).toBe('user');
@@ -165,6 +177,7 @@ describe('createAccessTokens', () => {
     const { store } = memoryUsers(row());
     const tokens = createAccessTokens({
       users: store,
+      sessions: NO_SESSIONS,
       signer: counting,
       serviceToken: 'service-token-x',
       now: () => clock,

@@ -3,6 +3,7 @@
 import { createTokenSigner, type TokenSigner } from '../../lib/access-token';
 import type { ServerSecrets } from '../../lib/secrets-file';
 import type { RealtimeHub } from '../../realtime/realtime-hub';
+import type { SignInSessionsStore } from '../../store/sign-in-sessions-store';
 import type { UsersStore } from '../../store/users-store';
 import { createAccessTokens, type AccessTokens } from './access-tokens';
 import { createIdentityCache, forgettingWrites } from './identity-cache';
@@ -21,12 +22,20 @@ export function createIdentity(input: {
   /** jwtExpiresIn is how long a minted access token lives (JWT_EXPIRES_IN). */
   jwtExpiresIn: string;
   users: UsersStore;
+  /** sessions are the sign-in sessions that session-bound tokens need alive. */
+  sessions: SignInSessionsStore;
   /** hub tells other instances which users changed, so none trusts a stale row (none: expiry only). */
   hub?: Pick<RealtimeHub, 'dispatch' | 'handle'> | undefined;
 }): Identity {
   const signer = createTokenSigner(input.secrets.jwtSecret, input.jwtExpiresIn);
   const identities = createIdentityCache({ hub: input.hub });
   const users = forgettingWrites(input.users, identities);
-  const tokens = createAccessTokens({ users, signer, serviceToken: input.secrets.serviceToken, identities });
+  const tokens = createAccessTokens({
+    users,
+    sessions: input.sessions,
+    signer,
+    serviceToken: input.secrets.serviceToken,
+    identities,
+  });
   return { signer, users, tokens };
 }

@@ -1,3 +1,4 @@
+import type * as Sdk from '@base44/sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, renderUi, screen, waitFor } from '../../testing/react-root';
 import { ConsoleApp } from './console-app';
@@ -5,7 +6,25 @@ import { CONSOLE_SESSION_KEY } from './lib/console-session';
 import { formatUptime } from './pages/overview-page';
 
 // The console's session, with the API mocked at the network: sign-in keeps the token in sessionStorage
-// only, a user who is not an admin gets "Admins only", and signing out forgets the token.
+// only, a user who is not an admin gets "Admins only", and signing out ends the session on the server and
+// forgets the token.
+
+// The SDK's HTTP client (axios) keeps the fetch it found at load, past the stub below: this double of
+// createClient sends the SDK's `auth.me()` request through the stubbed fetch, with the headers the console
+// configured, so the test sees what the console asked the SDK to send.
+vi.mock('@base44/sdk', async (importActual) => ({
+  ...(await importActual<typeof Sdk>()),
+  createClient: (config: { appId: string; headers?: Record<string, string> }) => ({
+    auth: {
+      me: async () => {
+        const response = await fetch(`/api/apps/${config.appId}/entities/User/me`, {
+          headers: config.headers,
+        });
+        return (await response.json()) as unknown;
+      },
+    },
+  }),
+}));
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -13,7 +32,9 @@ const json = (status: number, body: unknown) =>
 function mockServer(role: string) {
   return vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
-    if (url.endsWith('/auth/login')) {
+    if (url.endsWith('/auth/sessions/current') && init?.method === 'DELETE')
+      return json(200, { ended: true });
+    if (url.endsWith('/auth/sessions')) {
       const { password } = JSON.parse(String(init?.body)) as { password: string };
       return password === 'right'
         ? json(200, { access_token: 'console-token' })
@@ -55,6 +76,9 @@ describe('ConsoleApp', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Console sign-in' })).toBeTruthy());
     expect(sessionStorage.getItem(CONSOLE_SESSION_KEY)).toBeNull();
+    const ended = fetchMock.mock.calls.find(([url]) => String(url).endsWith('/auth/sessions/current'));
+    expect(ended?.[1]?.method).toBe('DELETE');
+    expect(new Headers(ended?.[1]?.headers).get('authorization')).toBe('Bearer console-token');
   });
 });
 

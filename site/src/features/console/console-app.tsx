@@ -63,12 +63,17 @@ export function ConsoleApp({
   const [token, setToken] = useState(readConsoleToken);
   const signOut = useMemo(
     () => () => {
-      // Tokens live only in the browser (the server keeps no session): forgetting it ends the session.
+      // The server ends the session (its token is refused from then on); the tab forgets it either way,
+      // also when the session had already ended or the server cannot be reached.
+      if (token)
+        void createConsoleApi(appId, token)
+          .signOut()
+          .catch(() => undefined);
       forgetConsoleToken();
       queryClient.clear();
       setToken(null);
     },
-    [queryClient],
+    [appId, token, queryClient],
   );
 
   async function signIn(email: string, password: string) {
@@ -78,7 +83,9 @@ export function ConsoleApp({
   }
 
   async function signInWithProvider(provider: SignInProviderId) {
-    const fresh = await signInWithProviderPopup(provider, appId);
+    // The provider's hand-over token is traded at once for a session's, and never kept.
+    const handedOver = await signInWithProviderPopup(provider, appId);
+    const fresh = await createConsoleApi(appId, handedOver).tradeForSession();
     saveConsoleToken(fresh);
     setToken(fresh);
   }

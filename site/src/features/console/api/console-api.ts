@@ -1,19 +1,14 @@
+import type { Base44Client } from '@base44/sdk';
 import { z } from 'zod';
+import { createConsoleClient, sdkCall } from './console-client';
+import { ConsoleApiError } from './console-error';
 import { createRecordsApi, type RecordsApi } from './records-api';
 
-// Every call the console makes: the app's own auth and user endpoints, and the admin API. Answers are
-// parsed here, so pages only ever see checked shapes.
+export { ConsoleApiError };
 
-/** ConsoleApiError is a failed call, with the server's message and status. */
-export class ConsoleApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-    this.name = 'ConsoleApiError';
-  }
-}
+// Every call the console makes: the official SDK where an endpoint exists for it (the signed-in user, entity
+// reads), the app's sign-in sessions, and the admin API. Answers are parsed here, so pages only ever see
+// checked shapes.
 
 const MeSchema = z.object({
   email: z.string(),
@@ -117,7 +112,12 @@ const SettingsAnswerSchema = z.object({ public_settings: z.enum(VISIBILITIES), s
 
 /** ConsoleApi is what the console asks the server, for one app and one session's token. */
 export interface ConsoleApi {
+  /** signIn starts a sign-in session with a password and answers its token. */
   signIn(email: string, password: string): Promise<string>;
+  /** tradeForSession starts a session from this api's token (a provider's) and answers the session's token. */
+  tradeForSession(): Promise<string>;
+  /** signOut ends this api's session on the server: its token is refused from then on, everywhere. */
+  signOut(): Promise<void>;
   me(): Promise<ConsoleUser>;
   overview(): Promise<Overview>;
   secrets(): Promise<SecretListing[]>;
@@ -149,12 +149,18 @@ async function messageOf(response: Response): Promise<string> {
   return typeof message === 'string' && message ? message : `The server answered ${response.status}`;
 }
 
+const SessionSchema = z.object({ access_token: z.string().min(1) });
+
 /**
- * createConsoleApi calls this origin's API for appId with token. Sign-in posts to the login endpoint
- * directly: the SDK's helper would also store the token in localStorage, where the site's pages read it.
+ * createConsoleApi calls this origin's API for appId with token. Sign-in starts a sign-in session (the
+ * SDK's login would mint a plain token, which no sign-out ends, and store it in localStorage, where the
+ * site's pages read it).
  */
 export function createConsoleApi(appId: string, token: string | null): ConsoleApi {
   const app = `/api/apps/${encodeURIComponent(appId)}`;
+  // Made on the first SDK call: a signed-out api (sign-in) never needs one.
+  let client: Base44Client | undefined;
+  const sdk = () => (client ??= createConsoleClient(appId, token ?? ''));
   async function call<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
     const headers = new Headers(init.headers);
     if (token) headers.set('authorization', `Bearer ${token}`);
@@ -173,13 +179,18 @@ export function createConsoleApi(appId: string, token: string | null): ConsoleAp
       return response;
     },
     async signIn(email, password) {
-      const answer = await call('/auth/login', z.object({ access_token: z.string().min(1) }), {
+      const answer = await call('/auth/sessions', SessionSchema, {
         method: 'POST',
         body: JSON.stringify({ email, password }),
       });
       return answer.access_token;
     },
-    me: () => call('/entities/User/me', MeSchema),
+    tradeForSession: async () =>
+      (await call('/auth/sessions', SessionSchema, { method: 'POST' })).access_token,
+    async signOut() {
+      await call('/auth/sessions/current', z.unknown(), { method: 'DELETE' });
+    },
+    me: async () => MeSchema.parse(await sdkCall(() => sdk().auth.me())),
     overview: () => call('/admin/overview', OverviewSchema),
     secrets: async () => (await call('/admin/secrets', SecretsSchema)).secrets,
     async setSecret(name, value) {
@@ -222,6 +233,6 @@ export function createConsoleApi(appId: string, token: string | null): ConsoleAp
     async sendTestMail() {
       return (await call('/admin/mail/test', z.object({ to: z.string() }), { method: 'POST' })).to;
     },
-    records: createRecordsApi(appId, token),
+    records: createRecordsApi(appId, token, sdk),
   };
 }

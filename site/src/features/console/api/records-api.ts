@@ -1,8 +1,12 @@
+import type { Base44Client } from '@base44/sdk';
 import { z } from 'zod';
+import { sdkCall } from './console-client';
+import { ConsoleApiError } from './console-error';
 
-// The Data page's record calls, with the admin's token: reads through the entity endpoints the SDK uses
-// (v2 list pages), writes and imports through the admin record routes, which audit each change (the same
-// rules, validation, limits and error shapes). Answers are parsed here.
+// The Data page's record calls, with the admin's token: reads with the official SDK (pages of a query,
+// v2 cursor pages, one record), writes and imports through the admin record routes, which audit each
+// change (the same rules, validation, limits and error shapes; the SDK's own writes would go unaudited).
+// Answers are parsed here.
 
 /** StoredRecord is one record as the entity endpoints answer it. */
 export type StoredRecord = Record<string, unknown>;
@@ -56,8 +60,18 @@ export interface PageQuery {
   cursor?: string | null;
 }
 
+/** RecordsRead is one numbered page of a query: `filter(query, sort, limit, skip)` in the SDK. */
+export interface RecordsRead {
+  query: Record<string, unknown>;
+  sort: string;
+  limit: number;
+  skip: number;
+}
+
 /** RecordsApi is what the Data page asks of the entity endpoints. */
 export interface RecordsApi {
+  read(entity: string, request: RecordsRead): Promise<StoredRecord[]>;
+  get(entity: string, id: string): Promise<StoredRecord>;
   page(entity: string, query: PageQuery): Promise<RecordsPage>;
   create(entity: string, data: StoredRecord): Promise<StoredRecord>;
   update(entity: string, id: string, data: StoredRecord): Promise<StoredRecord>;
@@ -73,10 +87,18 @@ const messageIn = (body: unknown, status: number) => {
   return typeof message === 'string' && message ? message : `The server answered ${status}`;
 };
 
-/** createRecordsApi calls appId's entity endpoints with token (the console's admin session). */
-export function createRecordsApi(appId: string, token: string | null): RecordsApi {
+/**
+ * createRecordsApi calls appId's entity endpoints with token (the console's admin session): reads through
+ * sdk (the SDK speaking with that token), writes with fetch.
+ */
+export function createRecordsApi(appId: string, token: string | null, sdk: () => Base44Client): RecordsApi {
   const app = `/api/apps/${encodeURIComponent(appId)}`;
-  const entityPath = (entity: string) => `${app}/entities/${encodeURIComponent(entity)}`;
+  const entities = (entity: string) => {
+    // The SDK's `entities` answers any name (a proxy); the check only satisfies the index type.
+    const handler = sdk().entities[entity];
+    if (!handler) throw new ConsoleApiError(`No entity named ${entity}`, 404);
+    return handler;
+  };
   const auditedPath = (entity: string) => `${app}/admin/entities/${encodeURIComponent(entity)}/records`;
   async function call<T>(url: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
     const headers = new Headers(init.headers);
@@ -90,11 +112,14 @@ export function createRecordsApi(appId: string, token: string | null): RecordsAp
   const send = (method: string, data: unknown): RequestInit => ({ method, body: JSON.stringify(data) });
 
   return {
-    page(entity, { filter, sort = 'created_date', limit = 100, cursor }) {
-      const params = new URLSearchParams({ sort, limit: String(limit) });
-      if (filter) params.set('q', JSON.stringify(filter));
-      if (cursor) params.set('cursor', cursor);
-      return call(`${entityPath(entity)}/v2/list?${params.toString()}`, PageSchema);
+    async read(entity, { query, sort, limit, skip }) {
+      const rows: unknown = await sdkCall(() => entities(entity).filter(query, sort, limit, skip));
+      return z.array(RecordSchema).parse(rows);
+    },
+    get: async (entity, id) => RecordSchema.parse(await sdkCall(() => entities(entity).get(id))),
+    async page(entity, { filter, sort = 'created_date', limit = 100, cursor }) {
+      const options = { sort, limit, ...(cursor ? { cursor } : {}) };
+      return PageSchema.parse(await sdkCall(() => entities(entity).filter(filter ?? {}, options)));
     },
     create: (entity, data) => call(auditedPath(entity), RecordSchema, send('POST', data)),
     update: (entity, id, data) =>

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { ConsoleApi } from '../../api/console-api';
+import type { RecordsRead } from '../../api/records-api';
 import { FIRST_SCREEN_FRESH_MS } from '../../api/first-screen';
 import { ConsoleEntitiesSchema, EntityCountsSchema } from './console-entity';
 
-// The Data page's calls: the admin's own reads go through the entity list endpoint, as the SDK's do; a
-// "View as" read goes through the admin endpoint that answers what that user's list call would.
+// The Data page's calls: the admin's own reads go through the official SDK's `filter`; a "View as" read
+// goes through the admin endpoint that answers what that user's `filter` would.
 
 /** PAGE_SIZE is how many records one grid page holds. */
 export const PAGE_SIZE = 50;
@@ -40,18 +41,24 @@ export async function fetchCounts(api: ConsoleApi): Promise<Record<string, numbe
 
 /** fetchRecords reads one page (one record more than shown, to know whether a next page exists). */
 export async function fetchRecords(api: ConsoleApi, request: RecordsQuery): Promise<RecordsPage> {
-  const params = new URLSearchParams({
+  const read = {
+    query: request.query,
     sort: request.sort,
-    limit: String(PAGE_SIZE + 1),
-    skip: String((request.page - 1) * PAGE_SIZE),
-  });
-  if (Object.keys(request.query).length > 0) params.set('q', JSON.stringify(request.query));
-  const entity = encodeURIComponent(request.entity);
-  const path = request.viewAs
-    ? `/admin/entities/${entity}/view-as/${encodeURIComponent(request.viewAs)}`
-    : `/entities/${entity}`;
-  const rows = await api.call(`${path}?${params.toString()}`, RecordsSchema);
+    limit: PAGE_SIZE + 1,
+    skip: (request.page - 1) * PAGE_SIZE,
+  };
+  const rows = request.viewAs
+    ? await readAsUser(api, request.entity, request.viewAs, read)
+    : RecordsSchema.parse(await api.records.read(request.entity, read));
   return { records: rows.slice(0, PAGE_SIZE), more: rows.length > PAGE_SIZE };
+}
+
+/** readAsUser reads a page as the user asUserId would get it (the admin API: the SDK has no such call). */
+function readAsUser(api: ConsoleApi, entity: string, asUserId: string, read: RecordsRead) {
+  const params = new URLSearchParams({ sort: read.sort, limit: String(read.limit), skip: String(read.skip) });
+  if (Object.keys(read.query).length > 0) params.set('q', JSON.stringify(read.query));
+  const path = `/admin/entities/${encodeURIComponent(entity)}/view-as/${encodeURIComponent(asUserId)}`;
+  return api.call(`${path}?${params.toString()}`, RecordsSchema);
 }
 
 /** DEFAULT_SORT is the grid's first order: newest first. */
@@ -92,6 +99,5 @@ export function recordsQuery(api: ConsoleApi, request: RecordsQuery) {
 
 /** fetchUserEmail names a user by id (the admin reads the User entity), for the View-as banner. */
 export async function fetchUserEmail(api: ConsoleApi, id: string): Promise<string> {
-  const user = await api.call(`/entities/User/${encodeURIComponent(id)}`, z.object({ email: z.string() }));
-  return user.email;
+  return z.object({ email: z.string() }).parse(await api.records.get('User', id)).email;
 }
