@@ -274,6 +274,38 @@ test('Import CSV reports the bad row with its field and message, then imports th
   expect(imports.at(-1)).toMatchObject({ actor: { email: admin.email }, after: { imported: 2 } });
 });
 
+test('Import CSV shows the upload progress, then the stored count', async ({ page }) => {
+  const batch = `prog${Date.now()}`;
+  const rows = Array.from({ length: 3000 }, (_, i) => `${batch},row ${i} ${'x'.repeat(60)},${(i % 5) + 1}`);
+  const csv = `name,title,priority\r\n${rows.join('\r\n')}\r\n`;
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openTodos(page);
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import CSV into Todo' });
+  await dialog
+    .getByLabel('CSV file')
+    .setInputFiles({ name: 'many.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  // The ~250 KB file goes up at 100 KB/s (Chromium's own throttling), so the bar is seen moving.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: 100 * 1024,
+  });
+  await dialog.getByRole('button', { name: 'Import' }).click();
+  const bar = dialog.getByRole('progressbar', { name: 'Upload progress' });
+  await expect(bar).toBeVisible();
+  await expect(dialog.getByText(/^Uploading… [1-9]\d?%$/)).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Importing…' })).toBeDisabled();
+  await expect(dialog).toBeHidden({ timeout: 20_000 });
+  await expect(toast(page, 'Imported 3000 Todo records.')).toBeVisible();
+  const q = encodeURIComponent(JSON.stringify({ name: batch }));
+  const counted = await api(server, `${TODO}/count?q=${q}`, { method: 'GET', token: SERVICE_TOKEN });
+  expect(counted.json).toEqual({ count: 3000 });
+});
+
 test('a user who is not an admin gets "Admins only", and the entity list refuses them', async ({ page }) => {
   await openTodos(page, member.email);
   await expect(page.getByRole('heading', { name: 'Admins only' })).toBeVisible();

@@ -1,13 +1,14 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, forThisFile, test } from '../../support/test';
 import { createUser, PASSWORD, uniqueEmail } from '../../support/auth-helpers';
+import { axeViolations } from '../../support/axe';
 import type { RunningServer } from '../../support/server-process';
 
 // Every console page's loading and error states (issues 23 and 24): while its first request is held the
 // page says it is loading; when that request fails the page says why, with "Try again", which loads it once
 // the server answers again. The request is held and failed in the browser (page.route); the server is real.
-// The empty states of a project with nothing to show. And the keyboard alone: sign in, then reach every
-// page from the menu, landing on its heading.
+// The empty states of a project with nothing to show. The keyboard alone: sign in, then reach every page
+// from the menu, landing on its heading. And every page at 390 px: menu collapsed, no sideways scroll, axe.
 
 let server: RunningServer;
 let token = '';
@@ -116,3 +117,30 @@ async function tabTo(page: Page, target: Locator) {
   }
   throw new Error(`Tab never reached ${target.toString()}`);
 }
+
+test('at 390 px every page collapses the menu, never scrolls sideways (tables scroll in place), and passes axe', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.addInitScript((value) => sessionStorage.setItem('queen-console.access-token', value), token);
+  const main = page.getByRole('main');
+  for (const { path, heading, request } of PAGES) {
+    const loaded = page.waitForResponse((response) => request.test(response.url()));
+    await page.goto(`${server.url}/_/${path}`);
+    await expect(main.getByRole('heading', { name: heading, level: 1 }), path).toBeVisible();
+    await loaded;
+    await expect(main.getByRole('status').filter({ hasText: /^Loading / }), path).toHaveCount(0);
+    const menu = page.getByRole('button', { name: 'Menu' });
+    await expect(menu, path).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByRole('navigation').getByRole('link', { name: 'Overview' }), path).toBeHidden();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${path} scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
+    expect(await axeViolations(page), `${path} at 390`).toEqual([]);
+  }
+  // The menu opens over the page and takes the reader to another page, closing behind them.
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('navigation').getByRole('link', { name: 'Secrets' }).click();
+  await expect(main.getByRole('heading', { name: 'Secrets', level: 1 })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Menu' })).toHaveAttribute('aria-expanded', 'false');
+});
