@@ -23,7 +23,7 @@ const APP = `/api/apps/${DEFAULT_APP_ID}`;
 let server: RunningServer;
 let dataDir: string;
 const admin = { email: '', token: '' };
-const member = { email: '', token: '' };
+const member = { email: '', token: '', id: '' };
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
@@ -39,7 +39,9 @@ test.beforeAll(async () => {
   admin.email = uniqueEmail('logs-admin');
   admin.token = (await createUser(server, { email: admin.email, role: 'admin' })).token;
   member.email = uniqueEmail('logs-member');
-  member.token = (await createUser(server, { email: member.email })).token;
+  const made = await createUser(server, { email: member.email });
+  member.token = made.token;
+  member.id = made.user.id;
 });
 
 test.afterAll(async () => {
@@ -47,11 +49,11 @@ test.afterAll(async () => {
   await removeServerData({ dataDir, ...(server.databaseUrl ? { databaseUrl: server.databaseUrl } : {}) });
 });
 
-/** invoke calls a function as the admin and answers its request id. */
-async function invoke(name: string, body: object = {}): Promise<string> {
+/** invoke calls a function as the admin (or with token; null: anonymously) and answers its request id. */
+async function invoke(name: string, body: object = {}, token: string | null = admin.token): Promise<string> {
   const response = await fetch(`${server.url}${APP}/functions/${name}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}` },
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify(body),
   });
   await response.text();
@@ -146,6 +148,33 @@ test('filters go to the URL, and the permalink reloads to the same filtered view
   await page.goto(`${server.url}/_/logs?request_id=${encodeURIComponent(hello)}`);
   await expect(main.getByRole('row').filter({ hasText: hello })).toBeVisible();
   await expect(main.getByRole('row')).toHaveCount(2);
+});
+
+test('a call keeps its signed-in caller: the User column, and the User id filter as a permalink', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const mine = await invoke('hello', {}, member.token);
+  const anonymous = await invoke('hello', {}, null);
+  await expect
+    .poll(async () => {
+      const answer = await api(server, `${APP}/admin/logs/functions?user=${member.id}`, {
+        method: 'GET',
+        token: admin.token,
+      });
+      return (answer.json.items as { request_id: string }[] | undefined)?.map((item) => item.request_id);
+    })
+    .toEqual([mine]);
+  await openLogs(page, `?user=${encodeURIComponent(member.id)}`);
+  const main = page.getByRole('main');
+  const filters = main.getByRole('search', { name: 'Filter the logs' });
+  await expect(filters.getByLabel('User id')).toHaveValue(member.id);
+  const row = main.getByRole('row').filter({ hasText: mine });
+  await expect(row.getByRole('cell', { name: member.id, exact: true })).toBeVisible();
+  await expect(main.getByRole('row')).toHaveCount(2);
+  await page.goto(`${server.url}/_/logs?request_id=${encodeURIComponent(anonymous)}`);
+  const anonymousRow = main.getByRole('row').filter({ hasText: anonymous });
+  await expect(anonymousRow.getByRole('cell', { name: 'anonymous', exact: true })).toBeVisible();
 });
 
 /** view logs a page view of pageName as the admin. */

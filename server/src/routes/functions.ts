@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { NotFoundError, PayloadTooLargeError } from '../lib/errors';
 import { parseInput } from '../lib/validation';
 import type { FunctionsService } from '../services/functions/functions-service';
+import type { Principal } from '../services/identity/app-access';
 import type { CallerGuard } from './caller-guard';
 import { allowErrorDetail } from './error-map';
 
@@ -47,6 +48,13 @@ export interface FunctionsRouteDeps {
   maxBodyBytes: number;
 }
 
+/** callerIdOf is the user a call is made by: the signed-in user, or the one the service role acts for. */
+function callerIdOf(principal: Principal | null): string | null {
+  if (!principal) return null;
+  if (principal.kind === 'user' || principal.kind === 'disabled') return principal.user.id;
+  return principal.kind === 'service' ? (principal.onBehalfOf?.id ?? null) : null;
+}
+
 async function isAdmin(guard: CallerGuard, request: FastifyRequest, appId: string): Promise<boolean> {
   const principal = await guard.principal(request, appId).catch(() => null);
   return principal?.kind === 'user' && principal.user.role === 'admin';
@@ -58,8 +66,10 @@ export async function registerFunctionsRoutes(app: FastifyInstance, deps: Functi
 
   async function call(request: FastifyRequest, reply: FastifyReply, appId: string, path: string) {
     // The app must exist; who the caller is, the function decides (it receives Authorization unchanged).
-    await guard.principal(request, appId).catch((error: unknown) => {
+    // The log keeps the signed-in caller's id (the console filters calls by user).
+    const principal = await guard.principal(request, appId).catch((error: unknown) => {
       if (error instanceof NotFoundError) throw error;
+      return null;
     });
     // The id function logs keep this call under (`fetchLogs` `request_id`).
     reply.header('x-request-id', request.id);
@@ -79,6 +89,7 @@ export async function registerFunctionsRoutes(app: FastifyInstance, deps: Functi
       path: pathForFunction(found.rest, query),
       headers: request.headers,
       requestId: request.id,
+      userId: callerIdOf(principal),
       body: raw && typeof raw.pipe === 'function' ? limitedBody(raw, deps.maxBodyBytes) : null,
     });
     return reply.code(answer.status).headers(answer.headers).send(answer.body);

@@ -32,6 +32,8 @@ export const ConsoleFunctionLogsQuerySchema = z.object({
   function: text(200),
   request_id: text(200),
   status: z.enum(['ok', 'error'], { error: 'must be ok or error' }).optional(),
+  /** user is the signed-in caller's user id. */
+  user: text(256),
 });
 
 /** ConsolePageViewsQuerySchema is `GET /api/apps/:appId/admin/logs/page-views`. */

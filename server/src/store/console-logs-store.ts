@@ -2,7 +2,7 @@ import type { Queryable } from './database';
 
 // The console's Logs page reads: function calls, page views and the audit log, each newest first and paged
 // by keyset on (time, id), never OFFSET, so the millionth row costs what the first does (the indexes are
-// migrations 21, 9, 27 and 33). Times leave SQL as ISO strings so PGlite and pg answer alike; a row's
+// migrations 9, 21, 27, 28 and 32). Times leave SQL as ISO strings so PGlite and pg answer alike; a row's
 // cursor keeps microseconds, so paging never skips rows logged within one millisecond.
 
 /** LogCursor is where a page ends: the last row's time (to the microsecond) and id. */
@@ -26,6 +26,7 @@ export interface ConsoleFunctionCall {
   function_name: string;
   request_id: string | null;
   trigger: string;
+  user_id: string | null;
   status: number;
   duration_ms: number;
   output_dropped: number;
@@ -96,6 +97,8 @@ export interface FunctionCallFilter extends LogRange {
   functionName?: string | undefined;
   requestId?: string | undefined;
   status?: 'ok' | 'error' | undefined;
+  /** userId is the signed-in caller's id. */
+  userId?: string | undefined;
 }
 
 /** createConsoleLogsStore returns the Logs page's reads. */
@@ -105,9 +108,10 @@ export function createConsoleLogsStore(db: Queryable) {
       const where = new Where(filter, 'logged_at')
         .equals('function_name', filter.functionName)
         .equals('request_id', filter.requestId)
+        .equals('user_id', filter.userId)
         .raw(filter.status === 'error' ? 'status >= 400' : filter.status === 'ok' ? 'status < 400' : '');
       const { rows } = await db.query<ConsoleFunctionCall>(
-        `SELECT id::text AS id, function_name, request_id, trigger, status, duration_ms, output_dropped,
+        `SELECT id::text AS id, function_name, request_id, trigger, user_id, status, duration_ms, output_dropped,
            ${isoOf('logged_at')}
          FROM app_function_logs ${where.tail('app_function_logs', 'logged_at', filter.limit)}`,
         where.params,

@@ -7,6 +7,8 @@ export interface FunctionLogRow {
   function_name: string;
   request_id: string | null;
   trigger: string;
+  /** user_id is the signed-in caller's id (null: anonymous, an automation). */
+  user_id: string | null;
   status: number;
   duration_ms: number;
   output: { stream: string; line: string }[];
@@ -41,12 +43,13 @@ export function createFunctionLogsStore(db: Queryable) {
     async insertBatch(rows: FunctionLogRow[]): Promise<string[]> {
       const inserted = await db.query<{ id: string }>(
         `INSERT INTO app_function_logs
-           (app_id, function_name, request_id, trigger, status, duration_ms, output, output_dropped, logged_at)
-         SELECT r.app_id, r.function_name, r.request_id, r.trigger, r.status, r.duration_ms, r.output,
+           (app_id, function_name, request_id, trigger, user_id, status, duration_ms, output, output_dropped,
+            logged_at)
+         SELECT r.app_id, r.function_name, r.request_id, r.trigger, r.user_id, r.status, r.duration_ms, r.output,
            r.output_dropped, r.logged_at
          FROM jsonb_to_recordset($1::jsonb) AS r(
-           app_id text, function_name text, request_id text, trigger text, status int, duration_ms int,
-           output jsonb, output_dropped int, logged_at timestamptz
+           app_id text, function_name text, request_id text, trigger text, user_id text, status int,
+           duration_ms int, output jsonb, output_dropped int, logged_at timestamptz
          )
          RETURNING id::text AS id`,
         [JSON.stringify(rows)],

@@ -587,6 +587,17 @@ const MIGRATIONS: Migration[] = [
       'CREATE INDEX sign_in_sessions_expiry ON sign_in_sessions (expires_at)',
     ],
   },
+  {
+    version: 32,
+    name: 'function calls keep their caller',
+    // The console's Logs page filters calls by the signed-in caller; calls before this have none (NULL),
+    // like anonymous ones and automations, which the partial index leaves out.
+    statements: [
+      'ALTER TABLE app_function_logs ADD COLUMN user_id text',
+      `CREATE INDEX app_function_logs_app_user_time_idx
+         ON app_function_logs (app_id, user_id, logged_at DESC, id DESC) WHERE user_id IS NOT NULL`,
+    ],
+  },
 ];
 
 /**

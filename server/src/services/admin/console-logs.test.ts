@@ -81,6 +81,7 @@ describe('console logs', () => {
         function: index % 2 === 0 ? 'even' : 'odd',
         requestId: `req-${index}`,
         trigger: 'http',
+        userId: index === 2 || index === 4 ? 'caller-1' : null,
         status: index === 3 ? 500 : 200,
         durationMs: index,
         output: [{ stream: 'stdout', line: `call ${index}` }],
@@ -118,6 +119,15 @@ describe('console logs', () => {
     expect(failed.items.map((item) => item.request_id)).toEqual(['req-3']);
     const odd = await reads.functionCalls(APP, query({ function: 'odd', to: '2026-11-20T10:00:03Z' }));
     expect(odd.items.map((item) => item.request_id)).toEqual(['req-3', 'req-1']);
+    const byCaller = await reads.functionCalls(APP, query({ user: 'caller-1' }));
+    expect(byCaller.items.map((item) => [item.request_id, item.user_id])).toEqual([
+      ['req-4', 'caller-1'],
+      ['req-2', 'caller-1'],
+    ]);
+    expect(pushed.filter((call) => call.user_id === 'caller-1').map((call) => call.request_id)).toEqual([
+      'req-2',
+      'req-4',
+    ]);
     const one = await reads.functionCalls(APP, query({ request_id: 'req-4' }));
     expect(one.items).toHaveLength(1);
     const pushedId = pushed.find((call) => call.request_id === 'req-4')?.id ?? '';

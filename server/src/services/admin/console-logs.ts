@@ -54,6 +54,7 @@ export function createConsoleLogs(store: ConsoleLogsStore) {
         functionName: query.function,
         requestId: query.request_id,
         status: query.status,
+        userId: query.user,
       });
       return pageOf(rows, query.limit, ({ cursor_at: _cursor, function_name, logged_at, ...row }) => ({
         ...row,

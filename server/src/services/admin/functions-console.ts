@@ -114,6 +114,7 @@ export function createFunctionsConsole(deps: FunctionsConsoleDeps) {
           ...(token ? { authorization: `Bearer ${token}` } : {}),
         },
         requestId,
+        userId: as.userId ?? as.admin?.id ?? null,
         body: Readable.from([Buffer.from(JSON.stringify(body))]),
       });
       const shown = await readBounded(answer.body, BODY_SHOWN);

@@ -35,6 +35,7 @@ const call = (name: string, at: string, extra: Partial<FunctionCallRecord> = {})
   function: name,
   requestId: 'req-1',
   trigger: 'http',
+  userId: null,
   status: 200,
   durationMs: 12,
   output: [{ stream: 'stdout', line: `hello from ${name}` }],

@@ -20,6 +20,7 @@ export interface LiveFunctionCall extends LiveLogRow {
   function: string;
   request_id: string | null;
   trigger: string;
+  user_id: string | null;
   status: number;
   duration_ms: number;
   output_dropped: number;

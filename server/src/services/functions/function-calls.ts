@@ -63,6 +63,7 @@ export function createFunctionCalls(deps: FunctionsServiceDeps, runtime: Functio
       function: def.name,
       requestId: call.requestId ?? null,
       trigger: call.trigger ?? 'http',
+      userId: call.userId ?? null,
       status,
       durationMs,
       output: output.lines,

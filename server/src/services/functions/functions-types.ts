@@ -19,6 +19,8 @@ export interface FunctionCall {
   requestId?: string;
   /** trigger says who called: an HTTP request (default) or an automation. */
   trigger?: 'http' | 'automation';
+  /** userId is the signed-in caller's user id, as the call's log keeps it (none: anonymous, automation). */
+  userId?: string | null;
 }
 
 /** FunctionCallRecord is one call as the app logs keep it (output redacted and bounded). */
@@ -26,6 +28,8 @@ export interface FunctionCallRecord {
   function: string;
   requestId: string | null;
   trigger: 'http' | 'automation';
+  /** userId is the signed-in caller's user id, or null. */
+  userId: string | null;
   /** status is the function's HTTP status, or the platform's (502 crash or load failure, 504 timeout, 503). */
   status: number;
   durationMs: number;

@@ -10,9 +10,12 @@ const LABELS: Record<string, string> = {
   user: 'User (id or email)',
 };
 
-/** labelOf is a filter's label on tab: page views keep the viewer's id only, the audit log its email too. */
+/**
+ * labelOf is a filter's label on tab: calls and page views keep the user's id only, the audit log the
+ * actor's email too.
+ */
 const labelOf = (tab: LogTab, name: string) =>
-  tab === 'page-views' && name === 'user' ? 'User id' : LABELS[name];
+  tab !== 'audit' && name === 'user' ? 'User id' : LABELS[name];
 
 /** LogFilters is the tab's filter form; applying it writes the filters to the URL (a permalink). */
 export function LogFilters({ tab, search }: { tab: LogTab; search: LogsSearch }) {

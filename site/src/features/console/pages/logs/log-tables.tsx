@@ -36,7 +36,7 @@ export function FunctionCallsTable({ calls }: { calls: FunctionCall[] }) {
   return (
     <Table
       caption="Function calls"
-      head={['Time', 'Function', 'Status', 'Duration', 'Request id', 'Trigger', '']}
+      head={['Time', 'Function', 'Status', 'Duration', 'Request id', 'Trigger', 'User', '']}
     >
       {calls.map((call) => (
         <tr key={call.id} className="border-t border-royal-700">
@@ -48,6 +48,9 @@ export function FunctionCallsTable({ calls }: { calls: FunctionCall[] }) {
           <td className={TD}>{call.duration_ms} ms</td>
           <td className={`${TD} font-mono break-all`}>{call.request_id ?? '—'}</td>
           <td className={TD}>{call.trigger}</td>
+          <td className={`${TD} font-mono break-all`}>
+            {call.user_id ?? (call.trigger === 'automation' ? '—' : 'anonymous')}
+          </td>
           <td className={TD}>
             <CallOutput call={call} />
           </td>

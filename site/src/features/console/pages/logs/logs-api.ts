@@ -14,6 +14,7 @@ const FunctionCallSchema = z.object({
   function: z.string(),
   request_id: z.string().nullable(),
   trigger: z.string(),
+  user_id: z.string().nullable(),
   status: z.number(),
   duration_ms: z.number(),
   output_dropped: z.number(),

@@ -19,7 +19,7 @@ export interface LogsSearch {
 
 /** FILTERS_OF are the filters each tab offers (besides the time range). */
 export const FILTERS_OF: Record<LogTab, readonly (keyof LogsSearch)[]> = {
-  functions: ['function', 'status', 'request_id'],
+  functions: ['function', 'status', 'request_id', 'user'],
   'page-views': ['page', 'user'],
   audit: ['user'],
 };

@@ -8,6 +8,7 @@ const call = (id: string, fn: string, status: number, at: string) => ({
   function: fn,
   request_id: `req-${id}`,
   trigger: 'http',
+  user_id: id === '2' ? 'u-2' : null,
   status,
   duration_ms: 1,
   output_dropped: 0,
@@ -16,7 +17,7 @@ const call = (id: string, fn: string, status: number, at: string) => ({
 const ids = (rows: LogRows) => rows.items.map((row) => row.id);
 
 describe('matching', () => {
-  it('keeps function calls by function, status, request id and time range', () => {
+  it('keeps function calls by function, status, request id, user and time range', () => {
     const rows: LogRows = {
       tab: 'functions',
       items: [
@@ -30,6 +31,7 @@ describe('matching', () => {
     expect(ids(matching(rows, { function: 'a', status: 'error' }))).toEqual(['2']);
     expect(ids(matching(rows, { status: 'ok' }))).toEqual(['1']);
     expect(ids(matching(rows, { request_id: 'req-3' }))).toEqual(['3']);
+    expect(ids(matching(rows, { user: 'u-2' }))).toEqual(['2']);
     expect(ids(matching(rows, { from: '2026-11-20T10:30:00.000Z', to: '2026-11-20T12:00:00.000Z' }))).toEqual(
       ['2'],
     );

@@ -31,6 +31,7 @@ export function matching(rows: LogRows, search: LogsSearch): LogRows {
         inRange(call.created_date, search) &&
         !(search.function && call.function !== search.function) &&
         !(search.request_id && call.request_id !== search.request_id) &&
+        !(search.user && call.user_id !== search.user) &&
         !(search.status === 'ok' && call.status >= 400) &&
         !(search.status === 'error' && call.status < 400),
     );
