@@ -234,10 +234,16 @@ test('an admin reads the charts and their tables, switches periods, at 1440 and 
   await consoleScreenshot(page, 'analytics');
   await views.getByRole('button', { name: 'Show table' }).click();
 
-  await page.getByRole('button', { name: '7 days' }).click();
+  // The period by keyboard: Space on one button, Tab to the next and Enter.
+  await page.getByRole('button', { name: '7 days' }).focus();
+  await page.keyboard.press('Space');
   await expect(page.getByRole('button', { name: '7 days' })).toHaveAttribute('aria-pressed', 'true');
   await expect(views.getByRole('table').getByRole('row')).toHaveCount(8);
-  await page.getByRole('button', { name: '90 days' }).click();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: '90 days' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: '90 days' })).toHaveAttribute('aria-pressed', 'true');
   await expect(views.getByRole('table').getByRole('row')).toHaveCount(91);
 
   await page.setViewportSize({ width: 390, height: 844 });

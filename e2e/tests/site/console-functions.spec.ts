@@ -20,7 +20,7 @@ test.describe.configure({ mode: 'serial' });
 let server: RunningServer;
 let dir: string;
 const admin = { email: '', token: '' };
-const member = { email: '', token: '' };
+const member = { email: '', token: '', id: '' };
 const FUNCTIONS = `/api/apps/${DEFAULT_APP_ID}/admin/functions`;
 
 test.beforeAll(async () => {
@@ -50,7 +50,9 @@ test.beforeAll(async () => {
   admin.email = uniqueEmail('functions-admin');
   admin.token = (await createUser(server, { email: admin.email, role: 'admin' })).token;
   member.email = uniqueEmail('functions-member');
-  member.token = (await createUser(server, { email: member.email })).token;
+  const made = await createUser(server, { email: member.email });
+  member.token = made.token;
+  member.id = made.user.id;
 });
 
 test.afterAll(async () => {
@@ -124,20 +126,34 @@ test('a function invoked from the console shows its status, body and output, its
   await consoleScreenshot(page, 'functions');
 });
 
-test('a call as a chosen user runs with their token', async ({ page }) => {
+test('a call as a chosen user runs with their token, logged as theirs; keyboard only', async ({ page }) => {
   test.setTimeout(90_000);
   await openFunctions(page, admin.email);
   const main = page.getByRole('main');
-  await main.getByRole('button', { name: 'whoAmI' }).click();
-  await main.getByLabel('Call as user (email; empty: you)').fill(member.email);
-  await main.getByRole('button', { name: 'Invoke' }).click();
+  // Keys only from here: Enter opens the function, Enter in a field sends its form.
+  await main.getByRole('button', { name: 'whoAmI' }).focus();
+  await page.keyboard.press('Enter');
+  const asUser = main.getByLabel('Call as user (email; empty: you)');
+  await asUser.focus();
+  await page.keyboard.type(member.email);
+  await page.keyboard.press('Enter');
   const result = main.getByRole('region', { name: 'Call result' });
   await expect(result.getByTestId('invoke-status')).toHaveText('200', { timeout: 30_000 });
   await expect(result.getByLabel('Body')).toContainText(`"email":"${member.email}"`);
   // Without a chosen user: the admin.
-  await main.getByLabel('Call as user (email; empty: you)').fill('');
-  await main.getByRole('button', { name: 'Invoke' }).click();
+  await asUser.focus();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Enter');
   await expect(result.getByLabel('Body')).toContainText(`"email":"${admin.email}"`, { timeout: 30_000 });
+  // The chosen user's call is logged as theirs (the Logs page's User filter).
+  const logged = await api(server, `/api/apps/${DEFAULT_APP_ID}/admin/logs/functions?function=whoAmI`, {
+    method: 'GET',
+    token: SERVICE_TOKEN,
+  });
+  const users = (logged.json.items as { user_id: string | null }[]).map((item) => item.user_id);
+  expect(users).toContain(member.id);
+  expect(users.every((id) => id !== null)).toBe(true);
 });
 
 test('"run now" runs a schedule exactly once, audited', async ({ page }) => {

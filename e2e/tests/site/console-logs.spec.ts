@@ -101,7 +101,10 @@ test('a call made while the page is open appears live and opens to its redacted 
   await expect(row.getByRole('cell', { name: 'chatty', exact: true })).toBeVisible();
   expect(await axeViolations(page), 'logs at 1440').toEqual([]);
   await consoleScreenshot(page, 'logs');
-  await row.getByRole('button', { name: /^Output of chatty/ }).click();
+  // By keyboard: Enter opens the output, Escape closes it and gives focus back to its button.
+  const opener = row.getByRole('button', { name: /^Output of chatty/ });
+  await opener.focus();
+  await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: 'chatty: status 200' });
   const output = dialog.getByLabel('Output');
   await expect(output).toContainText('chatty says hello');
@@ -110,8 +113,9 @@ test('a call made while the page is open appears live and opens to its redacted 
   await expect(output).not.toContainText(admin.token);
   expect(await axeViolations(page), 'output dialog').toEqual([]);
   await consoleScreenshot(page, 'logs-output');
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
+  await expect(opener).toBeFocused();
 });
 
 test('filters go to the URL, and the permalink reloads to the same filtered view', async ({ page }) => {
@@ -131,9 +135,12 @@ test('filters go to the URL, and the permalink reloads to the same filtered view
   const main = page.getByRole('main');
   await expect(main.getByRole('row').filter({ hasText: hello })).toBeVisible();
   const filters = main.getByRole('search', { name: 'Filter the logs' });
-  await filters.getByLabel('Function').fill('chatty');
+  // Typed into the field, and Enter there applies the filters (the status picked in its list).
+  await filters.getByLabel('Function').focus();
+  await page.keyboard.type('chatty');
   await filters.getByLabel('Status').selectOption('error');
-  await filters.getByRole('button', { name: 'Apply filters' }).click();
+  await filters.getByLabel('Function').focus();
+  await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/function=chatty/);
   await expect(page).toHaveURL(/status=error/);
   await expect(main.getByRole('row').filter({ hasText: failed })).toBeVisible();
