@@ -294,7 +294,12 @@ test('Import CSV shows the upload progress, then the stored count', async ({ pag
     downloadThroughput: -1,
     uploadThroughput: 100 * 1024,
   });
+  // Through the SDK's import route (which audits an admin's import), not a console-only path.
+  const posted = page.waitForRequest(
+    (request) => request.method() === 'POST' && new URL(request.url()).pathname === `${TODO}/import`,
+  );
   await dialog.getByRole('button', { name: 'Import' }).click();
+  await posted;
   const bar = dialog.getByRole('progressbar', { name: 'Upload progress' });
   await expect(bar).toBeVisible();
   await expect(dialog.getByText(/^Uploading… [1-9]\d?%$/)).toBeVisible();

@@ -160,7 +160,7 @@ export async function buildPlatform(input: PlatformInput): Promise<Platform> {
   const files = await buildFilesPart(shared);
   const images = buildImagesPart(shared);
   const llm = buildLlmPart(shared, files);
-  const entities = await buildEntitiesPart(shared, auth);
+  const entities = await buildEntitiesPart(shared, auth, appLogs);
   const functions = await buildFunctionsPart(shared, secrets, appLogs);
   const market = buildMarketPart(shared, files, input.site?.contractAddress);
   const custom = buildCustomIntegrationsPart(shared, secrets, files);

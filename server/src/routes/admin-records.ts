@@ -1,25 +1,20 @@
 // The console's record writes under `/api/apps/:appId/admin/entities/:entity/records`: the entities
 // service's own create, update and delete as the signed-in admin (rules, validation and realtime unchanged,
-// errors shaped as the entity routes' are), each written to the audit log; and the import route's import,
-// audited with its count. Admins or SERVICE_TOKEN only.
+// errors shaped as the entity routes' are), each written to the audit log. Admins or SERVICE_TOKEN only.
+// (Imports go through the entity import route, which audits an operator's.)
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseEnvelope, parseInput } from '../lib/validation';
 import { AdminRecordParamsSchema, DeleteRecordsSchema } from '../schemas/admin-records';
 import { EntityParamsSchema, RecordBodySchema } from '../schemas/entities';
 import type { RecordChanges } from '../services/admin/record-changes';
-import type { EntitiesService } from '../services/entities/entities-service';
 import { RecordValidationError } from '../services/entities/entity-errors';
-import { IMPORT_FILE_LIMIT } from '../services/entities/entity-import';
 import { operatorActorOf } from './audit-actor';
-import { readImportFile, registerImportUpload } from './import-upload';
 import type { CallerGuard } from './caller-guard';
 
 /** AdminRecordRoutesDeps are the caller guard and the audited record changes. */
 export interface AdminRecordRoutesDeps {
   guard: CallerGuard;
   records: RecordChanges;
-  /** entities checks an import's entity and create right before its file is read. */
-  entities: Pick<EntitiesService, 'checkImport'>;
 }
 
 const recordRefused = (message: string) => new RecordValidationError(message);
@@ -53,17 +48,5 @@ export function registerAdminRecordRoutes(app: FastifyInstance, deps: AdminRecor
     const { actor, caller } = await operatorOf(request, appId);
     const { ids } = parseInput(DeleteRecordsSchema, request.body);
     return deps.records.remove(appId, actor, caller, entity, ids);
-  });
-
-  // The import route's multipart reading and limits, the file read only once the caller may import.
-  app.register(async (imports) => {
-    await registerImportUpload(imports);
-    imports.post(`${base}/import`, { bodyLimit: IMPORT_FILE_LIMIT }, async (request, reply) => {
-      const { appId, entity } = parseInput(EntityParamsSchema, request.params);
-      const { actor, caller } = await operatorOf(request, appId);
-      deps.entities.checkImport(entity, caller);
-      const file = await readImportFile(request, false);
-      return reply.code(201).send(await deps.records.importFile(appId, actor, caller, entity, file));
-    });
   });
 }

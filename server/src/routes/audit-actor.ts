@@ -10,6 +10,22 @@ export function serviceActorOf(request: FastifyRequest): AuditActor {
 }
 
 /**
+ * importActorOf is who an import is audited as: an admin user, or the service role by SERVICE_TOKEN; null
+ * for anyone else (a user, an anonymous caller, a function call's own token), whose imports are not audited.
+ */
+export async function importActorOf(
+  guard: Pick<CallerGuard, 'principal'>,
+  request: FastifyRequest,
+  appId: string,
+): Promise<AuditActor | null> {
+  const principal = await guard.principal(request, appId);
+  if (principal.kind === 'user' && principal.user.role === 'admin') {
+    return { kind: 'admin', id: principal.user.id, email: principal.user.email };
+  }
+  return principal.kind === 'service' && !principal.functionCall ? serviceActorOf(request) : null;
+}
+
+/**
  * operatorActorOf admits the console's callers (the app's admins, or the service role by SERVICE_TOKEN) and
  * names who acts, for the audit log: the admin user (null for the service role) and the actor.
  */

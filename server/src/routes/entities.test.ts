@@ -31,6 +31,7 @@ beforeAll(async () => {
     entities,
     users: {} as UsersService,
     regexBudget: createRegexBudget(createUsageCounter({ windowMs: 60_000 }), 60_000),
+    imports: { importFile: () => Promise.reject(new Error('no imports here')) },
   });
   await app.ready();
 });

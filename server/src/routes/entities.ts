@@ -18,6 +18,7 @@ import {
   UpdateManyBodySchema,
   UpsertBodySchema,
 } from '../schemas/entities';
+import type { RecordChanges } from '../services/admin/record-changes';
 import type { EntitiesService } from '../services/entities/entities-service';
 import { RecordValidationError } from '../services/entities/entity-errors';
 import { IMPORT_FILE_LIMIT } from '../services/entities/entity-import';
@@ -27,6 +28,7 @@ import { holdsRegex, type RegexBudget, type RegexScan } from '../services/limits
 import { toPublicUser } from '../services/users/public-user';
 import type { UsersService } from '../services/auth/users-service';
 import type { CallerGuard } from './caller-guard';
+import { importActorOf } from './audit-actor';
 import { readImportFile, registerImportUpload } from './import-upload';
 
 /** BULK_BODY_LIMIT is the largest bulk-create body (5 MB); other entity writes keep the app's 1 MB limit. */
@@ -40,6 +42,8 @@ export interface EntitiesRoutesDeps {
   users: UsersService;
   /** regexBudget is the database time queries holding `$regex` may take, per caller per minute. */
   regexBudget: RegexBudget;
+  /** imports are the import's audited form, for the app's operators (the console, the service role). */
+  imports: Pick<RecordChanges, 'importFile'>;
 }
 
 /** parseQuery is a list's `q`: JSON text of one object, or absent (the console's View as reads it too). */
@@ -235,7 +239,12 @@ export function registerEntitiesRoutes(app: FastifyInstance, deps: EntitiesRoute
         const caller = await callerOf(request, appId);
         deps.entities.checkImport(entity, caller);
         const file = await readImportFile(request, caller.kind === 'anonymous');
-        return reply.code(201).send(await deps.entities.importRecords(appId, entity, caller, file));
+        // An operator's import (an admin, the console's; the service role by SERVICE_TOKEN) is audited.
+        const actor = await importActorOf(deps.guard, request, appId);
+        const answer = actor
+          ? await deps.imports.importFile(appId, actor, caller, entity, file)
+          : await deps.entities.importRecords(appId, entity, caller, file);
+        return reply.code(201).send(answer);
       });
     });
 

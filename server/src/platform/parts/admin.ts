@@ -12,10 +12,10 @@ import { createConsoleLogsStore } from '../../store/console-logs-store';
 import { registerAdminAnalyticsRoutes } from '../../routes/admin-analytics';
 import { createAnalyticsCharts } from '../../services/admin/analytics-charts';
 import { createAnalyticsChartsStore } from '../../store/analytics-charts-store';
-import { createRecordChanges } from '../../services/admin/record-changes';
 import { createAdminChanges } from '../../services/admin/admin-changes';
 import { createAppOverview, type ServerFacts } from '../../services/admin/app-overview';
 import { createEntityBrowser } from '../../services/admin/entity-browser';
+import type { RecordChanges } from '../../services/admin/record-changes';
 import type { EntitiesService } from '../../services/entities/entities-service';
 import { createTestMail } from '../../services/admin/test-mail';
 import { createAdminUsers } from '../../services/admin/admin-users';
@@ -95,7 +95,7 @@ export function buildAdminPart(
   secrets: { secrets: SecretsService; report: { keySource: string } },
   llm: { llm: LlmService },
   appLogs: { audit: AuditLog; logFeed: LogFeed },
-  entities: { entities: EntitiesService },
+  entities: { entities: EntitiesService; recordChanges: RecordChanges },
   server: AdminServerFacts,
 ): Part {
   const changes = createAdminChanges({
@@ -141,8 +141,7 @@ export function buildAdminPart(
       });
       registerAdminRecordRoutes(app, {
         guard,
-        records: createRecordChanges({ entities: entities.entities, audit: appLogs.audit }),
-        entities: entities.entities,
+        records: entities.recordChanges,
       });
       registerAdminAnalyticsRoutes(app, {
         guard,

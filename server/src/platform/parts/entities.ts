@@ -4,6 +4,8 @@
 import type { ServerConfig } from '../../config/server-env';
 import { USER_ENTITY } from '../../project/user-entity';
 import { registerEntitiesRoutes } from '../../routes/entities';
+import { createRecordChanges, type RecordChanges } from '../../services/admin/record-changes';
+import type { AuditLog } from '../../services/audit/audit-log';
 import type { Accounts } from '../../services/auth/accounts';
 import { entityRooms, startEntityDelivery } from '../../services/delivery/entity-delivery';
 import { createSocketIdentities, type SocketIdentities } from '../../services/delivery/socket-identities';
@@ -20,6 +22,8 @@ const READ_CACHE_TTL_MS = 30_000;
 /** EntitiesPart is the entities service, whether reads are cached, and what this start seeded. */
 export interface EntitiesPart extends Part {
   entities: EntitiesService;
+  /** recordChanges are the operators' audited record writes (the console's, an operator's import). */
+  recordChanges: RecordChanges;
   readCache: boolean;
   /** seeded is how many seed records this start stored, per entity. */
   seeded: Record<string, number>;
@@ -33,7 +37,11 @@ function readCacheOn(config: ServerConfig): boolean {
 }
 
 /** buildEntitiesPart builds the entities service, seeds the project's records and starts delivery. */
-export async function buildEntitiesPart(shared: Shared, auth: { accounts: Accounts }): Promise<EntitiesPart> {
+export async function buildEntitiesPart(
+  shared: Shared,
+  auth: { accounts: Accounts },
+  appLogs: { audit: AuditLog },
+): Promise<EntitiesPart> {
   const { config, project, realtime } = shared;
   const recordsStore = createEntityRecordsStore(shared.db);
   const readCache = readCacheOn(config);
@@ -76,15 +84,24 @@ export async function buildEntitiesPart(shared: Shared, auth: { accounts: Accoun
     // PGlite runs one statement at a time anyway; on PostgreSQL regex scans hold at most half the pool.
     config.DATABASE_URL ? Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)) : 1,
   );
+  // The operators' record changes, audited: the console's writes, and any operator's import.
+  const recordChanges = createRecordChanges({ entities, audit: appLogs.audit });
   return {
     name: 'entities',
     entities,
+    recordChanges,
     readCache,
     seeded,
     socketIdentities,
     close: async () => socketIdentities.stop(),
     rooms: [entityRooms((entity) => entity === USER_ENTITY || project.entities.has(entity))],
     routes: (app, { guard }) =>
-      registerEntitiesRoutes(app, { guard, entities, users: auth.accounts.users, regexBudget }),
+      registerEntitiesRoutes(app, {
+        guard,
+        entities,
+        users: auth.accounts.users,
+        regexBudget,
+        imports: recordChanges,
+      }),
   };
 }

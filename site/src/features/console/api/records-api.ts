@@ -4,9 +4,9 @@ import { sdkCall } from './console-client';
 import { ConsoleApiError } from './console-error';
 
 // The Data page's record calls, with the admin's token: reads with the official SDK (pages of a query,
-// v2 cursor pages, one record), writes and imports through the admin record routes, which audit each
-// change (the same rules, validation, limits and error shapes; the SDK's own writes would go unaudited).
-// Answers are parsed here.
+// v2 cursor pages, one record); writes through the admin record routes, which audit each change (the same
+// rules, validation, limits and error shapes; the SDK's own writes would go unaudited); imports through
+// the SDK's import route, which audits an admin's. Answers are parsed here.
 
 /** StoredRecord is one record as the entity endpoints answer it. */
 export type StoredRecord = Record<string, unknown>;
@@ -135,8 +135,10 @@ export function createRecordsApi(appId: string, token: string | null, sdk: () =>
       );
       return answer.deleted;
     },
+    // The SDK's import route (`importEntities`), which audits an admin's import; sent with XMLHttpRequest
+    // for its upload progress, which the SDK does not report.
     importFile: (entity, file, onProgress) =>
-      uploadImport(`${auditedPath(entity)}/import`, token, file, onProgress),
+      uploadImport(`${app}/entities/${encodeURIComponent(entity)}/import`, token, file, onProgress),
   };
 }
 
