@@ -3,6 +3,7 @@ import { initialAuthState, showsSpinner } from '../features/shell/auth-state';
 import { appParams, bootData } from '../lib/app-context';
 import { reportGlobalErrors } from '../lib/embedding';
 import { getPlatformClient } from '../lib/platform-client';
+import { listenForComingSoon } from '../features/marketing/components/coming-soon';
 import { captureStaticIslands } from '../features/marketing/components/static-island';
 import { App } from './app';
 import '../styles/app.css';
@@ -10,6 +11,7 @@ import '../styles/app.css';
 const PLATFORM_IDLE_DELAY_MS = 8000;
 
 reportGlobalErrors();
+listenForComingSoon();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

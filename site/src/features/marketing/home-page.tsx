@@ -1,5 +1,4 @@
 import { useHydratedMarker } from '../../lib/use-hydrated-marker';
-import { CommunitySection } from './components/community-section';
 import { FloatingParticles } from './components/floating-particles';
 import { HeroSection } from './components/hero-section';
 import { MotionToggle } from './components/motion-toggle';
@@ -33,7 +32,7 @@ export function HomePage({ heroImageUrl }: { heroImageUrl: string | null }) {
 
         <StaticIsland id="roadmap" />
 
-        <CommunitySection />
+        <StaticIsland id="community" />
       </main>
       <StaticIsland id="footer" className="relative z-10" />
       <MotionToggle />

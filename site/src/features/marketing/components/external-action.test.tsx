@@ -1,9 +1,16 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toasts } from '../../../components/ui/use-toast';
 import { fireEvent, renderUi, screen } from '../../../testing/react-root';
+import { listenForComingSoon } from './coming-soon';
 import { ExternalAction } from './external-action';
 
+// The page's one listener answers "coming soon" buttons, as main.tsx installs it.
+let stopListening: () => void = () => undefined;
+beforeEach(() => {
+  stopListening = listenForComingSoon(document);
+});
 afterEach(() => {
+  stopListening();
   toasts.dispatch({ type: 'REMOVE_TOAST' });
 });
 

@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import { toast } from '../../../components/ui/toast';
 
 interface Props {
   /** href is the configured URL; empty means "not announced yet". */
@@ -12,7 +11,9 @@ interface Props {
 
 /**
  * ExternalAction opens a configured URL in a new tab, or — when none is configured — is a visibly disabled
- * control announced as "coming soon" that says so when pressed (never a silent dead button).
+ * control announced as "coming soon" that says so when pressed (never a silent dead button): its
+ * `data-coming-soon` is answered by the page's one listener (coming-soon.ts), so the button works in a
+ * static island too.
  */
 export function ExternalAction({ href, label, className, children }: Props) {
   if (href) {
@@ -28,9 +29,7 @@ export function ExternalAction({ href, label, className, children }: Props) {
       aria-disabled="true"
       aria-label={`${label} (coming soon)`}
       title={`${label}: coming soon`}
-      onClick={() =>
-        toast({ title: `${label} is coming soon`, description: 'Follow us on X to hear first.' })
-      }
+      data-coming-soon={label}
       className={`${className} cursor-not-allowed opacity-70`}
     >
       {children}
