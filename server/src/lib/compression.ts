@@ -1,4 +1,4 @@
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 export type ContentEncoding = 'br' | 'gzip' | 'identity';
 
@@ -34,22 +34,70 @@ export function compressBody(bytes: Buffer, encoding: Exclude<ContentEncoding, '
   return gzipSync(bytes, { level: 6 });
 }
 
+/** MemoEntry is one remembered page: its compressed bytes, and whether they are at brotli's best. */
+interface MemoEntry {
+  body: Buffer;
+  best: boolean;
+}
+
+/** CompressionMemoOptions bound the background recompression of pages served again. */
+export interface CompressionMemoOptions {
+  /** upgradesPerMinute is how many pages per minute are recompressed at brotli's best (default 6). */
+  upgradesPerMinute?: number;
+  /** maxUpgradeBytes is the largest page recompressed (default 512 KB). */
+  maxUpgradeBytes?: number;
+  now?: () => number;
+}
+
 /**
  * createCompressionMemo returns a compressor that remembers its last few results by content, so pages
- * that render identically on every request are compressed once.
+ * that render identically on every request are compressed once. The first answer is quick brotli
+ * (quality 5, ~3 ms for Home); a page asked for again is recompressed at quality 11 in the background
+ * (zlib's thread pool: ~100 ms there, never on the event loop), one at a time and a few per minute, so
+ * every later visitor gets ~10 % fewer bytes (Home's HTML then fits the first round trip) and no request
+ * shape can make the server spend more than that budget on it.
  */
-export function createCompressionMemo(maxEntries = 32) {
-  const memo = new Map<string, Buffer>();
+export function createCompressionMemo(maxEntries = 32, options: CompressionMemoOptions = {}) {
+  const memo = new Map<string, MemoEntry>();
+  const upgradesPerMinute = options.upgradesPerMinute ?? 6;
+  const maxUpgradeBytes = options.maxUpgradeBytes ?? 512 * 1024;
+  const now = options.now ?? Date.now;
+  let upgrading = false;
+  let window = { start: 0, used: 0 };
+
+  function upgrade(entry: MemoEntry, content: string): void {
+    if (upgrading || content.length > maxUpgradeBytes) return;
+    const at = now();
+    if (at - window.start >= 60_000) window = { start: at, used: 0 };
+    if (window.used >= upgradesPerMinute) return;
+    window.used += 1;
+    upgrading = true;
+    const bytes = Buffer.from(content);
+    const params = {
+      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    };
+    brotliCompress(bytes, { params }, (error, best) => {
+      upgrading = false;
+      entry.best = true;
+      if (!error) entry.body = best;
+    });
+  }
+
   return function compressMemo(content: string, encoding: Exclude<ContentEncoding, 'identity'>): Buffer {
     const memoKey = `${encoding}\n${content}`;
     const hit = memo.get(memoKey);
-    if (hit) return hit;
-    const compressed = compressBody(Buffer.from(content), encoding);
+    if (hit) {
+      if (encoding === 'br' && !hit.best) upgrade(hit, content);
+      return hit.body;
+    }
+    const entry: MemoEntry = { body: compressBody(Buffer.from(content), encoding), best: false };
     if (memo.size >= maxEntries) {
       const oldest = memo.keys().next().value;
       if (oldest !== undefined) memo.delete(oldest);
     }
-    memo.set(memoKey, compressed);
-    return compressed;
+    memo.set(memoKey, entry);
+    return entry.body;
   };
 }

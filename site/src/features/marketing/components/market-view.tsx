@@ -24,7 +24,7 @@ function Stat({ label, children }: { label: ReactNode; children: ReactNode }) {
       <dt className="text-[11px] font-semibold tracking-wider whitespace-nowrap text-gold-200 uppercase">
         {label}
       </dt>
-      <dd className="text-base font-bold whitespace-nowrap tabular-nums sm:text-lg">{children}</dd>
+      <dd className="text-base font-bold whitespace-nowrap figures sm:text-lg">{children}</dd>
     </div>
   );
 }
