@@ -69,7 +69,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
       // The user's own token only: the service role acting on behalf of a user starts no session for them.
       const principal = await deps.guard.principal(request, appId);
       if (principal.kind === 'service') throw new ForbiddenError(SESSION_NEEDS_USER_TOKEN);
-      return deps.signIn.startSession(await deps.guard.user(request, appId));
+      return deps.signIn.startSession(await deps.guard.user(request, appId), from(request));
     }
     return deps.signIn.login(appId, parseInput(LoginSchema, request.body), from(request), 'session');
   });

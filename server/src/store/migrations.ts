@@ -585,6 +585,7 @@ const MIGRATIONS: Migration[] = [
         expires_at timestamptz NOT NULL
       )`,
       'CREATE INDEX sign_in_sessions_expiry ON sign_in_sessions (expires_at)',
+      'CREATE INDEX sign_in_sessions_user ON sign_in_sessions (app_id, user_id, created_at DESC)',
     ],
   },
   {

@@ -42,8 +42,11 @@ export interface SignInService {
    * token is bound to a new sign-in session, which endSession ends (the console's sign-in).
    */
   login(appId: string, input: LoginInput, from: RequestOrigin, kind?: TokenKind): Promise<SignedIn>;
-  /** startSession trades a signed-in user's token for a session-bound one (after a provider's sign-in). */
-  startSession(user: UserRow): Promise<{ access_token: string }>;
+  /**
+   * startSession trades a signed-in user's token for a session-bound one (after a provider's sign-in),
+   * throttled as sign-ins are.
+   */
+  startSession(user: UserRow, from: RequestOrigin): Promise<{ access_token: string }>;
   /** endSession ends the session of the caller's token; a token bound to no session gets 400. */
   endSession(appId: string, authorization: string | undefined): Promise<{ ended: true }>;
   /** requestReset mails a reset link if the account exists; answer and timing never say whether it does. */
@@ -125,7 +128,8 @@ export function createSignInService(
       return { access_token: await token, user: toPublicUser(user) };
     },
 
-    async startSession(user: UserRow) {
+    async startSession(user: UserRow, from: RequestOrigin) {
+      await deps.throttle('login', from.ip, user.email);
       return { access_token: await deps.accessTokens.startSession(user) };
     },
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTokenSigner } from '../../lib/access-token';
-import { createSignInSessionsStore } from '../../store/sign-in-sessions-store';
+import { createSignInSessionsStore, MAX_SESSIONS_PER_USER } from '../../store/sign-in-sessions-store';
 import type { UserRow, UsersStore } from '../../store/users-store';
 import { openTestDatabase, type TestDatabase } from '../../test-support/open-test-database';
 import { createAccessTokens, SESSION_HOURS } from './access-tokens';
@@ -154,5 +154,22 @@ describe('access tokens', () => {
     const fresh = await tokens.startSession(user(0));
     bumpVersion();
     expect(await tokens.check('app', `Bearer ${fresh}`)).toEqual({ status: 'invalid' });
+  });
+
+  it("end a user's oldest session when a new one passes MAX_SESSIONS_PER_USER", async () => {
+    vi.useRealTimers();
+    const { tokens } = setUp();
+    const person = { ...user(0), id: 'u1', app_id: 'capped' };
+    const started: string[] = [];
+    for (let i = 0; i <= MAX_SESSIONS_PER_USER; i += 1) {
+      started.push(await tokens.startSession(person));
+      // created_at orders them: a millisecond apart.
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    const checks = await tokens.checkMany('capped', started);
+    expect(checks.get(started[0] ?? '')).toEqual({ status: 'invalid' });
+    expect(started.slice(1).filter((token) => checks.get(token)?.status !== 'invalid')).toHaveLength(
+      MAX_SESSIONS_PER_USER,
+    );
   });
 });
