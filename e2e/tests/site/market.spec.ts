@@ -30,11 +30,22 @@ test.afterAll(async () => {
 /** trackLayoutShifts sums every layout shift of the page's life into window.layoutShift. */
 async function trackLayoutShifts(page: Page) {
   await page.addInitScript(() => {
-    const record = window as unknown as { layoutShift: number };
+    const record = window as unknown as { layoutShift: number; shifted: string[] };
     record.layoutShift = 0;
+    record.shifted = [];
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries())
-        record.layoutShift += (entry as unknown as { value: number }).value;
+      for (const entry of list.getEntries()) {
+        const shift = entry as unknown as { value: number; sources?: { node?: Node | null }[] };
+        record.layoutShift += shift.value;
+        // What moved, so a failure names it.
+        for (const source of shift.sources ?? []) {
+          const node = source.node;
+          const element = node instanceof Element ? node : node?.parentElement;
+          record.shifted.push(
+            element ? `${element.tagName.toLowerCase()}.${element.className}`.slice(0, 120) : '?',
+          );
+        }
+      }
     }).observe({ type: 'layout-shift', buffered: true });
   });
 }
@@ -81,7 +92,11 @@ for (const [width, height] of [
     }
     await page.mouse.wheel(0, 3000);
     await page.waitForTimeout(300);
-    expect(await page.evaluate(() => (window as unknown as { layoutShift: number }).layoutShift)).toBe(0);
+    const shifts = await page.evaluate(() => {
+      const { layoutShift, shifted } = window as unknown as { layoutShift: number; shifted: string[] };
+      return { layoutShift, shifted };
+    });
+    expect(shifts.layoutShift, `layout shifts of: ${shifts.shifted.join(' | ')}`).toBe(0);
 
     // The pre-launch text takes exactly the same space.
     const size = async (view: ReturnType<typeof tile>) =>
