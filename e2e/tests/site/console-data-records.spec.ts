@@ -233,18 +233,22 @@ test('Export CSV downloads every record with formula cells neutralised and RFC 4
   await expect(toast(page, 'Exported ')).toBeVisible();
 });
 
+/** openImport signs in at 1440 px, opens Import CSV on Todo and picks csv as the file name; answers the dialog. */
+async function openImport(page: Page, name: string, csv: string) {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openTodos(page);
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import CSV into Todo' });
+  await dialog.getByLabel('CSV file').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  return dialog;
+}
+
 test('Import CSV reports the bad row with its field and message, then imports the good rows', async ({
   page,
 }) => {
   const batch = `imp${Date.now()}`;
   const csv = `name,title,priority\r\n${batch},good one,2\r\n${batch},bad one,9\r\n${batch},"good, two",3\r\n`;
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openTodos(page);
-  await page.getByRole('button', { name: 'Import CSV' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Import CSV into Todo' });
-  await dialog
-    .getByLabel('CSV file')
-    .setInputFiles({ name: 'todos.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  const dialog = await openImport(page, 'todos.csv', csv);
   await dialog.getByRole('button', { name: 'Import' }).click();
   await expect(dialog.getByText('Nothing was imported')).toBeVisible();
   const report = dialog.getByRole('table');
@@ -278,13 +282,7 @@ test('Import CSV shows the upload progress, then the stored count', async ({ pag
   const batch = `prog${Date.now()}`;
   const rows = Array.from({ length: 3000 }, (_, i) => `${batch},row ${i} ${'x'.repeat(60)},${(i % 5) + 1}`);
   const csv = `name,title,priority\r\n${rows.join('\r\n')}\r\n`;
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openTodos(page);
-  await page.getByRole('button', { name: 'Import CSV' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Import CSV into Todo' });
-  await dialog
-    .getByLabel('CSV file')
-    .setInputFiles({ name: 'many.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  const dialog = await openImport(page, 'many.csv', csv);
   // The ~250 KB file goes up at 100 KB/s (Chromium's own throttling), so the bar is seen moving.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
