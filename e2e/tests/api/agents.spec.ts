@@ -257,6 +257,17 @@ test("a function tool runs with the caller's identity; a skill's body is read th
   expect(whoami).toMatchObject({ name: 'whoami', status: 'success' });
   expect(resultsOf(whoami)).toEqual({ email: alice.user.email, asked: 'me?' });
   expect(resultsOf(skill)).toContain('Never use exclamation marks');
+  // The function's log keeps the user the agent acted for, as a direct call would (the console's user filter).
+  await expect
+    .poll(async () => {
+      const answer = await fetch(
+        `${server.url}/api/apps/${DEFAULT_APP_ID}/admin/logs/functions?function=whoami&user=${alice.user.id}`,
+        { headers: { authorization: `Bearer ${admin.token}` } },
+      );
+      const body = (await answer.json()) as { items?: { user_id: string | null }[] };
+      return body.items?.map((item) => item.user_id);
+    })
+    .toEqual([alice.user.id]);
 });
 
 test('pushes arrive in order over subscribeToConversation; another user can neither subscribe, join nor receive', async () => {

@@ -43,12 +43,11 @@ export interface ToolCaller {
   signal: AbortSignal;
 }
 
-/** FunctionCaller calls a backend function with a JSON body and the given headers: status and text. */
+/** FunctionCaller calls a backend function with a JSON body as the caller would: status and text. */
 export type FunctionCaller = (
   name: string,
   body: unknown,
-  headers: CallHeaders,
-  signal: AbortSignal,
+  as: Pick<ToolCaller, 'caller' | 'headers' | 'signal'>,
 ) => Promise<{ status: number; text: string }>;
 
 /** ToolResult is a finished call: whether it succeeded and what the model reads (a JSON string). */
@@ -195,7 +194,7 @@ export function createAgentToolboxes(deps: {
 
   function functionRunner(name: string): Runner {
     return async (args, as) => {
-      const { status, text } = await deps.callFunction(name, args, as.headers, as.signal);
+      const { status, text } = await deps.callFunction(name, args, as);
       let body: unknown = text;
       try {
         body = JSON.parse(text);

@@ -10,7 +10,7 @@ const MAX_ANSWER_BYTES = MAX_RESULT_CHARS * 4;
 
 /** functionToolCaller calls functions of service for agents' function tools. */
 export function functionToolCaller(service: Pick<FunctionsService, 'find' | 'invoke'>): FunctionCaller {
-  return async (name, body, headers, signal) => {
+  return async (name, body, { caller, headers, signal }) => {
     const found = service.find(name);
     if (!found || found.rest !== '') return { status: 404, text: `Function ${name} not found` };
     const callHeaders: Record<string, string> = { 'content-type': 'application/json' };
@@ -20,6 +20,8 @@ export function functionToolCaller(service: Pick<FunctionsService, 'find' | 'inv
       method: 'POST',
       path: '/',
       headers: callHeaders,
+      // The function log keeps the user the agent acts for (the console filters calls by user).
+      userId: caller.kind === 'user' ? caller.user.id : null,
       body: Readable.from([Buffer.from(JSON.stringify(body))]),
     });
     const chunks: Buffer[] = [];
