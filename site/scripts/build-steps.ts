@@ -72,19 +72,25 @@ export async function precompressDirectory(dist: string): Promise<void> {
 }
 
 /**
- * deferEntryScript loads the page's module script after the load event, a painted frame and an idle moment:
- * the prerendered HTML is complete without it, so hydration must not compete with the first render.
+ * deferEntryScript loads the page's module script once the first contentful paint is reported, then after
+ * the load event, a painted frame and an idle moment: the prerendered HTML is complete without it, so
+ * hydration must not compete with the first render, nor its request sit in the chain that paint waits on
+ * (Lighthouse counts every request started before the paint in its LCP estimate).
  */
 export function deferEntryScript(html: string): string {
   const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(html);
   if (!entry?.[1]) throw new Error('build: no module entry script found in index.html');
   const loader =
-    `<script>(function(){var loaded=false;function load(){if(loaded)return;loaded=true;` +
-    `var s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=${JSON.stringify(entry[1])};` +
-    `document.head.appendChild(s)}function idle(){if(window.requestIdleCallback)requestIdleCallback(load,{timeout:1000});` +
-    `else setTimeout(load,50)}function painted(){requestAnimationFrame(function(){requestAnimationFrame(idle)});` +
-    `setTimeout(load,1500)}if(document.readyState==='complete')painted();else addEventListener('load',painted);` +
-    // A page whose load event is held up (a slow image) still becomes interactive.
+    `<script>(function(){var loaded=false,shown=false,done=document.readyState==='complete';function load(){` +
+    `if(loaded)return;loaded=true;var s=document.createElement('script');s.type='module';s.crossOrigin='';` +
+    `s.src=${JSON.stringify(entry[1])};document.head.appendChild(s)}function idle(){if(window.requestIdleCallback)` +
+    `requestIdleCallback(load,{timeout:1000});else setTimeout(load,50)}function ready(){if(!shown||!done)return;` +
+    `requestAnimationFrame(function(){requestAnimationFrame(idle)});setTimeout(load,1500)}` +
+    // The paint entry arrives once the first contentful frame is presented; a browser without it goes on.
+    `try{new PerformanceObserver(function(list,observer){if(!list.getEntriesByName('first-contentful-paint').length)` +
+    `return;observer.disconnect();shown=true;ready()}).observe({type:'paint',buffered:true})}catch(e){shown=true}` +
+    `if(!done)addEventListener('load',function(){done=true;ready()});ready();` +
+    // A page whose load event or paint is held up (a slow image, a hidden tab) still becomes interactive.
     `setTimeout(load,4000)})()</script>`;
   return html.replace(entry[0], '').replace('</body>', () => `${loader}\n  </body>`);
 }

@@ -1,3 +1,4 @@
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { initialAuthState, showsSpinner } from '../features/shell/auth-state';
 import { appParams, bootData } from '../lib/app-context';
@@ -25,7 +26,11 @@ if (showsSpinner(initialAuthState(bootData.publicSettings, Boolean(appParams.tok
   container.textContent = '';
   createRoot(container).render(app);
 } else {
-  hydrateRoot(container, app);
+  // As a transition, hydration yields to the browser every few milliseconds instead of holding the main
+  // thread until the whole page is hydrated (React hydrates at a blocking priority otherwise).
+  startTransition(() => {
+    hydrateRoot(container, app);
+  });
 }
 
 // The platform client (and with it the SDK's analytics) loads at the visitor's first interaction, or once
