@@ -78,7 +78,7 @@ const server = await startServer({
     ...AUTH_ENV,
     LOG_LEVEL: 'warn',
     READ_CACHE: 'off',
-    // e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where an uncached list's time goes.
+    // e.g. `--import=<abs path of lib/cpu-profile.mjs>` to see where an uncached list's time goes.
     ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
   },
 });

@@ -14,10 +14,14 @@ export interface FleetOptions {
   rampMs?: number;
 }
 
-/** Delivery is one `update_model` a socket received: when, and the marker its record's text or title carried. */
+/**
+ * Delivery is one `update_model` a socket received: when, the marker its record's text or title carried, and
+ * the record's created_date (ms): stamped in the create's transaction, so at or before its commit.
+ */
 export interface Delivery {
   at: number;
   marker: string;
+  createdAt: number;
 }
 
 // Worker threads do not inherit tsx's loader: the thread registers it, then loads the TypeScript worker.
@@ -31,8 +35,9 @@ const WORKER_BOOTSTRAP = `import('tsx/esm/api').then(({ register }) => {
 export const absoluteNow = () => performance.timeOrigin + performance.now();
 
 /**
- * SocketFleet spreads subscribed socket.io sockets over worker threads, so the time to read 1,000
- * `update_model` frames is shared like 1,000 clients would share it, and reports when each arrived.
+ * SocketFleet spreads subscribed sockets (a light socket.io wire client, see socket-fleet-worker.ts) over
+ * worker threads, so the time to read 1,000 `update_model` frames is shared like 1,000 clients would share
+ * it, and reports when each arrived.
  */
 export class SocketFleet {
   private constructor(

@@ -145,15 +145,16 @@ test('the served HTML already holds the whole Home (prerendered, no blank page)'
   expect((await request.get(`${server.url}/hOmE`)).status()).toBe(200);
 });
 
-test("the page's script is asked for only after the first contentful paint, then hydrates", async ({ page }) => {
+test("the page's script is asked for only after the first contentful paint, then hydrates", async ({
+  page,
+}) => {
   await openSite(page, server.url);
   await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
   const timing = await page.evaluate(() => ({
     paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
     script:
-      performance
-        .getEntriesByType('resource')
-        .find((entry) => /\/assets\/index-[^/]+\.js$/.test(entry.name))?.startTime ?? null,
+      performance.getEntriesByType('resource').find((entry) => /\/assets\/index-[^/]+\.js$/.test(entry.name))
+        ?.startTime ?? null,
   }));
   expect(timing.paint).not.toBeNull();
   expect(timing.script).not.toBeNull();

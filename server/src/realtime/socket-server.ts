@@ -175,6 +175,10 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
   const maxRooms = options.maxRooms ?? MAX_ROOMS_PER_SOCKET;
   io.on('connection', (socket) => {
     const data = socket.data as SocketData;
+    // What the socket needs of its HTTP upgrade request was copied above (app id, token); the request
+    // itself (its headers, its parser state) would otherwise stay in memory for the socket's whole life.
+    // socket.io's own "memory usage" advice.
+    (socket.conn as { request: unknown }).request = null;
     // NB: the SDK sends `join` twice for one subscription; socket.io's join and leave are idempotent
     // (a room is a set), also with the Redis adapter, whose rooms are local to the instance.
     socket.on('join', async (room: unknown) => {
