@@ -1,4 +1,5 @@
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { Server, type ServerOptions } from 'socket.io';
 import { z } from 'zod';
 import { NotFoundError } from '../lib/errors';
@@ -82,6 +83,18 @@ export interface HandshakeLimits {
 }
 
 /**
+ * uncountOnClose takes ip's socket off open when connection closes. Its own function, so the listener (which
+ * lives as long as the connection) holds only these, not the handshake's request and engine.io's callbacks.
+ */
+function uncountOnClose(connection: Duplex, open: Map<string, number>, ip: string): void {
+  connection.once('close', () => {
+    const left = (open.get(ip) ?? 1) - 1;
+    if (left > 0) open.set(ip, left);
+    else open.delete(ip);
+  });
+}
+
+/**
  * handshakeGate is socket.io's allowRequest: a client IP holding maxSocketsPerIp sockets, or opening them
  * faster than the rate, is refused before any socket exists. A socket is counted until its connection
  * closes (a WebSocket keeps the handshake's TCP connection).
@@ -98,11 +111,7 @@ export function handshakeGate(limits: HandshakeLimits) {
         const count = (open.get(ip) ?? 0) + 1;
         if (count > limits.maxSocketsPerIp) return callback('too many sockets', false);
         open.set(ip, count);
-        request.socket.once('close', () => {
-          const left = (open.get(ip) ?? 1) - 1;
-          if (left > 0) open.set(ip, left);
-          else open.delete(ip);
-        });
+        uncountOnClose(request.socket, open, ip);
         callback(null, true);
       },
       () => callback('handshake check failed', false),
@@ -175,10 +184,6 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
   const maxRooms = options.maxRooms ?? MAX_ROOMS_PER_SOCKET;
   io.on('connection', (socket) => {
     const data = socket.data as SocketData;
-    // What the socket needs of its HTTP upgrade request was copied above (app id, token); the request
-    // itself (its headers, its parser state) would otherwise stay in memory for the socket's whole life.
-    // socket.io's own "memory usage" advice.
-    (socket.conn as { request: unknown }).request = null;
     // NB: the SDK sends `join` twice for one subscription; socket.io's join and leave are idempotent
     // (a room is a set), also with the Redis adapter, whose rooms are local to the instance.
     socket.on('join', async (room: unknown) => {
