@@ -117,6 +117,26 @@ describe('room groups', () => {
     expect(listings.count).toBe(2);
   });
 
+  it('keep the groups past the window when every identity was re-checked unchanged, without regrouping', async () => {
+    const members = [socket('a1', 'alice'), socket('b1', 'bob')];
+    const { groups, identities, listings, answers } = setUp(members);
+    const before = await groups.groupsOf(ROOM);
+    vi.setSystemTime(Date.now() + REVALIDATE_MS - 1_000);
+    await identities.revalidate(members);
+    vi.setSystemTime(Date.now() + 2_000);
+    expect(await groups.groupsOf(ROOM)).toBe(before);
+    expect(listings.count).toBe(1);
+    // Past the refreshed window with no new check: worked out again (and re-checked), as before.
+    answers.set('t-bob', { caller: userCaller('bob', 'admin'), admitted: true });
+    vi.setSystemTime(Date.now() + REVALIDATE_MS);
+    const after = await groups.groupsOf(ROOM);
+    expect(listings.count).toBe(2);
+    expect(after.map(({ caller }) => (caller.kind === 'user' ? caller.user.role : caller.kind))).toEqual([
+      'user',
+      'admin',
+    ]);
+  });
+
   it('do not keep groups whose room changed while they were worked out', async () => {
     const stale = { ...socket('a1', 'alice'), data: { ...socket('a1', 'alice').data, checkedAt: 0 } };
     const { groups, join, listings } = setUp([stale]);

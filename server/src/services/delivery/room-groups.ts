@@ -1,7 +1,7 @@
 // A room's sockets grouped by identity, kept between events: an event then costs one rule check and one
 // encoding per group, not a pass over every socket. The groups are worked out again when the room's
 // membership changes (join, leave, disconnect), when an identity or admission changes or a user is written
-// (the identities' epoch), and before the oldest identity in them leaves its trust window.
+// (the identities' epoch), and when an identity in them leaves its trust window unchecked.
 import type { RealtimeHub, RoomMember } from '../../realtime/realtime-hub';
 import type { Caller } from '../../rules/caller';
 import { identityKey, REVALIDATE_MS, type SocketIdentities } from './socket-identities';
@@ -16,6 +16,8 @@ interface KnownRoom {
   epoch: number;
   validUntil: number;
   groups: IdentityGroup[];
+  /** members are the sockets the groups were worked out from (their data is live: checks update it). */
+  members: readonly RoomMember[];
 }
 
 /** RoomGroups answers a room's identity groups: admitted sockets only, each socket in one group. */
@@ -40,6 +42,17 @@ export function createRoomGroups(deps: {
     if (build) build.changed = true;
   });
 
+  /** trustedUntil is when the first of sockets' identities leaves its trust window (0: one already has). */
+  function trustedUntil(sockets: readonly RoomMember[]): number {
+    let until = Number.POSITIVE_INFINITY;
+    for (const socket of sockets) {
+      if (!socket.data.token) continue;
+      if (deps.identities.trusted(socket) === null) return 0;
+      until = Math.min(until, socket.data.checkedAt + REVALIDATE_MS);
+    }
+    return until;
+  }
+
   async function build(room: string, sockets: readonly RoomMember[]): Promise<KnownRoom> {
     // Last known identities; one shared re-check only for sockets past the window or whose user was written.
     const callers = await deps.identities.callersOf(sockets);
@@ -59,14 +72,23 @@ export function createRoomGroups(deps: {
       if (group) group.ids.push(socket.id);
       else byKey.set(key, { caller, ids: [socket.id] });
     });
-    return { epoch: deps.identities.epoch(), validUntil, groups: [...byKey.values()] };
+    return { epoch: deps.identities.epoch(), validUntil, groups: [...byKey.values()], members: sockets };
   }
 
   return {
     async groupsOf(room) {
       const cached = known.get(room);
-      if (cached && cached.epoch === deps.identities.epoch() && now() < cached.validUntil)
-        return cached.groups;
+      if (cached && cached.epoch === deps.identities.epoch()) {
+        if (now() < cached.validUntil) return cached.groups;
+        // The background sweep re-checks identities before their window ends; a check that changed
+        // nothing leaves the epoch alone. Then the groups still hold: only the window moves on, found by a
+        // pass over the members (~1 ms for 10,000), not by grouping them again (20–50 ms).
+        const until = trustedUntil(cached.members);
+        if (now() < until) {
+          cached.validUntil = until;
+          return cached.groups;
+        }
+      }
       known.delete(room);
       const sockets = deps.hub.localMembers(room);
       if (sockets.length === 0) return [];
