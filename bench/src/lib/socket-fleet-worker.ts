@@ -53,7 +53,8 @@ function connect(index: number, list: [number, Buffer][]): Promise<WebSocket> {
   const socket = new WebSocket(address, { perMessageDeflate: false });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('socket: no connect within 10 s')), 10_000);
-    socket.once('error', reject);
+    // Kept after the connect: a later error then ends nothing but that socket (its deliveries go missing).
+    socket.on('error', reject);
     socket.on('message', (frame: Buffer) => {
       const kind = frame[0];
       if (kind === MESSAGE && frame[1] === EVENT) {

@@ -10,7 +10,7 @@ import {
   type AgentMessage,
   type Conversation,
 } from '../../support/agents-helpers';
-import { SERVICE_TOKEN, createUser, failure, uniqueEmail, userClient } from '../../support/auth-helpers';
+import { SERVICE_TOKEN, api, createUser, failure, uniqueEmail, userClient } from '../../support/auth-helpers';
 import { startOpenAiDouble, type OpenAiDouble } from '../../support/openai-double';
 import { DEFAULT_APP_ID } from '../../support/sdk-client';
 import { startServer, type RunningServer } from '../../support/server-process';
@@ -260,12 +260,12 @@ test("a function tool runs with the caller's identity; a skill's body is read th
   // The function's log keeps the user the agent acted for, as a direct call would (the console's user filter).
   await expect
     .poll(async () => {
-      const answer = await fetch(
-        `${server.url}/api/apps/${DEFAULT_APP_ID}/admin/logs/functions?function=whoami&user=${alice.user.id}`,
-        { headers: { authorization: `Bearer ${admin.token}` } },
+      const answer = await api(
+        server,
+        `/api/apps/${DEFAULT_APP_ID}/admin/logs/functions?function=whoami&user=${alice.user.id}`,
+        { method: 'GET', token: admin.token },
       );
-      const body = (await answer.json()) as { items?: { user_id: string | null }[] };
-      return body.items?.map((item) => item.user_id);
+      return (answer.json.items as { user_id: string | null }[] | undefined)?.map((item) => item.user_id);
     })
     .toEqual([alice.user.id]);
 });

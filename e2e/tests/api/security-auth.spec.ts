@@ -87,6 +87,16 @@ test('brute-forcing a login is answered 429 with Retry-After', async () => {
   expect((await failure(userClient(server).auth.loginViaEmailPassword(email, PASSWORD))).status).toBe(429);
 });
 
+test("trading a token for a sign-in session is throttled as a login is (the account's 5 per window)", async () => {
+  const { token } = await signUp(server, uniqueEmail('session-trade'));
+  const statuses: number[] = [];
+  for (let attempt = 0; attempt < 7; attempt++) {
+    const result = await api(server, `/api/apps/${appId}/auth/sessions`, { token });
+    statuses.push(result.status);
+  }
+  expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+});
+
 test('a verification code expires (OTP_TTL_SECONDS)', async () => {
   const email = uniqueEmail('late');
   await userClient(server).auth.register({ email, password: PASSWORD });
