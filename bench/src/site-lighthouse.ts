@@ -82,7 +82,8 @@ function buildGoals(m: Record<string, number>, particles: SiteReport['particles'
     score('Best Practices', 'best-practices'),
     score('SEO', 'seo'),
     goal('FCP', ms(num('fcpMs')), null, null),
-    goal('LCP', ms(num('lcpMs')), '≤ 1200 ms', num('lcpMs') <= 1200),
+    goal('LCP', ms(num('lcpMs')), '≤ 1000 ms', num('lcpMs') <= 1000),
+    goal('LCP, slowest run', ms(num('lcpSlowestMs')), '≤ 1300 ms', num('lcpSlowestMs') <= 1300),
     goal('Speed Index', ms(num('speedIndexMs')), null, null),
     goal('TBT', ms(num('tbtMs')), '≤ 50 ms', num('tbtMs') <= 50),
     goal('CLS', num('cls').toFixed(3), '0', num('cls') === 0),
@@ -158,6 +159,8 @@ async function main(): Promise<void> {
       seo: med((run) => run.scores.seo),
       fcpMs: med((run) => run.fcpMs),
       lcpMs: med((run) => run.lcpMs),
+      // Not a median: the issue bounds every run as well.
+      lcpSlowestMs: Math.max(...runs.map((run) => run.lcpMs)),
       speedIndexMs: med((run) => run.speedIndexMs),
       tbtMs: med((run) => run.tbtMs),
       cls: med((run) => run.cls),

@@ -38,11 +38,16 @@ const ICONS: readonly { file: string; options: IconOptions }[] = [
 export async function writeBrandAssets(outDir: string, brand: BrandFacts): Promise<void> {
   await mkdir(outDir, { recursive: true });
   await Promise.all([
-    writeFile(join(outDir, 'favicon.svg'), iconSvg({ size: 64, shape: 'rounded', crownScale: 1 })),
+    writeFile(join(outDir, 'favicon.svg'), faviconSvg()),
     ...ICONS.map(({ file, options }) => writePng(join(outDir, file), iconSvg(options))),
     writePng(join(outDir, 'og-image.png'), ogImageSvg(brand)),
     writeFile(join(outDir, 'manifest.webmanifest'), `${JSON.stringify(webManifest(brand), null, 2)}\n`),
   ]);
+}
+
+/** faviconSvg is the SVG favicon: served as /favicon.svg, and inlined into the built pages' icon link. */
+export function faviconSvg(): string {
+  return iconSvg({ size: 64, shape: 'rounded', crownScale: 1 });
 }
 
 /** webManifest describes the installable app for brand. */

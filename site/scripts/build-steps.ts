@@ -72,27 +72,49 @@ export async function precompressDirectory(dist: string): Promise<void> {
 }
 
 /**
+ * inlineFavicon points the SVG icon link at a data: URI of svg, so no favicon request is made: browsers
+ * fetch the icon around the load event, and Lighthouse counts every request started before the first paint
+ * in its LCP estimate. /favicon.svg stays served for anything that asks for it by name.
+ */
+export function inlineFavicon(html: string, svg: string): string {
+  const link = '<link rel="icon" href="/favicon.svg"';
+  if (!html.includes(link)) throw new Error('build: no SVG icon link found in the page');
+  // Single quotes inside, so the double-quoted attribute needs no escaping; the rest is percent-encoded.
+  const uri = `data:image/svg+xml,${svg.replace(/"/g, "'").replace(/[^\w .,:;=/'()!*+?@-]/g, encodeURIComponent)}`;
+  return html.replace(link, () => `<link rel="icon" href="${uri}"`);
+}
+
+/**
  * deferEntryScript loads the page's module script once the first contentful paint is reported, then after
  * the load event, a painted frame and an idle moment: the prerendered HTML is complete without it, so
  * hydration must not compete with the first render, nor its request sit in the chain that paint waits on
- * (Lighthouse counts every request started before the paint in its LCP estimate).
+ * (Lighthouse counts every request started before the paint in its LCP estimate). The manifest link is
+ * added at the same moment, for the same reason: Chromium fetches the manifest and its icon at the load
+ * event, which can come before the first frame. Without scripts, a `<noscript>` copy of the link stands.
  */
 export function deferEntryScript(html: string): string {
   const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(html);
   if (!entry?.[1]) throw new Error('build: no module entry script found in index.html');
+  const manifest = /<link rel="manifest" href="([^"]+)" \/>/.exec(html);
+  if (!manifest?.[1]) throw new Error('build: no manifest link found in index.html');
   const loader =
     `<script>(function(){var loaded=false,shown=false,done=document.readyState==='complete';function load(){` +
     `if(loaded)return;loaded=true;var s=document.createElement('script');s.type='module';s.crossOrigin='';` +
-    `s.src=${JSON.stringify(entry[1])};document.head.appendChild(s)}function idle(){if(window.requestIdleCallback)` +
-    `requestIdleCallback(load,{timeout:1000});else setTimeout(load,50)}function ready(){if(!shown||!done)return;` +
-    `requestAnimationFrame(function(){requestAnimationFrame(idle)});setTimeout(load,1500)}` +
+    `s.src=${JSON.stringify(entry[1])};document.head.appendChild(s);var m=document.createElement('link');` +
+    `m.rel='manifest';m.href=${JSON.stringify(manifest[1])};document.head.appendChild(m)}function idle(){` +
+    `if(window.requestIdleCallback)requestIdleCallback(load,{timeout:1000});else setTimeout(load,50)}` +
+    `function ready(){if(!shown||!done)return;requestAnimationFrame(function(){requestAnimationFrame(idle)});` +
+    `setTimeout(load,1500)}` +
     // The paint entry arrives once the first contentful frame is presented; a browser without it goes on.
     `try{new PerformanceObserver(function(list,observer){if(!list.getEntriesByName('first-contentful-paint').length)` +
     `return;observer.disconnect();shown=true;ready()}).observe({type:'paint',buffered:true})}catch(e){shown=true}` +
     `if(!done)addEventListener('load',function(){done=true;ready()});ready();` +
     // A page whose load event or paint is held up (a slow image, a hidden tab) still becomes interactive.
     `setTimeout(load,4000)})()</script>`;
-  return html.replace(entry[0], '').replace('</body>', () => `${loader}\n  </body>`);
+  return html
+    .replace(manifest[0], () => `<noscript>${manifest[0]}</noscript>`)
+    .replace(entry[0], '')
+    .replace('</body>', () => `${loader}\n  </body>`);
 }
 
 /**

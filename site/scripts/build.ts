@@ -14,9 +14,10 @@ import {
   type BuildInfo,
 } from '../src/page-contract/build-info';
 import { HERO_URL_PLACEHOLDER, HTML_MARKER, PATH_PLACEHOLDER } from '../src/page-contract/page-contract';
-import { writeBrandAssets } from './brand-assets';
+import { faviconSvg, writeBrandAssets } from './brand-assets';
 import {
   deferEntryScript,
+  inlineFavicon,
   inlineStylesheets,
   precompressDirectory,
   prerenderLoginPage,
@@ -109,7 +110,10 @@ async function main() {
 
   console.log('site: prerendering Home and the 404 page…');
   const template = deferEntryScript(
-    await inlineStylesheets(await readFile(join(dist, BUILT_PAGES.home), 'utf8'), dist),
+    inlineFavicon(
+      await inlineStylesheets(await readFile(join(dist, BUILT_PAGES.home), 'utf8'), dist),
+      faviconSvg(),
+    ),
   );
   const home = template.replace(HTML_MARKER, await prerender.renderPage('/'));
   const notFound = template
@@ -125,7 +129,8 @@ async function main() {
   await writeFile(join(dist, BUILT_PAGES.notFound), notFound);
 
   console.log('site: prerendering the sign-in page…');
-  await writeFile(join(dist, BUILT_PAGES.login), await prerenderLoginPage(dist, prerender.renderLoginPage()));
+  const login = await prerenderLoginPage(dist, prerender.renderLoginPage());
+  await writeFile(join(dist, BUILT_PAGES.login), inlineFavicon(login, faviconSvg()));
 
   const buildInfo: BuildInfo = {
     configHash: siteConfigHash(config),

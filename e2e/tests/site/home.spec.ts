@@ -145,21 +145,51 @@ test('the served HTML already holds the whole Home (prerendered, no blank page)'
   expect((await request.get(`${server.url}/hOmE`)).status()).toBe(200);
 });
 
-test("the page's script is asked for only after the first contentful paint, then hydrates", async ({
+test("the page's script and manifest come only after the first contentful paint; the favicon is inline", async ({
   page,
 }) => {
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  // When the manifest link joins the document, in the page's own clock.
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (!document.querySelector('link[rel="manifest"]')) return;
+      (window as unknown as { manifestLinkedAt: number }).manifestLinkedAt = performance.now();
+      observer.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  });
   await openSite(page, server.url);
   await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+  await page.locator('link[rel="manifest"]').waitFor({ state: 'attached' });
   const timing = await page.evaluate(() => ({
     paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
     script:
       performance.getEntriesByType('resource').find((entry) => /\/assets\/index-[^/]+\.js$/.test(entry.name))
         ?.startTime ?? null,
+    manifest: (window as unknown as { manifestLinkedAt?: number }).manifestLinkedAt ?? null,
+    manifestHref: document.querySelector('link[rel="manifest"]')?.getAttribute('href') ?? null,
+    icon: document.querySelector('link[rel="icon"][type="image/svg+xml"]')?.getAttribute('href') ?? '',
   }));
   expect(timing.paint).not.toBeNull();
   expect(timing.script).not.toBeNull();
+  expect(timing.manifest).not.toBeNull();
   // Not in the chain the first paint waits on (and so not in Lighthouse's LCP estimate).
   expect(timing.script).toBeGreaterThanOrEqual(timing.paint ?? Infinity);
+  expect(timing.manifest).toBeGreaterThanOrEqual(timing.paint ?? Infinity);
+  expect(timing.manifestHref).toBe('/manifest.webmanifest');
+  // The SVG favicon travels in the HTML: a data: URI of the same crown that /favicon.svg serves.
+  expect(timing.icon).toMatch(/^data:image\/svg\+xml,/);
+  const served = await (await page.request.get(`${server.url}/favicon.svg`)).text();
+  expect(decodeURIComponent(timing.icon.slice('data:image/svg+xml,'.length))).toBe(served.replace(/"/g, "'"));
+  expect(requested).not.toContain('/favicon.svg');
+});
+
+test('without scripts, the manifest link still stands', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', '/manifest.webmanifest');
+  await context.close();
 });
 
 test('each nav link lands its section just below the sticky header', async ({ page }) => {
