@@ -1,17 +1,20 @@
 // Site benchmark: Lighthouse mobile (median of 5) + served byte counts + the particles' main-thread cost.
-// Run with `npm run bench:site`; needs `npm run build` first. See bench/README.md.
+// Run with `npm run bench:site`; needs `npm run build` first. BENCH_SITE_MARKET=live measures the page with
+// the market tile showing figures (from a local double of its sources). See bench/README.md.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { runLighthouse, type RunValues } from './lib/lighthouse-runs';
 import { measureParticles } from './lib/particles';
-import { mergeFailedAudits, toMarkdown, type GoalRow, type SiteReport } from './lib/report';
+import { mergeFailedAudits, resultsName, toMarkdown, type GoalRow, type SiteReport } from './lib/report';
 import { fetchRaw, measureServedBytes } from './lib/served-bytes';
+import { startMarketDouble, type MarketDouble } from '../../e2e/support/market-double';
 import { REPO_ROOT, startServer, type RunningServer } from '../../e2e/support/server-process';
 import { KB, median } from './lib/stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const MARKET: SiteReport['market'] = process.env.BENCH_SITE_MARKET === 'live' ? 'live' : 'placeholder';
 const SITE_DIST = join(REPO_ROOT, 'site/dist');
 const RESULTS_DIR = join(REPO_ROOT, 'bench/results');
 const RAW_DIR = join(REPO_ROOT, 'bench/.tmp/lighthouse');
@@ -46,6 +49,19 @@ async function warmHero(origin: string): Promise<void> {
   const html = await (await fetch(`${origin}/`)).text();
   if (!/data-hero-state="ready"/.test(html))
     console.warn('warning: the served HTML does not show the ready hero');
+}
+
+/** warmMarket waits until the server has figures, so the first HTML carries them as a visitor's would. */
+async function warmMarket(origin: string): Promise<void> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    if ((await fetch(`${origin}/api/market`)).ok) {
+      if (!/data-market="live"/.test(await (await fetch(`${origin}/`)).text()))
+        console.warn('warning: the served HTML does not show live market figures');
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('GET /api/market never answered 200 from the market double');
 }
 
 /**
@@ -137,14 +153,19 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const loadBefore = loadavg();
-  const server: RunningServer = await startServer();
+  const market: MarketDouble | null = MARKET === 'live' ? await startMarketDouble() : null;
+  const server: RunningServer = await startServer({ env: market?.env ?? {} });
   const onSignal = (signal: NodeJS.Signals): void => {
-    void server.stop().finally(() => process.kill(process.pid, signal));
+    void server
+      .stop()
+      .then(() => market?.close())
+      .finally(() => process.kill(process.pid, signal));
   };
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   try {
     console.log(`server at ${server.url}; warming the hero image …`);
     await warmHero(server.url);
+    if (market) await warmMarket(server.url);
     await warmPage(server.url);
     const bytes = await measureServedBytes(server.url, SITE_DIST);
     const runs: RunValues[] = await runLighthouse(`${server.url}/`, RUNS, RAW_DIR);
@@ -175,6 +196,7 @@ async function main(): Promise<void> {
     const first = runs[0];
     const report: SiteReport = {
       date: new Date().toISOString(),
+      market: MARKET,
       machine: {
         node: process.version,
         cpus: cpus().length,
@@ -198,13 +220,15 @@ async function main(): Promise<void> {
       perRun: runs.map(({ failedAudits: _f, lighthouseVersion: _v, hostUserAgent: _u, ...values }) => values),
     };
     await mkdir(RESULTS_DIR, { recursive: true });
-    await writeFile(join(RESULTS_DIR, 'site-lighthouse.json'), `${JSON.stringify(report, null, 2)}\n`);
+    const name = resultsName(MARKET);
+    await writeFile(join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
     const markdown = toMarkdown(report);
-    await writeFile(join(RESULTS_DIR, 'site-lighthouse.md'), markdown);
+    await writeFile(join(RESULTS_DIR, `${name}.md`), markdown);
     console.log(`\n${markdown}`);
   } finally {
     const code = await server.stop();
     if (code !== 0) console.warn(`server exited with ${code}:\n${server.logs()}`);
+    await market?.close();
   }
 }
 

@@ -22,6 +22,8 @@ export interface AuditSummary extends Omit<FailedAudit, 'score' | 'displayValue'
 
 export interface SiteReport {
   date: string;
+  /** market is the state of the market tile measured: the pre-launch text, or figures from a local double. */
+  market: 'placeholder' | 'live';
   machine: {
     node: string;
     cpus: number;
@@ -71,11 +73,20 @@ export function mergeFailedAudits(runs: RunValues[]): AuditSummary[] {
 const kb = (bytes: number): string => `${(bytes / KB).toFixed(1)} KB`;
 const cell = (value: string): string => value.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
 
+/** resultsName is the file name (without extension) of a site report in bench/results. */
+export function resultsName(market: SiteReport['market']): string {
+  return market === 'live' ? 'site-lighthouse-live' : 'site-lighthouse';
+}
+
 /** toMarkdown renders the report as the results page. */
 export function toMarkdown(report: SiteReport): string {
   const { bytes, particles, machine } = report;
   const lines = [
     '# Site benchmark: Lighthouse mobile + particles cost',
+    '',
+    report.market === 'live'
+      ? 'Market tile: **live figures** (a local DexScreener/GeckoTerminal double; its refresh script included).'
+      : 'Market tile: the pre-launch text (the shipped placeholder address).',
     '',
     `${report.date} · Lighthouse ${machine.lighthouse} (mobile, simulated throttling) · median of ${report.runs} runs · ` +
       `${machine.chromium} · Node ${machine.node} · ${machine.cpus} CPUs (${machine.cpuModel}) · ` +
@@ -136,7 +147,7 @@ export function toMarkdown(report: SiteReport): string {
       `${particles.styleRecalcsPerSecond.toFixed(1)} style recalcs/s · main thread ${particles.mainThreadBusyPercent.toFixed(1)} % busy · ` +
       `${particles.longTasksInWindow} long tasks in the window (${particles.longTasksTotal} since navigation)`,
     '',
-    'Per-run values and everything above, unrounded: `site-lighthouse.json`. Raw Lighthouse reports: `bench/.tmp/lighthouse/`.',
+    `Per-run values and everything above, unrounded: \`${resultsName(report.market)}.json\`. Raw Lighthouse reports: \`bench/.tmp/lighthouse/\`.`,
     '',
   );
   return lines.join('\n');
