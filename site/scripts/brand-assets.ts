@@ -123,7 +123,9 @@ function iconSvg({ size, shape, crownScale }: IconOptions): string {
     `<defs>${sharedDefs()}</defs>` +
     `<rect width="64" height="64" rx="${radius}" fill="url(#tile)"/>` +
     '<circle cx="32" cy="34" r="26" fill="url(#aura)"/>' +
-    `<g transform="translate(${offset} ${offset}) scale(${crownScale})">${crown()}</g>` +
+    (crownScale === 1
+      ? crown()
+      : `<g transform="translate(${offset} ${offset}) scale(${crownScale})">${crown()}</g>`) +
     '</svg>'
   );
 }

@@ -79,8 +79,9 @@ export async function precompressDirectory(dist: string): Promise<void> {
 export function inlineFavicon(html: string, svg: string): string {
   const link = '<link rel="icon" href="/favicon.svg"';
   if (!html.includes(link)) throw new Error('build: no SVG icon link found in the page');
-  // Single quotes inside, so the double-quoted attribute needs no escaping; the rest is percent-encoded.
-  const uri = `data:image/svg+xml,${svg.replace(/"/g, "'").replace(/[^\w .,:;=/'()!*+?@-]/g, encodeURIComponent)}`;
+  // Single quotes inside, so the double-quoted attribute holds it; `<` and `>` are encoded too, so that no
+  // `>` stands inside a tag (the hosted sign-in page finds the icon links by pattern: lib/site-page.ts).
+  const uri = `data:image/svg+xml,${svg.replace(/"/g, "'").replace(/[%#&<>\t\n\r]/g, encodeURIComponent)}`;
   return html.replace(link, () => `<link rel="icon" href="${uri}"`);
 }
 
@@ -91,8 +92,10 @@ export function inlineFavicon(html: string, svg: string): string {
  * (Lighthouse counts every request started before the paint in its LCP estimate). The manifest link is
  * added at the same moment, for the same reason: Chromium fetches the manifest and its icon at the load
  * event, which can come before the first frame. Without scripts, a `<noscript>` copy of the link stands.
+ * With them comes marketScript, the market refresh, when the served page shows live figures (the server
+ * swaps them in): the hydration script carries nothing of the market.
  */
-export function deferEntryScript(html: string): string {
+export function deferEntryScript(html: string, marketScript: string): string {
   const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(html);
   if (!entry?.[1]) throw new Error('build: no module entry script found in index.html');
   const manifest = /<link rel="manifest" href="([^"]+)" \/>/.exec(html);
@@ -101,7 +104,9 @@ export function deferEntryScript(html: string): string {
     `<script>(function(){var loaded=false,shown=false,done=document.readyState==='complete';function load(){` +
     `if(loaded)return;loaded=true;var s=document.createElement('script');s.type='module';s.crossOrigin='';` +
     `s.src=${JSON.stringify(entry[1])};document.head.appendChild(s);var m=document.createElement('link');` +
-    `m.rel='manifest';m.href=${JSON.stringify(manifest[1])};document.head.appendChild(m)}function idle(){` +
+    `m.rel='manifest';m.href=${JSON.stringify(manifest[1])};document.head.appendChild(m);` +
+    `if(document.querySelector('[data-market=live]')){var k=document.createElement('script');k.type='module';` +
+    `k.src=${JSON.stringify(marketScript)};document.head.appendChild(k)}}function idle(){` +
     `if(window.requestIdleCallback)requestIdleCallback(load,{timeout:1000});else setTimeout(load,50)}` +
     `function ready(){if(!shown||!done)return;requestAnimationFrame(function(){requestAnimationFrame(idle)});` +
     `setTimeout(load,1500)}` +

@@ -114,6 +114,7 @@ async function main() {
       await inlineStylesheets(await readFile(join(dist, BUILT_PAGES.home), 'utf8'), dist),
       faviconSvg(),
     ),
+    marketScript,
   );
   const home = template.replace(HTML_MARKER, await prerender.renderPage('/'));
   const notFound = template
@@ -137,7 +138,6 @@ async function main() {
     heroPrompt: prerender.HERO_IMAGE_PROMPT,
     hero,
     market,
-    marketScript,
   };
   await writeFile(join(dist, BUILD_INFO_FILE), JSON.stringify(buildInfo, null, 2));
 

@@ -122,6 +122,10 @@ export function toMarkdown(report: SiteReport): string {
       (file) =>
         `| ${file.path} (${file.contentEncoding ?? 'identity'}) | ${kb(file.wireBytes)} | right after first paint (hydration) |`,
     ),
+    ...bytes.marketJs.map(
+      (file) =>
+        `| ${file.path} (${file.contentEncoding ?? 'identity'}) | ${kb(file.wireBytes)} | after first paint, only with live market figures |`,
+    ),
     ...bytes.lazyJs.map((file) => `| /${file.file} | ${kb(file.brBytes)} | lazy |`),
     '',
     '## Failed audits (categories below 100)',

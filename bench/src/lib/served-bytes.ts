@@ -19,6 +19,9 @@ export interface ServedBytes {
   /** Scripts the page's inline loader adds right after the first paint (the hydration bundle). */
   afterPaintJs: ServedFile[];
   afterPaintJsWireBytes: number;
+  /** The market refresh, which the loader adds after the first paint only when the page shows live figures. */
+  marketJs: ServedFile[];
+  marketJsWireBytes: number;
   /** All other built JS chunks (lazily imported), by the size of their `.br` sibling. */
   lazyJs: { file: string; brBytes: number }[];
   lazyJsBrBytes: number;
@@ -59,6 +62,9 @@ export function referencedScripts(html: string): string[] {
   return [...found];
 }
 
+/** MARKET_SCRIPT names the market refresh's entry (site/src/app/market-main.ts). */
+const MARKET_SCRIPT = /\/market-main-[^/]+\.js$/;
+
 /** afterPaintScripts lists the paths an inline loader in html assigns to a created script's `src`. */
 export function afterPaintScripts(html: string): string[] {
   return [...html.matchAll(/\.src=["']([^"']+)["']/g)].map((match) => match[1] ?? '').filter(Boolean);
@@ -86,11 +92,14 @@ export async function measureServedBytes(origin: string, distDir: string): Promi
     initialJs.push(file);
   }
   const afterPaintJs: ServedFile[] = [];
+  const marketJs: ServedFile[] = [];
   for (const path of afterPaintScripts(html)) {
     const { body: _body, ...file } = await fetchRaw(new URL(path, origin).href);
-    afterPaintJs.push(file);
+    (MARKET_SCRIPT.test(path) ? marketJs : afterPaintJs).push(file);
   }
-  const initialNames = new Set([...initialJs, ...afterPaintJs].map((file) => basename(file.path)));
+  const initialNames = new Set(
+    [...initialJs, ...afterPaintJs, ...marketJs].map((file) => basename(file.path)),
+  );
   const assetsDir = join(distDir, 'assets');
   const lazyJs: ServedBytes['lazyJs'] = [];
   for (const name of (await readdir(assetsDir)).sort()) {
@@ -104,6 +113,8 @@ export async function measureServedBytes(origin: string, distDir: string): Promi
     initialJsWireBytes: initialJs.reduce((sum, file) => sum + file.wireBytes, 0),
     afterPaintJs,
     afterPaintJsWireBytes: afterPaintJs.reduce((sum, file) => sum + file.wireBytes, 0),
+    marketJs,
+    marketJsWireBytes: marketJs.reduce((sum, file) => sum + file.wireBytes, 0),
     lazyJs,
     lazyJsBrBytes: lazyJs.reduce((sum, file) => sum + file.brBytes, 0),
   };

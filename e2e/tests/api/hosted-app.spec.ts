@@ -90,6 +90,8 @@ test('/login is our sign-in page, naming the hosted app in a neutral look', asyn
   expect(page).toContain('data-look="neutral"');
   expect(page).toContain('<title>Sign in · untitled</title>');
   expect(page).toContain('"hostedAppName":"untitled"');
+  // This site's icons (the SVG one inline as a data: URI) and manifest are not the app's.
+  expect(page).not.toMatch(/rel="(?:icon|apple-touch-icon|manifest)"|data:image\/svg\+xml|<\/svg>/);
   expect(page).toContain(`"returnOrigins":["${FRONT_END}"]`);
   const script = /<script type="module"[^>]*src="(\/assets\/[^"]+)"/.exec(page)?.[1];
   expect(script).toBeTruthy();

@@ -128,14 +128,34 @@ test('a fall reads "down", and the visitor’s locale words the figures', async 
 test('the placeholder: "Market data appears after launch", and no requests for figures', async ({ page }) => {
   const asked: string[] = [];
   page.on('request', (request) => {
-    if (request.url().includes('/api/market')) asked.push(request.url());
+    if (/\/api\/market|market-main/.test(request.url())) asked.push(request.url());
   });
   await openSite(page, placeholder.url);
   for (const view of [tile(page), strip(page)]) {
     await expect(view).toHaveAttribute('data-market', 'placeholder');
     await expect(view).toHaveText('Market data appears after launch');
   }
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
   expect(asked).toEqual([]);
+});
+
+test('with figures, the market refresh is asked for only after the first contentful paint', async ({
+  page,
+}) => {
+  market.set({});
+  await openSite(page, live.url);
+  const timing = () =>
+    page.evaluate(() => ({
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+      script:
+        performance.getEntriesByType('resource').find((entry) => /market-main-[^/]+\.js$/.test(entry.name))
+          ?.startTime ?? null,
+    }));
+  await expect.poll(async () => (await timing()).script).not.toBeNull();
+  const { paint, script } = await timing();
+  expect(paint).not.toBeNull();
+  // Not in the chain the first paint waits on; the first HTML already holds the figures.
+  expect(script).toBeGreaterThanOrEqual(paint ?? Infinity);
 });
 
 test('refreshes every 30 s while visible, none while hidden', async ({ page }) => {

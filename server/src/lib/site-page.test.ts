@@ -50,11 +50,10 @@ describe('renderHomePage', () => {
     expect(page).toContain('"appId":"$&$\'"');
   });
 
-  it('fills the market views and adds the refresh script only when it serves live figures', () => {
+  it('fills the market views only when it serves live figures', () => {
     const marketInfo = {
       ...info,
       market: [{ placeholder: '<p>after launch</p>', live: `<p>${marketToken('price')}</p>` }],
-      marketScript: '/assets/market-main-abc123.js',
     };
     const page = '<head><!--app-boot--></head><main><p>after launch</p></main>\n  </body>';
     const snapshot = {
@@ -71,10 +70,35 @@ describe('renderHomePage', () => {
     };
     const live = renderHomePage(page, { ...boot, market: snapshot }, marketInfo);
     expect(live).toContain('<p>$0.5</p>');
-    expect(live).toContain('<script type="module" src="/assets/market-main-abc123.js"></script>');
     const before = renderHomePage(page, boot, marketInfo);
     expect(before).toContain('<p>after launch</p>');
-    expect(before).not.toContain('market-main');
+  });
+
+  it('words the age in 10 s steps, so the page stays the same bytes for that long', () => {
+    const marketInfo = {
+      ...info,
+      market: [{ placeholder: '<p>soon</p>', live: `<p>${marketToken('age')}</p>` }],
+    };
+    const page = '<head><!--app-boot--></head><main><p>soon</p></main>';
+    const market = (ageMs: number) => ({
+      priceUsd: 0.5,
+      change24h: 1,
+      marketCap: null,
+      fdv: null,
+      liquidityUsd: null,
+      volume24hUsd: null,
+      sparkline: [],
+      updatedAt: new Date(Date.now() - ageMs).toISOString(),
+      source: 'DexScreener',
+      sourceUrl: 'https://dexscreener.com/solana/x',
+    });
+    expect(renderHomePage(page, { ...boot, market: market(3_000) }, marketInfo)).toContain('<p>0 s ago</p>');
+    expect(renderHomePage(page, { ...boot, market: market(27_000) }, marketInfo)).toContain(
+      '<p>20 s ago</p>',
+    );
+    expect(renderHomePage(page, { ...boot, market: market(95_000) }, marketInfo)).toContain(
+      '<p>1 min ago</p>',
+    );
   });
 });
 

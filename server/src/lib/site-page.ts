@@ -35,14 +35,24 @@ export function renderHomePage(html: string, data: BootData, buildInfo: BuildInf
 }
 
 /**
+ * AGE_STEP_MS is the step the first HTML words the figures' age in ("updated 20 s ago"): the page's bytes
+ * then stay the same for that long, so its compression is remembered and redone at brotli's best
+ * (lib/compression.ts). The market refresh rewords the age to the second once loaded.
+ */
+export const AGE_STEP_MS = 10_000;
+
+/**
  * withMarketFigures swaps each market view's pre-launch fragment for its live one, filled with the snapshot
- * the boot data carries, worded in "en-US" as of now, and adds the market refresh's script, which rewords
- * them in the visitor's locale and keeps them current (a page without figures loads none of it).
+ * the boot data carries, worded in "en-US" as of now (its age in AGE_STEP_MS steps). The page's loader
+ * fetches the market refresh when it finds a live view (site/scripts/build-steps.ts), which rewords them
+ * in the visitor's locale and keeps them current (a page without figures loads none of it).
  */
 function withMarketFigures(html: string, data: BootData, buildInfo: BuildInfo | null, now: number): string {
   const snapshot = parseMarketSnapshot(data.market);
   if (!buildInfo?.market || !snapshot) return html;
-  const figures = formatMarketFigures(snapshot, 'en-US', now);
+  const updatedAt = Date.parse(snapshot.updatedAt);
+  const age = Math.max(0, now - updatedAt);
+  const figures = formatMarketFigures(snapshot, 'en-US', updatedAt + age - (age % AGE_STEP_MS));
   let page = html;
   for (const { placeholder, live } of buildInfo.market) {
     const filled = MARKET_FIGURE_KEYS.reduce(
@@ -51,10 +61,7 @@ function withMarketFigures(html: string, data: BootData, buildInfo: BuildInfo | 
     );
     page = page.replace(placeholder, () => filled);
   }
-  if (!buildInfo.marketScript) return page;
-  // The path is the build's own (build-info checks its shape): same origin, as the CSP's script-src asks.
-  const script = `<script type="module" src="${escapeHtml(buildInfo.marketScript)}"></script>`;
-  return page.replace('</body>', () => `${script}\n  </body>`);
+  return page;
 }
 
 /** renderNotFoundPage fills the boot marker and every requested-path placeholder (escaped here). */

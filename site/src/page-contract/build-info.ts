@@ -27,11 +27,6 @@ export const BuildInfoSchema = z.object({
    * lack it: their pages keep the placeholder.
    */
   market: z.array(z.object({ placeholder: z.string().min(1), live: z.string().min(1) })).optional(),
-  /** marketScript is the market refresh's script (`/assets/market-main-….js`), added to Home with live figures. */
-  marketScript: z
-    .string()
-    .regex(/^\/assets\/[\w.-]+\.js$/)
-    .optional(),
 });
 
 export type BuildInfo = z.infer<typeof BuildInfoSchema>;

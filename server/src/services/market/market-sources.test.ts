@@ -106,4 +106,11 @@ describe('parseOhlcv', () => {
       [7_200_000, 3],
     ]);
   });
+
+  it('keeps six significant digits of each close', () => {
+    const body = { data: { attributes: { ohlcv_list: [[3600, 1, 1, 1, 0.000013000000000000001, 0]] } } };
+    expect(parseOhlcv(body)).toEqual([[3_600_000, 0.000013]]);
+    const precise = { data: { attributes: { ohlcv_list: [[3600, 1, 1, 1, '123.456789', 0]] } } };
+    expect(parseOhlcv(precise)).toEqual([[3_600_000, 123.457]]);
+  });
 });

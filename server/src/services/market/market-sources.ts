@@ -128,6 +128,12 @@ const OhlcvSchema = z.object({
   data: z.object({ attributes: z.object({ ohlcv_list: z.array(z.array(z.unknown())).max(1000) }) }),
 });
 
+/**
+ * SPARKLINE_DIGITS are the significant digits a sparkline's price keeps: far finer than it is drawn, and
+ * upstream floats (`0.000012345678901234`) would otherwise fill the page's first flight.
+ */
+const SPARKLINE_DIGITS = 6;
+
 /** parseOhlcv reads hourly candles (newest first upstream) into `[unix ms, close]`, oldest first. */
 export function parseOhlcv(body: unknown): [number, number][] {
   const answer = OhlcvSchema.safeParse(body);
@@ -136,7 +142,8 @@ export function parseOhlcv(body: unknown): [number, number][] {
   for (const candle of answer.data.data.attributes.ohlcv_list) {
     const time = looseNumber.parse(candle[0]);
     const close = positive.parse(candle[4]);
-    if (time !== null && time > 0 && close !== null) points.push([time * 1000, close]);
+    if (time !== null && time > 0 && close !== null)
+      points.push([time * 1000, Number(close.toPrecision(SPARKLINE_DIGITS))]);
   }
   return points.sort((a, b) => a[0] - b[0]).slice(-48);
 }
