@@ -57,7 +57,8 @@ test('the first HTML holds the figures, worded for people', async ({ request }) 
   expect(html).toContain(PRICE);
   expect(html).toContain('$1.2M');
   expect(html).toContain('$90K');
-  expect(html).toContain('"market":{"priceUsd":0.00001234');
+  // The boot data does not carry the snapshot as well: the refresh asks for it after the first paint.
+  expect(html).not.toContain('"market":');
 });
 
 for (const [width, height] of [
@@ -168,10 +169,11 @@ test('refreshes every 30 s while visible, none while hidden', async ({ page }) =
   await page.goto(live.url);
   await page.clock.runFor(5_000);
   await waitForHydration(page);
-  expect(asked).toHaveLength(0);
+  // Once, as the refresh starts (to word the figures in the visitor's locale), then every 30 s.
+  await expect.poll(() => asked.length).toBe(1);
 
   await page.clock.runFor(30_000);
-  await expect.poll(() => asked.length).toBe(1);
+  await expect.poll(() => asked.length).toBe(2);
 
   await page.evaluate(() => {
     Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
@@ -179,11 +181,11 @@ test('refreshes every 30 s while visible, none while hidden', async ({ page }) =
   });
   await page.clock.runFor(120_000);
   await page.waitForTimeout(200);
-  expect(asked).toHaveLength(1);
+  expect(asked).toHaveLength(2);
 
   await page.evaluate(() => {
     Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
     document.dispatchEvent(new Event('visibilitychange'));
   });
-  await expect.poll(() => asked.length).toBe(2);
+  await expect.poll(() => asked.length).toBe(3);
 });

@@ -21,15 +21,20 @@ export type { BootData } from '../../../site/src/page-contract/page-contract';
 
 /**
  * renderHomePage fills the boot marker and, when the hero image exists, swaps the hero's generating
- * fragment for its ready fragment pointing at the image.
+ * fragment for its ready fragment pointing at the image; with a market snapshot, the market views show it.
  */
-export function renderHomePage(html: string, data: BootData, buildInfo: BuildInfo | null): string {
+export function renderHomePage(
+  html: string,
+  data: BootData,
+  buildInfo: BuildInfo | null,
+  market: unknown = null,
+): string {
   let page = html;
   if (buildInfo && data.heroImageUrl) {
     const ready = buildInfo.hero.ready.split(HERO_URL_PLACEHOLDER).join(escapeHtml(data.heroImageUrl));
     page = page.replace(buildInfo.hero.generating, () => ready);
   }
-  page = withMarketFigures(page, data, buildInfo, Date.now());
+  page = withMarketFigures(page, market, buildInfo, Date.now());
   // A replacer function keeps `$` sequences in the JSON from being read as replacement patterns.
   return page.replace(BOOT_MARKER, () => bootScript(data));
 }
@@ -42,13 +47,14 @@ export function renderHomePage(html: string, data: BootData, buildInfo: BuildInf
 export const AGE_STEP_MS = 10_000;
 
 /**
- * withMarketFigures swaps each market view's pre-launch fragment for its live one, filled with the snapshot
- * the boot data carries, worded in "en-US" as of now (its age in AGE_STEP_MS steps). The page's loader
- * fetches the market refresh when it finds a live view (site/scripts/build-steps.ts), which rewords them
- * in the visitor's locale and keeps them current (a page without figures loads none of it).
+ * withMarketFigures swaps each market view's pre-launch fragment for its live one, filled with market,
+ * worded in "en-US" as of now (its age in AGE_STEP_MS steps). The page's loader fetches the market refresh
+ * when it finds a live view (site/scripts/build-steps.ts), which asks for the figures, words them in the
+ * visitor's locale and keeps them current (a page without figures loads none of it). The snapshot is not
+ * put in the boot data as well: it would cost the first flight ~0.2 KB that the refresh asks for anyway.
  */
-function withMarketFigures(html: string, data: BootData, buildInfo: BuildInfo | null, now: number): string {
-  const snapshot = parseMarketSnapshot(data.market);
+function withMarketFigures(html: string, market: unknown, buildInfo: BuildInfo | null, now: number): string {
+  const snapshot = parseMarketSnapshot(market);
   if (!buildInfo?.market || !snapshot) return html;
   const updatedAt = Date.parse(snapshot.updatedAt);
   const age = Math.max(0, now - updatedAt);

@@ -97,9 +97,8 @@ export async function registerSiteRoutes(app: FastifyInstance, deps: SiteDeps): 
     if (bundle.index === null) return sendUnbuilt(reply);
     const data = await bootData();
     // Home carries the figures at hand (never waiting on a source); a stale answer starts a refresh.
-    const market = deps.market?.cached();
-    if (market) data.market = market;
-    return sendPage(request, reply, 200, renderHomePage(bundle.index, data, bundle.buildInfo));
+    const market = deps.market?.cached() ?? null;
+    return sendPage(request, reply, 200, renderHomePage(bundle.index, data, bundle.buildInfo, market));
   }
 
   async function sendNotFound(request: FastifyRequest, reply: FastifyReply) {

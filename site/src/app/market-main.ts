@@ -2,7 +2,5 @@
 // server served live figures (site/scripts/build-steps.ts), so the page's hydration script carries nothing
 // of the market (not even the decision to load it).
 import { startMarketRefresh } from '../features/marketing/market-refresh';
-import { BOOT_SCRIPT_ID, marketOfBootScript } from '../page-contract/page-contract';
 
-const market = marketOfBootScript(document.getElementById(BOOT_SCRIPT_ID)?.textContent);
-if (market) startMarketRefresh(market);
+startMarketRefresh();

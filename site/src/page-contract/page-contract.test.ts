@@ -7,7 +7,6 @@ import {
   HEAD_MARKER,
   HTML_MARKER,
   NO_BOOT_DATA,
-  marketOfBootScript,
   parseBootData,
   serializeJsonForScript,
   type BootData,
@@ -35,15 +34,6 @@ describe('boot data', () => {
     const script = bootScript(data);
     const text = /<script id="app-boot" type="application\/json">(.*)<\/script>/.exec(script)?.[1];
     expect(parseBootData(text)).toEqual(data);
-  });
-
-  it('leaves the market snapshot to the market script, which reads it alone', () => {
-    const script = bootScript({ ...data, market: { priceUsd: 1 } });
-    const text = /<script id="app-boot" type="application\/json">(.*)<\/script>/.exec(script)?.[1];
-    expect(parseBootData(text)).toEqual(data);
-    expect(marketOfBootScript(text)).toEqual({ priceUsd: 1 });
-    expect(marketOfBootScript('{not json')).toBeUndefined();
-    expect(marketOfBootScript(null)).toBeUndefined();
   });
 
   it('reads back a hosted app’s name, and only a non-empty string', () => {

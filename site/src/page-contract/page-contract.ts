@@ -58,12 +58,6 @@ export interface BootData {
   signInProviders?: SignInProviderId[];
   /** ssoName names the SSO provider on its button (the app secret `sso_name`); absent: "single sign-on". */
   ssoName?: string;
-  /**
-   * market is the MarketSnapshot Home was served with, when the server had one (absent: the market views
-   * keep their pre-launch text). Written by the server; parseBootData leaves it out, so the hydration script
-   * carries nothing of the market: the market script reads it itself (marketOfBootScript).
-   */
-  market?: unknown;
 }
 
 /** NEUTRAL_LOOK is the `<html data-look>` value of a hosted app's sign-in page (login.css styles it). */
@@ -99,15 +93,6 @@ function signInChoicesOf(raw: Partial<BootData>): Pick<BootData, 'signInProvider
     signInProviders: providers,
     ...(ssoName && ssoName.length <= SSO_NAME_MAX_LENGTH ? { ssoName } : {}),
   };
-}
-
-/** marketOfBootScript is the boot script's market snapshot, unchecked (parseMarketSnapshot checks it). */
-export function marketOfBootScript(text: string | null | undefined): unknown {
-  try {
-    return (JSON.parse(text ?? 'null') as { market?: unknown } | null)?.market;
-  } catch {
-    return undefined;
-  }
 }
 
 /** parseBootData reads the boot script's text; a missing or malformed one means "unknown" (NO_BOOT_DATA). */

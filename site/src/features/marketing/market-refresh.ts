@@ -5,10 +5,10 @@ import {
   type MarketSnapshot,
 } from '../../page-contract/market';
 
-// Keeps the server-filled market views current: loaded as its own chunk after hydration, only when the
-// server serves live figures, so the page's hydration script carries none of it. It words the figures in
-// the visitor's locale at once, then asks for new ones every 30 s while the page is visible, none while
-// hidden, and at once when it becomes visible again after a longer pause.
+// Keeps the server-filled market views current: loaded as its own chunk after the first paint, only when
+// the server serves live figures, so the page's hydration script carries none of it. It asks for the
+// figures at once and words them in the visitor's locale, then asks again every 30 s while the page is
+// visible, none while hidden, and at once when it becomes visible again after a longer pause.
 
 /** MARKET_REFRESH_MS is how often a visible page asks for new figures (the server caches them as long). */
 export const MARKET_REFRESH_MS = 30_000;
@@ -25,9 +25,12 @@ export function showFigures(figures: MarketFigures, root: ParentNode = document)
   }
 }
 
-/** startMarketRefresh keeps the market views current, starting from the snapshot the page was served with. */
-export function startMarketRefresh(served: unknown): void {
-  let snapshot: MarketSnapshot | null = parseMarketSnapshot(served);
+/**
+ * startMarketRefresh keeps the market views current. The page was served with the figures in en-US; the
+ * first answer words them in the visitor's locale (no answer: they stay as served).
+ */
+export function startMarketRefresh(): void {
+  let snapshot: MarketSnapshot | null = null;
   let lastAsked = Date.now();
   const show = () => snapshot && showFigures(formatMarketFigures(snapshot, navigator.language, Date.now()));
 
@@ -44,7 +47,7 @@ export function startMarketRefresh(served: unknown): void {
     show();
   }
 
-  show();
+  void refresh();
   setInterval(() => void refresh(), MARKET_REFRESH_MS);
   document.addEventListener('visibilitychange', () => {
     if (Date.now() - lastAsked >= MARKET_REFRESH_MS) void refresh();
