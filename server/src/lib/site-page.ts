@@ -42,9 +42,9 @@ export function renderHomePage(
 /**
  * AGE_STEP_MS is the step the first HTML words the figures' age in ("updated 20 s ago"): the page's bytes
  * then stay the same for that long, so its compression is remembered and redone at brotli's best
- * (lib/compression.ts). The market refresh rewords the age to the second once loaded.
+ * (lib/compression.ts). The market refresh rewords the age to the second with its first answer.
  */
-export const AGE_STEP_MS = 10_000;
+const AGE_STEP_MS = 10_000;
 
 /**
  * withMarketFigures swaps each market view's pre-launch fragment for its live one, filled with market,

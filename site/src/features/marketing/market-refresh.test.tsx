@@ -1,8 +1,8 @@
 import { renderToString } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatMarketFigures, type MarketSnapshot } from '../../page-contract/market';
 import { MarketView } from './components/market-view';
-import { showFigures } from './market-refresh';
+import { showFigures, startMarketRefresh } from './market-refresh';
 
 const SNAPSHOT: MarketSnapshot = {
   priceUsd: 2.5,
@@ -43,5 +43,28 @@ describe('showFigures', () => {
     expect(view?.textContent).toContain('updated 1 min ago · data: GeckoTerminal');
     expect(view?.querySelector('a')?.getAttribute('href')).toBe('https://g.example/p');
     expect(view?.querySelector('polyline')?.getAttribute('points')).toBe('0,32 100,0');
+  });
+});
+
+describe('startMarketRefresh', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    document.body.innerHTML = '';
+  });
+
+  it('asks for the figures once shown, not while its tab is hidden, and words them', async () => {
+    const served = formatMarketFigures(SNAPSHOT, 'en-US', Date.parse(SNAPSHOT.updatedAt));
+    document.body.innerHTML = renderToString(<MarketView figures={served} variant="tile" />);
+    let visibility: DocumentVisibilityState = 'hidden';
+    vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => visibility);
+    const fetchMock = vi.fn(async () => Response.json({ ...SNAPSHOT, priceUsd: 7 }));
+    vi.stubGlobal('fetch', fetchMock);
+
+    startMarketRefresh();
+    expect(fetchMock).not.toHaveBeenCalled();
+    visibility = 'visible';
+    document.dispatchEvent(new Event('visibilitychange'));
+    await vi.waitFor(() => expect(document.body.textContent).toContain('$7'));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 });

@@ -31,7 +31,8 @@ export function showFigures(figures: MarketFigures, root: ParentNode = document)
  */
 export function startMarketRefresh(): void {
   let snapshot: MarketSnapshot | null = null;
-  let lastAsked = Date.now();
+  // Never yet: a page opened in a background tab asks as soon as it is shown.
+  let lastAsked = 0;
   const show = () => snapshot && showFigures(formatMarketFigures(snapshot, navigator.language, Date.now()));
 
   async function refresh() {
