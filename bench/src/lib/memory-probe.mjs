@@ -3,7 +3,8 @@
 //   young generation (up to 32 MB on 64-bit, whatever the load) in steps when allocation runs high; one step
 //   inside a measured window reads as several KB per socket, so the realtime bench takes it out of the RSS.
 // - On SIGUSR2 it runs two full garbage collections, then appends `gc <epoch ms> <RSS KB> <JS heap used KB>`:
-//   what the process keeps, without the garbage the old generation holds until its next collection.
+//   what the process keeps, without the garbage the old generation holds until its next collection (then
+//   the JS heap committed and V8's external memory, in KB).
 import { appendFileSync } from 'node:fs';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -23,8 +24,8 @@ if (file) {
     // Freed pages go back to the OS in the background: read the RSS a moment later.
     setTimeout(() => {
       gc();
-      const { rss, heapUsed } = process.memoryUsage();
-      appendFileSync(file, `gc ${Date.now()} ${kb(rss)} ${kb(heapUsed)}\n`);
+      const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
+      appendFileSync(file, `gc ${Date.now()} ${kb(rss)} ${kb(heapUsed)} ${kb(heapTotal)} ${kb(external)}\n`);
     }, 1_000);
   });
 }
