@@ -2,12 +2,14 @@
 // to core 0 with taskset, the fleet on core 1. SOCKETS sockets of USERS users (the e2e fixture project's
 // Note: each user reads only their own notes) join over RAMP_S seconds, as visitors arrive, so their
 // identities age and are re-checked at different times; PUBLIC_SOCKETS signed-out sockets join Todo, which
-// everyone reads. The fleet is socket.io-client sockets spread over worker threads (lib/socket-fleet.ts).
-// Measured, each delivery from its create request's start to the socket's `update_model`:
+// everyone reads. The fleet is a light socket.io wire client spread over worker threads (lib/socket-fleet.ts).
+// After WARMUP_ROUNDS events, measured, each delivery from its record's commit (and from its create request's
+// start) to the socket's `update_model`:
 // - spaced: STEPS creates 200 ms apart (a Note by one user; every 10th step also a Todo);
 // - burst: BURST Note creates of different users at once;
-// p50/p99/max, deliveries missing and delivered to a socket the rules exclude, the server's RSS per socket,
-// and the event-loop delay seen from outside (a /healthz request every 20 ms during each phase).
+// p50/p99/max, deliveries missing and delivered to a socket the rules exclude, the server's memory per socket
+// (lib/memory-probe.mjs), and the event-loop delay seen from outside (a /healthz request every 20 ms during
+// each phase).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +20,7 @@ import { FIXTURE_PROJECT } from '../../e2e/support/entities-helpers';
 import { removeServerData, startServer, type RunningServer } from '../../e2e/support/server-process';
 import { absoluteNow, SocketFleet, type Delivery } from './lib/socket-fleet';
 import { writeResults } from './lib/report';
+import { slope } from './lib/stats';
 
 const APP_ID = 'queen-solana';
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 10_000);
@@ -67,16 +70,6 @@ const percentile = (values: number[], p: number) => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const rssKb = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-
-/** slope is the least-squares slope of points [x, y]. */
-function slope(points: [number, number][]): number {
-  const n = points.length;
-  const meanX = points.reduce((sum, [x]) => sum + x, 0) / n;
-  const meanY = points.reduce((sum, [, y]) => sum + y, 0) / n;
-  const covariance = points.reduce((sum, [x, y]) => sum + (x - meanX) * (y - meanY), 0);
-  const variance = points.reduce((sum, [x]) => sum + (x - meanX) ** 2, 0);
-  return covariance / variance;
-}
 
 /** settledRssKb is the median of 5 RSS readings 300 ms apart, after a 3 s pause (garbage collection comes and goes). */
 async function settledRssKb(pid: number): Promise<number> {

@@ -57,14 +57,10 @@ export function createRoomGroups(deps: {
     // Last known identities; one shared re-check only for sockets past the window or whose user was written.
     const callers = await deps.identities.callersOf(sockets);
     const byKey = new Map<string, IdentityGroup>();
-    let validUntil = Number.POSITIVE_INFINITY;
+    // A socket that could not be checked goes as anonymous this once: nothing about it is kept (0).
+    const validUntil = trustedUntil(sockets);
     sockets.forEach((socket, index) => {
       const caller = callers[index] ?? { kind: 'anonymous' };
-      if (socket.data.token) {
-        // A socket that could not be checked goes as anonymous this once: nothing about it is kept.
-        const trusted = deps.identities.trusted(socket) !== null;
-        validUntil = Math.min(validUntil, trusted ? socket.data.checkedAt + REVALIDATE_MS : 0);
-      }
       // A socket the app's visibility no longer admits (e.g. its user was unapproved) receives nothing.
       if (!socket.data.admitted) return;
       const key = identityKey(caller);

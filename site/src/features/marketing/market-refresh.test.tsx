@@ -48,6 +48,8 @@ describe('showFigures', () => {
 
 describe('startMarketRefresh', () => {
   afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
     vi.unstubAllGlobals();
     document.body.innerHTML = '';
   });
@@ -60,6 +62,7 @@ describe('startMarketRefresh', () => {
     const fetchMock = vi.fn(async () => Response.json({ ...SNAPSHOT, priceUsd: 7 }));
     vi.stubGlobal('fetch', fetchMock);
 
+    vi.useFakeTimers({ toFake: ['setInterval'] });
     startMarketRefresh();
     expect(fetchMock).not.toHaveBeenCalled();
     visibility = 'visible';
