@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvalidInputError, NotFoundError } from '../lib/errors';
-import { sendJson } from '../lib/json-memo';
+import { sendJson } from '../lib/json-text';
 import { parseJsonInput } from '../lib/safe-input';
 import { parseEnvelope, parseInput } from '../lib/validation';
 import { AppParamsSchema } from '../schemas/apps';

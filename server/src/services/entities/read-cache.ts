@@ -109,7 +109,7 @@ export function createReadCache(options: ReadCacheOptions): ReadCache {
       const value = await load();
       if ((generations.get(scope) ?? 0) === generation && trusted()) {
         // In memory an answer weighs about four times its JSON: the objects themselves, the record made
-        // from each row and the JSON bytes kept for sending it (see entities-service, json-memo).
+        // from each row and the JSON text kept for sending it (see read-records, json-text).
         const size = MEMORY_PER_JSON_BYTE * (JSON.stringify(value)?.length ?? 0);
         keep(fullKey, {
           scope,

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../../lib/errors';
-import { rememberJson } from '../../lib/json-memo';
+import { withJsonText } from '../../lib/json-text';
 import type { Caller } from '../../rules/caller';
 import type { EntityRecordRow } from '../../store/entity-records-store';
 import { decodeCursor, encodeCursor, type CursorState } from './entity-cursor';
@@ -44,8 +44,8 @@ export interface ListOptions {
 export const LIST_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
- * withinBytes keeps the first records whose JSON fits maxBytes (at least one), and remembers that JSON for
- * the route, so measuring costs no second serialization.
+ * withinBytes keeps the first records whose JSON fits maxBytes (at least one), carrying that JSON to the
+ * route (withJsonText), so measuring costs no second serialization.
  */
 export function withinBytes(records: EntityRecord[], maxBytes: number): EntityRecord[] {
   const parts: string[] = [];
@@ -57,17 +57,22 @@ export function withinBytes(records: EntityRecord[], maxBytes: number): EntityRe
     size += text.length + 1;
   }
   const kept = parts.length === records.length ? records : records.slice(0, parts.length);
-  rememberJson(kept, Buffer.from(`[${parts.join(',')}]`));
-  return kept;
+  // Brackets on the end parts, so the one join makes the whole text flat (a send measures it in bytes).
+  const last = parts.length - 1;
+  if (last < 0) return withJsonText(kept, '[]');
+  parts[0] = `[${parts[0]}`;
+  parts[last] = `${parts[last]}]`;
+  return withJsonText(kept, parts.join(','));
 }
 
 // A page the read cache answered again is presented once per projection: the same answer object comes
-// back, so the route's serialization of it is kept too.
+// back, with its JSON text. Fresh rows (no read cache) are presented once, with nothing kept.
 const presentedPages = new WeakMap<EntityRecordRow[], Map<string, EntityRecord[]>>();
 
 /** readRecords returns the read actions of the entities service. */
 export function readRecords(ctx: EntitiesContext) {
   const { store, requireReadable, selection, presenter, present, notFound } = ctx;
+  const rowsShared = ctx.deps.rowsShared === true;
   return {
     /** list returns one page of the records the caller may read, filtered, sorted and projected. */
     async list(appId: string, name: string, caller: Caller, options: ListOptions): Promise<EntityRecord[]> {
@@ -78,12 +83,15 @@ export function readRecords(ctx: EntitiesContext) {
         limit,
         skip: options.skip ?? 0,
       });
+      const presentPage = () =>
+        withinBytes(rows.map(presenter(entity, caller, options.fields)), LIST_MAX_BYTES);
+      if (!rowsShared) return presentPage();
       const projection = options.fields?.join(',') ?? '';
       let pages = presentedPages.get(rows);
       if (!pages) presentedPages.set(rows, (pages = new Map()));
       let records = pages.get(projection);
       if (!records) {
-        records = withinBytes(rows.map(presenter(entity, caller, options.fields)), LIST_MAX_BYTES);
+        records = presentPage();
         pages.set(projection, records);
       }
       return records;
