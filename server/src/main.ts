@@ -11,6 +11,7 @@ import {
   type Platform,
   type PlatformDatabase,
 } from './platform/platform';
+import { tuneGarbageCollector } from './lib/gc-tuning';
 import { logProcessErrors } from './platform/process-errors';
 import { stopOnSignals } from './platform/shutdown';
 import { localUrlOf, logStartup } from './platform/startup-report';
@@ -65,6 +66,7 @@ async function warnOfUndeclaredEntities(
 }
 
 async function main(): Promise<void> {
+  tuneGarbageCollector();
   // An invalid app project (base44/ or PROJECT_DIR) stops start-up with the file and the problem.
   const declaredProject = await loadProject(projectDirFrom(process.env, REPO_ROOT));
   const { config, site } = readSettings(declaredProject.appId);
