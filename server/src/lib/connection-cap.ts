@@ -36,7 +36,8 @@ export function capConnectionsPerIp(server: Server, max: number, isTrusted: IsTr
       return;
     }
     open.set(peer, count + 1);
-    socket.once('close', () => {
+    // `on`, not `once`: 'close' comes once anyway, and `once` keeps a wrapper and its state per connection.
+    socket.on('close', () => {
       const left = (open.get(peer) ?? 1) - 1;
       if (left > 0) open.set(peer, left);
       else open.delete(peer);

@@ -44,7 +44,9 @@ describe('releaseHandshake', () => {
     const { server, response } = await connectedPair();
     const data = server.data as SocketData;
     expect(data).toMatchObject({ appId: 'app', token: TOKEN, identity: 'user-1', admitted: true });
-    expect(server.handshake).toMatchObject({ headers: {}, url: '', query: {}, time: '' });
+    expect(server.handshake).toMatchObject({ headers: {}, url: '', query: {}, auth: {}, time: '' });
+    // One shared empty object, not three per socket.
+    expect(server.handshake.query).toBe(server.handshake.headers);
     expect(server.conn.request).toBeUndefined();
     // The upgrade's response no longer holds it either (it did until the connection closed).
     expect(response()).toBeDefined();

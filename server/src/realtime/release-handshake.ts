@@ -32,14 +32,18 @@ export function detachedCopy(text: string): string {
   return Buffer.from(text, 'utf8').toString('utf8');
 }
 
+// One empty object for every released handshake: nothing reads or writes a handshake after connect.
+const RELEASED: Record<string, never> = Object.freeze({});
+
 /** releaseHandshake drops socket's references to its upgrade request, once the connect middleware ran. */
 export function releaseHandshake(socket: Socket): void {
   const connection = socket.conn as { request?: NotedRequest };
   const response = connection.request?.[UPGRADE_RESPONSE];
   if (response) response.req = undefined;
   connection.request = undefined;
-  socket.handshake.headers = {};
+  socket.handshake.headers = RELEASED;
   socket.handshake.url = '';
-  socket.handshake.query = {};
+  socket.handshake.query = RELEASED;
+  socket.handshake.auth = RELEASED;
   socket.handshake.time = '';
 }
