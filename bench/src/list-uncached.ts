@@ -173,21 +173,23 @@ try {
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, load ${loadavg()[0]?.toFixed(2)}`;
   await writeResults(
     'list-uncached',
-    { rows: ROWS, connections: CONNECTIONS, seconds: SECONDS, rounds, ratio, goal: GOAL, machine },
+    { rows: ROWS, connections: CONNECTIONS, seconds: SECONDS, rounds, ratio, cpuRatio, goal: GOAL, machine },
     [
       '# list-uncached',
       '',
       `An uncached list of 50 (\`READ_CACHE=off\`, PostgreSQL, ${ROWS} Todos, ${CONNECTIONS} connections, ` +
         `${SECONDS} s per side, who goes first alternating) against the bare route (lib/bare-list-server.ts). ${machine}.`,
       '',
-      '| round | ours req/s | bare req/s | ours / bare |',
-      '| --- | --- | --- | --- |',
+      '| round | ours req/s | bare req/s | ours / bare | CPU per request, ours / bare (µs) |',
+      '| --- | --- | --- | --- | --- |',
       ...rounds.map(
         (r, i) =>
-          `| ${i + 1} | ${Math.round(r.ours)} | ${Math.round(r.bare)} | ${(r.ours / r.bare).toFixed(2)} |`,
+          `| ${i + 1} | ${Math.round(r.ours)} | ${Math.round(r.bare)} | ${(r.ours / r.bare).toFixed(2)} | ` +
+          `${Math.round(r.oursCpuMicros)} / ${Math.round(r.bareCpuMicros)} |`,
       ),
       '',
-      `Mean ratio ${ratio.toFixed(2)}: goal ≥ ${GOAL} ${verdict}.`,
+      `Mean ratio ${ratio.toFixed(2)}: goal ≥ ${GOAL} ${verdict}. ` +
+        `CPU per request, bare / ours: ${cpuRatio.toFixed(2)} (the server process, all its threads).`,
     ].join('\n'),
   );
 } finally {
