@@ -1,21 +1,39 @@
 // A memory probe to load into a benchmarked server (`--import=<this file's absolute path>` in NODE_OPTIONS).
-// - Every 250 ms it appends `<epoch ms> <RSS KB> <young generation KB>` to MEMORY_PROBE_FILE. V8 grows its
-//   young generation (up to 32 MB on 64-bit, whatever the load) in steps when allocation runs high; one step
-//   inside a measured window reads as several KB per socket, so the realtime bench takes it out of the RSS.
+// - Every 250 ms it appends `<epoch ms> <RSS KB> <young generation KB> <loop delay ms> <GC pause ms>` to
+//   MEMORY_PROBE_FILE. V8 grows its young generation (up to 32 MB on 64-bit, whatever the load) in steps when
+//   allocation runs high; one step inside a measured window reads as several KB per socket, so the realtime
+//   bench takes it out of the RSS. The last two are the longest event-loop delay and the longest garbage
+//   collection pause in those 250 ms, seen from inside the server (a client on a busy core sees its own
+//   delays too).
 // - On SIGUSR2 it runs two full garbage collections, then appends `gc <epoch ms> <RSS KB> <JS heap used KB>`:
 //   what the process keeps, without the garbage the old generation holds until its next collection (then
 //   the JS heap committed and V8's external memory, in KB).
 import { appendFileSync } from 'node:fs';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 const file = process.env.MEMORY_PROBE_FILE;
 /** @param {number} bytes */
 const kb = (bytes) => Math.round(bytes / 1024);
+// The loop-delay timer's own period, taken off what it reports.
+const LOOP_RESOLUTION_MS = 10;
 if (file) {
+  const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+  loop.enable();
+  let gcPauseMs = 0;
+  new PerformanceObserver((entries) => {
+    for (const entry of entries.getEntries()) gcPauseMs = Math.max(gcPauseMs, entry.duration);
+  }).observe({ entryTypes: ['gc'] });
   setInterval(() => {
     const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
-    appendFileSync(file, `${Date.now()} ${kb(process.memoryUsage.rss())} ${kb(young?.space_size ?? 0)}\n`);
+    const loopMs = Math.max(0, loop.max / 1e6 - LOOP_RESOLUTION_MS);
+    appendFileSync(
+      file,
+      `${Date.now()} ${kb(process.memoryUsage.rss())} ${kb(young?.space_size ?? 0)} ${loopMs.toFixed(1)} ${gcPauseMs.toFixed(1)}\n`,
+    );
+    loop.reset();
+    gcPauseMs = 0;
   }, 250).unref();
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc');
