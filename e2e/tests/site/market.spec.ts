@@ -76,7 +76,7 @@ for (const [width, height] of [
       await expect(view.getByText('+12.3%')).toBeVisible();
       await expect(view.locator('.sr-only', { hasText: 'up' })).toBeAttached();
       await expect(view.getByText('$1.2M')).toBeVisible();
-      await expect(view.getByText(/updated \d+ s ago · data:/)).toBeVisible();
+      await expect(view.getByText(/^data: \S+ · updated \d+ s ago$/)).toBeVisible();
       await expect(view.getByRole('link', { name: 'DexScreener' })).toHaveAttribute(
         'href',
         `https://dexscreener.com/solana/${MARKET_POOL}`,

@@ -40,7 +40,7 @@ describe('showFigures', () => {
     expect(view?.textContent).toContain('▼');
     expect(view?.textContent).toContain('FDV');
     expect(view?.textContent).toContain('$9M');
-    expect(view?.textContent).toContain('updated 1 min ago · data: GeckoTerminal');
+    expect(view?.textContent).toContain('data: GeckoTerminal · updated 1 min ago');
     expect(view?.querySelector('a')?.getAttribute('href')).toBe('https://g.example/p');
     expect(view?.querySelector('polyline')?.getAttribute('points')).toBe('0,32 100,0');
   });

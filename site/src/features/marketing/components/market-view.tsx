@@ -94,11 +94,13 @@ export function MarketView({ figures, variant }: { figures: MarketFigures | null
         {strip && <Stat label="24 h chart">{spark}</Stat>}
       </dl>
       {!strip && spark}
+      {/* The age last: it changes as it ticks ("9 s" → "10 s"), and text after it would move (a layout shift). */}
       <p className={`truncate text-xs text-white/75 ${strip ? 'mt-3' : 'mt-1'}`}>
-        updated <Figure name="age" figures={figures} /> · data:{' '}
+        data:{' '}
         <a href={figures.sourceUrl} target="_blank" rel="noopener noreferrer" className="underline">
           <Figure name="source" figures={figures} />
-        </a>
+        </a>{' '}
+        · updated <Figure name="age" figures={figures} />
       </p>
     </div>
   );
