@@ -126,10 +126,6 @@ try {
   if (ours !== theirs) throw new Error('our answer and the bare route differ: compare them before timing');
 
   const oursUrl = `${server.url}${PATH}`;
-  if (process.env.HOLD) {
-    console.log('HOLD', server.url, bare.url, server.pid);
-    await new Promise((r) => setTimeout(r, 200_000));
-  }
   const bareUrl = `${bare.url}${PATH}`;
   const barePid = bare.child.pid ?? 0;
   await load(oursUrl, AUTH, WARM_UP_SECONDS, server.pid);
