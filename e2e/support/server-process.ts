@@ -91,6 +91,20 @@ export async function removeServerData(
  * creates a fresh database for it (dropped on stop).
  */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  // freePort's port is free when asked, not when the server binds it: another process may take it between.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startServerOnce(options);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt === 3) throw error;
+    }
+  }
+}
+
+/** PortTakenError is a start that failed because another process bound the chosen port first. */
+class PortTakenError extends Error {}
+
+async function startServerOnce(options: StartOptions): Promise<RunningServer> {
   const port = await freePort();
   const ownsData = !options.dataDir;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'queen-e2e-')));
@@ -141,7 +155,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   for (;;) {
     if (child.exitCode !== null) {
       await cleanUp();
-      throw new Error(`server exited with ${child.exitCode} before ready:\n${output}`);
+      const message = `server exited with ${child.exitCode} before ready:\n${output}`;
+      throw output.includes(`EADDRINUSE: address already in use 127.0.0.1:${port}`)
+        ? new PortTakenError(message)
+        : new Error(message);
     }
     try {
       const response = await fetch(`${url}/healthz`);
