@@ -12,13 +12,16 @@ import { appendFileSync } from 'node:fs';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { isMainThread } from 'node:worker_threads';
 
 const file = process.env.MEMORY_PROBE_FILE;
 /** @param {number} bytes */
 const kb = (bytes) => Math.round(bytes / 1024);
 // The loop-delay timer's own period, taken off what it reports.
 const LOOP_RESOLUTION_MS = 10;
-if (file) {
+// NODE_OPTIONS' --import runs in the server's worker threads too (PGlite's, the schema checks'): only the
+// main thread samples, or a worker's loop busy with SQL would read as the server's event-loop delay.
+if (file && isMainThread) {
   const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   loop.enable();
   let gcPauseMs = 0;

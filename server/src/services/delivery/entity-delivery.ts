@@ -2,6 +2,7 @@ import type { RealtimeHub } from '../../realtime/realtime-hub';
 import type { RealtimeLog } from '../../realtime/redis-adapter';
 import type { RoomFamily } from '../../realtime/socket-server';
 import type { SocketIdentities } from './socket-identities';
+import { readersOf } from './readers-index';
 import { createRoomGroups } from './room-groups';
 import type { EntityEvent, EntityEvents } from '../entities/entity-events';
 import type { Caller } from '../../rules/caller';
@@ -62,7 +63,10 @@ export function entityRooms(isEntity: (entity: string) => boolean): RoomFamily {
   };
 }
 
-/** visibleTo returns what caller may see of event's record for entity, or null when it may not read it. */
+/**
+ * visibleTo returns what caller may see of event's record for entity, or null when it may not read it: the
+ * rule that delivery follows (by readersOf, for many callers at once).
+ */
 export function visibleTo(
   project: Project,
   event: Pick<EntityEvent, 'entity' | 'record'>,
@@ -119,13 +123,15 @@ export function startEntityDelivery(deps: {
     const room = `entities:${event.appId}:${event.entity}`;
     const groups = await roomGroups.groupsOf(room);
     if (groups.length === 0) return;
+    const entity = deps.project.entities.get(event.entity);
+    if (!entity) return;
     const anonymousAdmitted = deps.admitsAnonymous ? await deps.admitsAnonymous(event.appId) : true;
-    for (const { caller, ids } of groups) {
-      if (caller.kind === 'anonymous' && !anonymousAdmitted) continue;
-      const data = visibleTo(deps.project, event, caller);
-      if (!data) continue;
+    // What visibleTo decides, group by group, without checking every group's rule (readers-index.ts).
+    for (const { group, scope } of readersOf(groups, entity, event.record)) {
+      if (group.caller.kind === 'anonymous' && !anonymousAdmitted) continue;
+      const data = scope ? stripHidden(event.record, scope) : event.record;
       const payload = { type: event.type, data: slim(data), id: event.id, timestamp: event.timestamp };
-      deps.hub.sendTo(ids, 'update_model', { room, data: JSON.stringify(payload) });
+      deps.hub.sendTo(group.ids, 'update_model', { room, data: JSON.stringify(payload) });
     }
   }
 

@@ -54,10 +54,20 @@ describe('socket identities', () => {
     const fresh = fleet(3, 2, Date.now());
     expect(await identities.callersOf(fresh)).toEqual(fresh.map((socket) => socket.data.identity));
     expect(calls).toEqual([]);
-    // 600 users × 2 sockets past the window: two checks of at most 500 tokens, not 1,200 one by one.
+    // 600 users × 2 sockets (a token each) past the window: two checks of at most 500 distinct tokens, not
+    // 1,200 one by one, nor a token sent twice.
     const stale = fleet(600, 2, Date.now() - REVALIDATE_MS);
     await identities.callersOf(stale);
-    expect(calls).toEqual([500, 500, 200]);
+    expect(calls).toEqual([500, 100]);
+    expect(stale.every((socket) => identities.trusted(socket) !== null)).toBe(true);
+  });
+
+  it('keep the sockets of one token in one check, and at most 5,000 sockets in a check', async () => {
+    const { calls, identifyMany } = resolver();
+    const identities = createSocketIdentities({ identifyMany });
+    const stale = fleet(3, 2_000, Date.now() - REVALIDATE_MS);
+    await identities.callersOf(stale);
+    expect(calls).toEqual([2, 1]);
     expect(stale.every((socket) => identities.trusted(socket) !== null)).toBe(true);
   });
 
@@ -67,15 +77,16 @@ describe('socket identities', () => {
     const identities = createSocketIdentities({ identifyMany, sockets: () => sockets });
     try {
       // Checked once when 15 s old, so never past 30 s: the deliveries after that wait on nothing.
+      // (30 sockets, on 10 users' tokens.)
       await vi.advanceTimersByTimeAsync(REVALIDATE_MS - 2 * SWEEP_MS);
-      expect(calls).toEqual([30]);
+      expect(calls).toEqual([10]);
       await identities.callersOf(sockets);
       await vi.advanceTimersByTimeAsync(SWEEP_MS);
       await identities.callersOf(sockets);
-      expect(calls).toEqual([30]);
+      expect(calls).toEqual([10]);
       // And again 15 s after that check, before the 30 s window ends.
       await vi.advanceTimersByTimeAsync(SWEEP_MS);
-      expect(calls).toEqual([30, 30]);
+      expect(calls).toEqual([10, 10]);
     } finally {
       identities.stop();
     }
@@ -105,7 +116,8 @@ describe('socket identities', () => {
       expect(identities.trusted(sockets[2] as RoomMember)).toBeNull();
       expect(identities.trusted(sockets[0] as RoomMember)).not.toBeNull();
       await vi.advanceTimersByTimeAsync(1);
-      expect(calls).toEqual([2]);
+      // u1's two sockets, on one token.
+      expect(calls).toEqual([1]);
       expect(identities.trusted(sockets[2] as RoomMember)).not.toBeNull();
     } finally {
       identities.stop();

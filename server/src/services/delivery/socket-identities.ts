@@ -14,8 +14,10 @@ export const REVALIDATE_MS = 30_000;
 export const SWEEP_MS = 5_000;
 /** REFRESH_AFTER_MS is the age at which the sweep re-checks an identity: early enough to beat the window. */
 const REFRESH_AFTER_MS = REVALIDATE_MS - 3 * SWEEP_MS;
-/** TOKENS_PER_CHECK is how many sockets' tokens one check carries (their users are read in one query). */
+/** TOKENS_PER_CHECK is how many distinct tokens one check carries (their users are read in one query). */
 const TOKENS_PER_CHECK = 500;
+/** SOCKETS_PER_CHECK bounds the sockets one check updates in one go (many tabs may share a token). */
+const SOCKETS_PER_CHECK = 5_000;
 /** MAX_TRACKED_USER_WRITES bounds the user-written stamps: past it, old ones go, then all (everyone re-checks). */
 const MAX_TRACKED_USER_WRITES = 10_000;
 
@@ -29,6 +31,34 @@ export function identityKey(caller: Caller): string {
   let key = identityKeys.get(caller);
   if (key === undefined) identityKeys.set(caller, (key = JSON.stringify(caller)));
   return key;
+}
+
+/**
+ * chunksByToken splits sockets into checks of at most TOKENS_PER_CHECK distinct tokens (a user's tabs share
+ * one: 10,000 sockets of 500 users are one query, not 20) and SOCKETS_PER_CHECK sockets.
+ */
+function chunksByToken(sockets: readonly RoomMember[]): RoomMember[][] {
+  const byToken = new Map<string, RoomMember[]>();
+  for (const socket of sockets) {
+    const token = socket.data.token ?? '';
+    const same = byToken.get(token);
+    if (same) same.push(socket);
+    else byToken.set(token, [socket]);
+  }
+  const chunks: RoomMember[][] = [];
+  let chunk: RoomMember[] = [];
+  let tokens = 0;
+  for (const same of byToken.values()) {
+    if (chunk.length > 0 && (tokens === TOKENS_PER_CHECK || chunk.length + same.length > SOCKETS_PER_CHECK)) {
+      chunks.push(chunk);
+      chunk = [];
+      tokens = 0;
+    }
+    chunk.push(...same);
+    tokens += 1;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
 }
 
 export interface SocketIdentities {
@@ -105,10 +135,8 @@ export function createSocketIdentities(deps: {
   async function check(appId: string, sockets: readonly RoomMember[], startedAt: number): Promise<boolean> {
     const checkedAt = now();
     try {
-      const answers = await deps.identifyMany(
-        appId,
-        sockets.map((socket) => socket.data.token ?? ''),
-      );
+      const tokens = new Set(sockets.map((socket) => socket.data.token ?? ''));
+      const answers = await deps.identifyMany(appId, [...tokens]);
       for (const socket of sockets) {
         // A token the resolver did not answer for is not trusted: anonymous, and admitted to nothing.
         const answer = answers.get(socket.data.token ?? '') ?? { caller: ANONYMOUS, admitted: false };
@@ -149,8 +177,7 @@ export function createSocketIdentities(deps: {
     }
     const startedAt = writeSequence;
     for (const [appId, group] of byApp) {
-      for (let start = 0; start < group.length; start += TOKENS_PER_CHECK) {
-        const chunk = group.slice(start, start + TOKENS_PER_CHECK);
+      for (const chunk of chunksByToken(group)) {
         const run: Promise<boolean> = check(appId, chunk, startedAt).finally(() => {
           for (const socket of chunk) if (pending.get(socket.id)?.run === run) pending.delete(socket.id);
         });

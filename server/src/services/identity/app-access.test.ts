@@ -143,6 +143,19 @@ describe('createAppAccess', () => {
     );
   });
 
+  it('gives the tokens of one user one shared answer, and other users their own', async () => {
+    const alice = user();
+    const checks: Record<string, BearerCheck> = {
+      'Bearer tab1': { status: 'user', user: alice },
+      'Bearer tab2': { status: 'user', user: alice },
+      'Bearer other': { status: 'user', user: user({ id: 'u2', email: 'b@x.test' }) },
+    };
+    const many = await access('public_with_login', checks).socketAccessMany('app', ['tab1', 'tab2', 'other']);
+    expect(many.get('tab1')).toBe(many.get('tab2'));
+    expect(many.get('other')).not.toBe(many.get('tab1'));
+    expect(many.get('other')?.caller).not.toEqual(many.get('tab1')?.caller);
+  });
+
   it("refuses a function call's own token where only the operator's service token may go", async () => {
     const a = access('public_without_login', {
       'Bearer svc': { status: 'service' },

@@ -263,7 +263,15 @@ export function createAppAccess(deps: {
       }
       const checks = await deps.accessTokens.checkMany(appId, tokens);
       const visibility = await visibilityOf(appId);
-      for (const [token, check] of checks) answers.set(token, socketAccessOf(visibility, principalOf(check)));
+      // Tokens of one user (a user's tabs and devices) share one answer: one caller object, whose identity
+      // key delivery works out once, not once per socket.
+      const shared = new Map<unknown, SocketAccess>();
+      for (const [token, check] of checks) {
+        const key = 'user' in check ? check.user : `${check.status}:${'functionCall' in check}`;
+        let access = shared.get(key);
+        if (!access) shared.set(key, (access = socketAccessOf(visibility, principalOf(check))));
+        answers.set(token, access);
+      }
       return answers;
     },
   };
