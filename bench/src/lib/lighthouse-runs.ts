@@ -27,6 +27,11 @@ export interface FailedAudit {
 export interface RunValues {
   lighthouseVersion: string;
   hostUserAgent: string;
+  /**
+   * benchmarkIndex is Lighthouse's measure of the machine's CPU speed at the run (higher is faster): TBT,
+   * simulated as the observed long tasks times 4, moves with it.
+   */
+  benchmarkIndex: number;
   /** scores are 0–100, like the report shows them. */
   scores: Record<CategoryId, number>;
   fcpMs: number;
@@ -124,6 +129,7 @@ export function extract(lhr: Result): RunValues {
   return {
     lighthouseVersion: lhr.lighthouseVersion,
     hostUserAgent: lhr.environment.hostUserAgent,
+    benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
     scores,
     fcpMs: numeric(lhr, 'first-contentful-paint'),
     lcpMs: numeric(lhr, 'largest-contentful-paint'),
@@ -165,7 +171,7 @@ export async function runLighthouse(url: string, runs: number, rawDir: string): 
       const practices = measured.scores['best-practices'];
       console.log(
         `perf ${performance} a11y ${accessibility} bp ${practices} seo ${seo}, ` +
-          `LCP ${Math.round(measured.lcpMs)} ms, TBT ${Math.round(measured.tbtMs)} ms`,
+          `LCP ${Math.round(measured.lcpMs)} ms, TBT ${Math.round(measured.tbtMs)} ms (CPU benchmark index ${measured.benchmarkIndex})`,
       );
     } finally {
       chrome.kill();

@@ -90,7 +90,8 @@ export function toMarkdown(report: SiteReport): string {
     '',
     `${report.date} · Lighthouse ${machine.lighthouse} (mobile, simulated throttling) · median of ${report.runs} runs · ` +
       `${machine.chromium} · Node ${machine.node} · ${machine.cpus} CPUs (${machine.cpuModel}) · ` +
-      `load average ${machine.loadAverage1mBefore.toFixed(1)} → ${machine.loadAverage1mAfter.toFixed(1)}`,
+      `load average ${machine.loadAverage1mBefore.toFixed(1)} → ${machine.loadAverage1mAfter.toFixed(1)} · ` +
+      `Lighthouse CPU benchmark index per run ${report.perRun.map((run) => run.benchmarkIndex).join(', ')} (higher is faster; TBT moves with it)`,
     '',
     '| Metric | Median | Goal | Result |',
     '| --- | --- | --- | --- |',
