@@ -3,7 +3,9 @@
 // event). A group whose rule came out as one equality on a field (`created_by: '{{user.email}}'`, the
 // usual "own rows" rule) is filed under that value, so an event looks its record's value up instead of
 // checking 500 rules. Every candidate is still checked with matchesRule: the index only leaves out groups
-// that cannot match, so what is sent is what visibleTo (entity-delivery.ts) would send.
+// that cannot match, so what is sent is what visibleTo (entity-delivery.ts) would send. NB: this holds
+// while a resolved rule and field scope depend on the rule and the caller only (resolve-rule.ts,
+// read-scope.ts); a rule that read anything else (the time, app settings) would be kept stale here.
 import type { EntityDef } from '../../project/entity-def';
 import { isPlainObject, matchesRule, readPath, type ResolvedRule } from '../../rules/evaluate-rule';
 import { readScope, type ReadScope } from '../../rules/read-scope';

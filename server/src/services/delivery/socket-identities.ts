@@ -16,7 +16,10 @@ export const SWEEP_MS = 5_000;
 const REFRESH_AFTER_MS = REVALIDATE_MS - 3 * SWEEP_MS;
 /** TOKENS_PER_CHECK is how many distinct tokens one check carries (their users are read in one query). */
 const TOKENS_PER_CHECK = 500;
-/** SOCKETS_PER_CHECK bounds the sockets one check updates in one go (many tabs may share a token). */
+/**
+ * SOCKETS_PER_CHECK is where a check closes before the next token's sockets (many tabs may share a token).
+ * A token's sockets are never split: one token with more sockets than this is a check of its own.
+ */
 const SOCKETS_PER_CHECK = 5_000;
 /** MAX_TRACKED_USER_WRITES bounds the user-written stamps: past it, old ones go, then all (everyone re-checks). */
 const MAX_TRACKED_USER_WRITES = 10_000;
@@ -35,7 +38,8 @@ export function identityKey(caller: Caller): string {
 
 /**
  * chunksByToken splits sockets into checks of at most TOKENS_PER_CHECK distinct tokens (a user's tabs share
- * one: 10,000 sockets of 500 users are one query, not 20) and SOCKETS_PER_CHECK sockets.
+ * one: 10,000 sockets of 500 users are one query, not 20), closing a check before the token that would take
+ * it past SOCKETS_PER_CHECK sockets.
  */
 function chunksByToken(sockets: readonly RoomMember[]): RoomMember[][] {
   const byToken = new Map<string, RoomMember[]>();
