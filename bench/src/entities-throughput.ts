@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { AUTH_ENV, SERVICE_TOKEN } from '../../e2e/support/auth-helpers';
-import { SocketFleet, absoluteNow } from './lib/socket-fleet';
+import { SocketFleet, absoluteNow, oneAddressLimits } from './lib/socket-fleet';
 import { FIXTURE_PROJECT } from '../../e2e/support/entities-helpers';
 import {
   REPO_ROOT,
@@ -39,11 +39,7 @@ const SERVER_ENV = {
   PROJECT_DIR: FIXTURE_PROJECT,
   ...AUTH_ENV,
   LOG_LEVEL: 'warn',
-  // Every socket of the fleet comes from one address: the per-IP caps (100 sockets by default) would refuse
-  // the 101st handshake with a 400.
-  REALTIME_MAX_SOCKETS_PER_IP: String(SOCKETS * 2),
-  REALTIME_HANDSHAKES_PER_IP_PER_MINUTE: '1000000',
-  MAX_CONNECTIONS_PER_IP: String(SOCKETS * 2),
+  ...oneAddressLimits(SOCKETS),
 };
 const GOALS = { getById: 0.5, list: 0.25, importSeconds: 10, realtimeP99Ms: 50 };
 /** HOT_PATH_GOALS are the ratios to the bare route the everyday requests must reach (issue 9), per store. */

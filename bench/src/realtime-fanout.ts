@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { AUTH_ENV, SERVICE_TOKEN, createUser, uniqueEmail } from '../../e2e/support/auth-helpers';
 import { FIXTURE_PROJECT } from '../../e2e/support/entities-helpers';
 import { removeServerData, startServer, type RunningServer } from '../../e2e/support/server-process';
-import { absoluteNow, SocketFleet, type Delivery } from './lib/socket-fleet';
+import { absoluteNow, oneAddressLimits, SocketFleet, type Delivery } from './lib/socket-fleet';
 import { writeResults } from './lib/report';
 import { slope } from './lib/stats';
 
@@ -191,9 +191,7 @@ const serverEnv = {
   PROJECT_DIR: FIXTURE_PROJECT,
   ...AUTH_ENV,
   LOG_LEVEL: 'warn',
-  REALTIME_MAX_SOCKETS_PER_IP: String(SOCKETS * 2),
-  REALTIME_HANDSHAKES_PER_IP_PER_MINUTE: '1000000',
-  MAX_CONNECTIONS_PER_IP: String(SOCKETS * 2),
+  ...oneAddressLimits(SOCKETS + PUBLIC_SOCKETS),
 };
 const database = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 

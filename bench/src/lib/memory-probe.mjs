@@ -2,9 +2,9 @@
 // - Every 250 ms it appends `<epoch ms> <RSS KB> <young generation KB> <loop delay ms> <GC pause ms>` to
 //   MEMORY_PROBE_FILE. V8 grows each thread's young generation (up to 32 MB on 64-bit, whatever the load) in
 //   steps when allocation runs high; one step inside a measured window reads as several KB per socket, so
-//   the realtime bench takes them (the main thread's and the workers', summed) out of the RSS. The last two are the longest event-loop delay and the longest garbage
-//   collection pause in those 250 ms, seen from inside the server (a client on a busy core sees its own
-//   delays too).
+//   the realtime bench takes them (the main thread's and the workers', summed) out of the RSS. The last two
+//   are the longest event-loop delay and the longest garbage collection pause in those 250 ms, seen from
+//   inside the server (a client on a busy core sees its own delays too).
 // - On SIGUSR2 it runs two full garbage collections, then appends `gc <epoch ms> <RSS KB> <JS heap used KB>`:
 //   what the process keeps, without the garbage the old generation holds until its next collection (then
 //   the JS heap committed, V8's external memory and the young generations, in KB).
@@ -31,13 +31,21 @@ youngChannel?.unref();
 if (youngChannel && !isMainThread) {
   setInterval(() => youngChannel.postMessage({ threadId, youngKb: youngKb() }), 250).unref();
 }
-/** workersYoungKb is each worker's last reported young generation (KB), by thread id. */
-const workersYoungKb = new Map();
+/** workersYoung is each worker's last report, by thread id: its young generation (KB) and when (epoch ms). */
+const workersYoung = new Map();
 if (youngChannel && isMainThread) {
-  youngChannel.onmessage = ({ data }) => workersYoungKb.set(data.threadId, data.youngKb);
+  youngChannel.onmessage = ({ data }) =>
+    workersYoung.set(data.threadId, { youngKb: data.youngKb, at: Date.now() });
 }
-/** allYoungKb is the young generations of every thread of the server (KB). */
-const allYoungKb = () => youngKb() + [...workersYoungKb.values()].reduce((sum, value) => sum + value, 0);
+/** allYoungKb is the young generations of the server's live threads (KB): a worker silent for 5 s has ended. */
+const allYoungKb = () => {
+  let sum = youngKb();
+  for (const [id, report] of workersYoung) {
+    if (Date.now() - report.at > 5_000) workersYoung.delete(id);
+    else sum += report.youngKb;
+  }
+  return sum;
+};
 if (file && isMainThread) {
   const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   loop.enable();

@@ -31,6 +31,18 @@ const WORKER_BOOTSTRAP = `import('tsx/esm/api').then(({ register }) => {
   return import(${JSON.stringify(WORKER_URL)});
 });`;
 
+/**
+ * oneAddressLimits is the server environment that lets a fleet of `sockets` connect: every socket comes from
+ * one address, and the per-IP caps (100 sockets by default) would refuse the 101st handshake with a 400.
+ */
+export function oneAddressLimits(sockets: number): Record<string, string> {
+  return {
+    REALTIME_MAX_SOCKETS_PER_IP: String(sockets * 2),
+    REALTIME_HANDSHAKES_PER_IP_PER_MINUTE: '1000000',
+    MAX_CONNECTIONS_PER_IP: String(sockets * 2),
+  };
+}
+
 /** absoluteNow is the clock the fleet's threads note arrivals with (ms, comparable across threads). */
 export const absoluteNow = () => performance.timeOrigin + performance.now();
 
