@@ -6,6 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { runLighthouse, type RunValues } from './lib/lighthouse-runs';
+import { measureMainThreadCpu } from './lib/main-thread-cpu';
 import { measureParticles } from './lib/particles';
 import { mergeFailedAudits, resultsName, toMarkdown, type GoalRow, type SiteReport } from './lib/report';
 import { fetchRaw, measureServedBytes } from './lib/served-bytes';
@@ -177,6 +178,8 @@ async function main(): Promise<void> {
     const runs: RunValues[] = await runLighthouse(`${server.url}/`, RUNS, RAW_DIR);
     console.log('particles: 2 s settle + 5 s CDP sampling …');
     const particles = await measureParticles(`${server.url}/`);
+    console.log('main thread: 5 traced loads, CPU time of each task …');
+    const mainThreadCpu = await measureMainThreadCpu(`${server.url}/`);
 
     const med = (pick: (run: RunValues) => number): number => median(runs.map(pick));
     const medians: Record<string, number> = {
@@ -224,6 +227,7 @@ async function main(): Promise<void> {
       failedAudits: mergeFailedAudits(runs),
       bytes,
       particles,
+      mainThreadCpu,
       perRun: runs.map(({ failedAudits: _f, lighthouseVersion: _v, hostUserAgent: _u, ...values }) => values),
     };
     await mkdir(RESULTS_DIR, { recursive: true });

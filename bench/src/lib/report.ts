@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { FailedAudit, RunValues } from './lighthouse-runs';
+import type { MainThreadCpu } from './main-thread-cpu';
 import type { ParticlesCost } from './particles';
 import type { ServedBytes } from './served-bytes';
 import { KB } from './stats';
@@ -43,6 +44,7 @@ export interface SiteReport {
   failedAudits: AuditSummary[];
   bytes: ServedBytes;
   particles: ParticlesCost;
+  mainThreadCpu: MainThreadCpu;
   perRun: Omit<RunValues, 'failedAudits' | 'lighthouseVersion' | 'hostUserAgent'>[];
 }
 
@@ -80,7 +82,7 @@ export function resultsName(market: SiteReport['market']): string {
 
 /** toMarkdown renders the report as the results page. */
 export function toMarkdown(report: SiteReport): string {
-  const { bytes, particles, machine } = report;
+  const { bytes, particles, machine, mainThreadCpu: cpu } = report;
   const lines = [
     '# Site benchmark: Lighthouse mobile + particles cost',
     '',
@@ -151,6 +153,12 @@ export function toMarkdown(report: SiteReport): string {
     `${particles.runningAnimations} running animations · ${particles.layoutsPerSecond.toFixed(1)} layouts/s · ` +
       `${particles.styleRecalcsPerSecond.toFixed(1)} style recalcs/s · main thread ${particles.mainThreadBusyPercent.toFixed(1)} % busy · ` +
       `${particles.longTasksInWindow} long tasks in the window (${particles.longTasksTotal} since navigation)`,
+    '',
+    `## Main thread after the first paint, in CPU time (412×823, traced like Lighthouse, median of ${cpu.loads} loads)`,
+    '',
+    `${cpu.cpuMs.toFixed(0)} ms of CPU in all · longest task ${cpu.longestTaskCpuMs.toFixed(1)} ms (${cpu.longestTaskParts || '—'}) · ` +
+      `${cpu.longTasks} tasks over 50 ms at 4× · blocking at 4× ${cpu.blockingAt4xMs.toFixed(0)} ms. ` +
+      "TBT from the tasks' own CPU time: on a shared machine a task's wall time also holds its waits for a core.",
     '',
     `Per-run values and everything above, unrounded: \`${resultsName(report.market)}.json\`. Raw Lighthouse reports: \`bench/.tmp/lighthouse/\`.`,
     '',

@@ -14,7 +14,7 @@ const playStates = (page: Page) =>
 
 test('looping animations use the five durations and only transform/opacity', async ({ page }) => {
   await openSite(page, server.url);
-  // The particles (and their animations) arrive just after hydration.
+  // The particles (and their animations) arrive once the page has loaded and is idle.
   await expect(page.locator('.particle')).toHaveCount(80);
   const durations = await page.evaluate(() =>
     [

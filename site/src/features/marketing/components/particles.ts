@@ -23,12 +23,16 @@ function seededRandom(seed: number) {
   };
 }
 
-/** BATCH is how many particles start per frame: all 80 at once held the main thread ~20 ms (80 ms on a phone). */
-const BATCH = 16;
+/**
+ * FRAME_BUDGET_MS is the script time one frame may spend starting particles: all 80 at once held the main
+ * thread ~20 ms (80 ms on a phone). A time budget, not a count, keeps each frame short on a slow phone too.
+ */
+const FRAME_BUDGET_MS = 3;
 
 /**
- * startParticles fills layer with the particles and starts them, a batch per frame (still, under reduced
- * motion; paused when the visitor paused animations). It returns a function that removes them again.
+ * startParticles fills layer with the particles and starts them, as many per frame as fit in the frame's
+ * budget (still, under reduced motion; paused when the visitor paused animations). It returns a function
+ * that removes them again.
  */
 export function startParticles(layer: HTMLElement): () => void {
   const random = seededRandom(2026);
@@ -36,39 +40,46 @@ export function startParticles(layer: HTMLElement): () => void {
   const animations: Animation[] = [];
   let index = 0;
   let frame = 0;
+  const addParticle = (fragment: DocumentFragment, paused: boolean) => {
+    const seconds = LOOP_SECONDS[index % LOOP_SECONDS.length] ?? 15;
+    const size = `${(2 + random() * 4).toFixed(1)}px`;
+    const particle = document.createElement('span');
+    particle.className = 'particle';
+    Object.assign(particle.style, {
+      left: `${(random() * 100).toFixed(2)}%`,
+      top: `${(random() * 100).toFixed(2)}%`,
+      width: size,
+      height: size,
+      background: COLORS[index % COLORS.length],
+    });
+    fragment.append(particle);
+    const delay = -random() * seconds * 1000;
+    index += 1;
+    if (!moving) return;
+    const animation = particle.animate(DRIFT, {
+      duration: seconds * 1000,
+      delay,
+      iterations: Infinity,
+      easing: 'ease-in-out',
+    });
+    if (paused) animation.pause();
+    animations.push(animation);
+  };
   const addBatch = () => {
     // Read per batch: the visitor may pause while the later batches are still to come.
     const paused = document.documentElement.dataset.motion === 'paused';
     const fragment = document.createDocumentFragment();
-    for (const end = Math.min(index + BATCH, PARTICLE_COUNT); index < end; index += 1) {
-      const seconds = LOOP_SECONDS[index % LOOP_SECONDS.length] ?? 15;
-      const size = `${(2 + random() * 4).toFixed(1)}px`;
-      const particle = document.createElement('span');
-      particle.className = 'particle';
-      Object.assign(particle.style, {
-        left: `${(random() * 100).toFixed(2)}%`,
-        top: `${(random() * 100).toFixed(2)}%`,
-        width: size,
-        height: size,
-        background: COLORS[index % COLORS.length],
-      });
-      fragment.append(particle);
-      const delay = -random() * seconds * 1000;
-      if (!moving) continue;
-      const animation = particle.animate(DRIFT, {
-        duration: seconds * 1000,
-        delay,
-        iterations: Infinity,
-        easing: 'ease-in-out',
-      });
-      if (paused) animation.pause();
-      animations.push(animation);
-    }
+    const started = performance.now();
+    // At least one per frame, so the layer always fills.
+    do addParticle(fragment, paused);
+    while (index < PARTICLE_COUNT && performance.now() - started < FRAME_BUDGET_MS);
     layer.append(fragment);
     if (index < PARTICLE_COUNT) frame = requestAnimationFrame(addBatch);
   };
   layer.replaceChildren();
-  addBatch();
+  // The first batch waits for a frame too: the module's evaluation and the first animation's setup are
+  // long enough on their own.
+  frame = requestAnimationFrame(addBatch);
   return () => {
     cancelAnimationFrame(frame);
     for (const animation of animations) {
