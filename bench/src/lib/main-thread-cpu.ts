@@ -3,9 +3,9 @@ import { CHROME_FLAGS, CHROMIUM } from './lighthouse-runs';
 import { median } from './stats';
 
 /**
- * TRACE_CATEGORIES are Lighthouse's own trace categories that change what the page costs: with them V8
- * collects source positions for the functions on a captured stack, which the page pays for under
- * Lighthouse (and in DevTools' Performance panel) but not for visitors.
+ * TRACE_CATEGORIES are those of Lighthouse's that matter here. Like Lighthouse, Playwright drives the page
+ * with the DevTools `Runtime` domain on, so each `Error` the page creates captures a stack with source
+ * positions: costs the page pays under Lighthouse and DevTools, but not for visitors.
  */
 const TRACE_CATEGORIES = [
   'devtools.timeline',
