@@ -127,7 +127,11 @@ function analyse(events: TraceEvent[]): LoadCpu {
 export async function measureMainThreadCpu(url: string, loads = 5): Promise<MainThreadCpu> {
   const results: LoadCpu[] = [];
   for (let load = 0; load < loads; load += 1) {
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS });
+    // Playwright picks its own headless mode; Lighthouse's `--headless=new` is left out, as in particles.ts.
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: CHROME_FLAGS.filter((flag) => !flag.startsWith('--headless')),
+    });
     try {
       const context = await browser.newContext({
         viewport: { width: 412, height: 823 },
