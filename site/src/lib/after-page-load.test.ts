@@ -1,16 +1,21 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { afterPageLoad } from './after-page-load';
 
-let idle: IdleRequestCallback[] = [];
+/** idle holds the pending idle callbacks by handle, as the browser would. */
+let idle = new Map<number, IdleRequestCallback>();
+let nextHandle = 1;
 
 function setReadyState(state: DocumentReadyState) {
   Object.defineProperty(document, 'readyState', { get: () => state, configurable: true });
 }
 
 beforeEach(() => {
-  idle = [];
-  vi.stubGlobal('requestIdleCallback', (callback: IdleRequestCallback) => idle.push(callback));
-  vi.stubGlobal('cancelIdleCallback', vi.fn());
+  idle = new Map();
+  vi.stubGlobal('requestIdleCallback', (callback: IdleRequestCallback) => {
+    idle.set(nextHandle, callback);
+    return nextHandle++;
+  });
+  vi.stubGlobal('cancelIdleCallback', (handle: number) => idle.delete(handle));
 });
 
 afterEach(() => {
@@ -18,7 +23,11 @@ afterEach(() => {
   delete (document as { readyState?: unknown }).readyState;
 });
 
-const runIdle = () => idle.splice(0).forEach((callback) => callback({} as IdleDeadline));
+const runIdle = () => {
+  const pending = [...idle.values()];
+  idle.clear();
+  for (const callback of pending) callback({} as IdleDeadline);
+};
 
 it('waits for the load event, then for an idle moment', () => {
   setReadyState('loading');
@@ -46,6 +55,16 @@ it('cancelled before load, it never runs', () => {
   const callback = vi.fn();
   afterPageLoad(callback)();
   window.dispatchEvent(new Event('load'));
+  runIdle();
+  expect(callback).not.toHaveBeenCalled();
+});
+
+it('cancelled while it waits for an idle moment, it never runs', () => {
+  setReadyState('complete');
+  const callback = vi.fn();
+  const cancel = afterPageLoad(callback);
+  expect(idle.size).toBe(1);
+  cancel();
   runIdle();
   expect(callback).not.toHaveBeenCalled();
 });
