@@ -100,9 +100,18 @@ export function deferEntryScript(html: string, marketScript: string): string {
   if (!entry?.[1]) throw new Error('build: no module entry script found in index.html');
   const manifest = /<link rel="manifest" href="([^"]+)" \/>/.exec(html);
   if (!manifest?.[1]) throw new Error('build: no manifest link found in index.html');
+  // The entry's shared chunks are preloaded with it, not before the paint.
+  const preloads = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g)];
+  const preloadLinks = preloads
+    .map(
+      ([, href]) =>
+        `var p=document.createElement('link');p.rel='modulepreload';p.crossOrigin='';` +
+        `p.href=${JSON.stringify(href)};document.head.appendChild(p);`,
+    )
+    .join('');
   const loader =
     `<script>(function(){var loaded=false,shown=false,done=document.readyState==='complete';function load(){` +
-    `if(loaded)return;loaded=true;var s=document.createElement('script');s.type='module';s.crossOrigin='';` +
+    `if(loaded)return;loaded=true;${preloadLinks}var s=document.createElement('script');s.type='module';s.crossOrigin='';` +
     `s.src=${JSON.stringify(entry[1])};document.head.appendChild(s);var m=document.createElement('link');` +
     `m.rel='manifest';m.href=${JSON.stringify(manifest[1])};document.head.appendChild(m);` +
     `if(document.querySelector('[data-market=live]')){var k=document.createElement('script');k.type='module';` +
@@ -116,7 +125,8 @@ export function deferEntryScript(html: string, marketScript: string): string {
     `if(!done)addEventListener('load',function(){done=true;ready()});ready();` +
     // A page whose load event or paint is held up (a slow image, a hidden tab) still becomes interactive.
     `setTimeout(load,4000)})()</script>`;
-  return html
+  return preloads
+    .reduce((page, [link]) => page.replace(link, ''), html)
     .replace(manifest[0], () => `<noscript>${manifest[0]}</noscript>`)
     .replace(entry[0], '')
     .replace('</body>', () => `${loader}\n  </body>`);

@@ -23,6 +23,7 @@ import {
   prerenderLoginPage,
   writeCrawlerFiles,
 } from './build-steps';
+import { eagerCompileInitialChunks, PREACT_COMPAT_ALIASES } from './home-runtime';
 
 const siteRoot = resolve(import.meta.dirname, '..');
 const dist = join(siteRoot, 'dist');
@@ -67,6 +68,9 @@ async function main() {
         rolldownOptions: { input: join(siteRoot, input) },
         ...(page === 'index' ? {} : { emptyOutDir: false, copyPublicDir: false }),
       },
+      ...(page === 'index'
+        ? { resolve: { alias: PREACT_COMPAT_ALIASES }, plugins: [eagerCompileInitialChunks()] }
+        : {}),
     });
   }
 

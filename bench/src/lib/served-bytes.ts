@@ -65,9 +65,14 @@ export function referencedScripts(html: string): string[] {
 /** MARKET_SCRIPT names the market refresh's entry (site/src/app/market-main.ts). */
 const MARKET_SCRIPT = /\/market-main-[^/]+\.js$/;
 
-/** afterPaintScripts lists the paths an inline loader in html assigns to a created script's `src`. */
+/**
+ * afterPaintScripts lists the paths an inline loader in html assigns to a created script's `src` or a
+ * created module preload's `href`.
+ */
 export function afterPaintScripts(html: string): string[] {
-  return [...html.matchAll(/\.src=["']([^"']+)["']/g)].map((match) => match[1] ?? '').filter(Boolean);
+  return [...html.matchAll(/\.(?:src|href)=["']([^"']+\.js)["']/g)]
+    .map((match) => match[1] ?? '')
+    .filter(Boolean);
 }
 
 /** brotliSize is the size of the build's `.br` sibling, or of a max-quality brotli of the file if there is none. */

@@ -184,6 +184,36 @@ test("the page's script and manifest come only after the first contentful paint;
   expect(requested).not.toContain('/favicon.svg');
 });
 
+test('Home hydrates on a small runtime: its hydration scripts weigh under 20 KB as served, and V8 compiles them eagerly', async ({
+  page,
+}) => {
+  await openSite(page, server.url);
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+  // The loader's scripts: the entry and the chunks it imports, preloaded beside it (site/scripts/home-runtime.ts).
+  const html = await (await page.request.get(server.url)).text();
+  const loaded = [...html.matchAll(/\.(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1] ?? '');
+  const hydration = loaded.filter((path) => !/\/market-main-/.test(path));
+  expect(hydration.length).toBeGreaterThanOrEqual(1);
+  const served = await page.evaluate(
+    (paths) =>
+      paths.map(
+        (path) =>
+          (
+            performance.getEntriesByName(new URL(path, location.href).href)[0] as
+              PerformanceResourceTiming | undefined
+          )?.encodedBodySize ?? -1,
+      ),
+    hydration,
+  );
+  expect(served.every((bytes) => bytes > 0)).toBe(true);
+  // React DOM alone is ~60 KB brotli; preact/compat with the page's own code is ~15 KB.
+  expect(served.reduce((sum, bytes) => sum + bytes, 0)).toBeLessThan(20_000);
+  for (const path of hydration) {
+    const text = await (await page.request.get(`${server.url}${path}`)).text();
+    expect(text.startsWith('//# allFunctionsCalledOnLoad\n'), path).toBe(true);
+  }
+});
+
 test('without scripts, the manifest link still stands', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
