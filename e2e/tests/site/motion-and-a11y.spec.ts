@@ -48,7 +48,10 @@ test('the pause control stops every animation, and the choice is remembered', as
   await page.reload();
   await waitForHydration(page);
   await expect(page.locator('.particle')).toHaveCount(80);
-  await expect(page.getByRole('button', { name: 'Play animations' })).toBeVisible();
+  // The page was prerendered unpaused: once hydrated, the control says "paused" in its name, state and icon.
+  const play = page.getByRole('button', { name: 'Play animations' });
+  await expect(play).toHaveAttribute('aria-pressed', 'true');
+  await expect(play.locator('svg path')).toHaveAttribute('d', 'm7 4 13 8-13 8V4Z');
   await expect.poll(() => playStates(page)).toEqual(['paused']);
   await page.getByRole('button', { name: 'Play animations' }).click();
   await expect.poll(() => playStates(page)).toContain('running');

@@ -1,6 +1,6 @@
-import { useSyncExternalStore } from 'react';
 import { PauseIcon, PlayIcon } from '../../../components/ui/icons';
 import { MOTION_STORAGE_KEY } from '../../../config/motion';
+import { useExternalStore } from '../../../lib/use-external-store';
 
 // The paused state lives on <html data-motion="paused"> (set before first paint by an inline script in
 // index.html) so CSS can stop every animation at once; this button flips it and remembers the choice.
@@ -34,7 +34,8 @@ function subscribe(listener: () => void) {
 
 /** MotionToggle is the visible control that pauses and resumes all animation (WCAG 2.2.2). */
 export function MotionToggle() {
-  const paused = useSyncExternalStore(subscribe, isPaused, () => false);
+  // Prerendered unpaused: a visitor who paused sees the control turn once the page is live.
+  const paused = useExternalStore(subscribe, isPaused, () => false);
   return (
     <button
       type="button"

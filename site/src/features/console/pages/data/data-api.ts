@@ -53,6 +53,18 @@ export async function fetchRecords(api: ConsoleApi, request: RecordsQuery): Prom
   return { records: rows.slice(0, PAGE_SIZE), more: rows.length > PAGE_SIZE };
 }
 
+/**
+ * withRecord updates a cached grid page with a record as the server stored it: its row, if on the page, is
+ * replaced in place; a record not on the page leaves it as it was (the refetch places it).
+ */
+export function withRecord(saved: Record<string, unknown>) {
+  return (page: RecordsPage | undefined): RecordsPage | undefined =>
+    page && {
+      ...page,
+      records: page.records.map((row) => (row.id === saved.id ? { ...saved, id: row.id } : row)),
+    };
+}
+
 /** readAsUser reads a page as the user asUserId would get it (the admin API: the SDK has no such call). */
 function readAsUser(api: ConsoleApi, entity: string, asUserId: string, read: RecordsRead) {
   const params = new URLSearchParams({ sort: read.sort, limit: String(read.limit), skip: String(read.skip) });

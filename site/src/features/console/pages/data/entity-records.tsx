@@ -1,11 +1,11 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { ConsoleApiError } from '../../api/console-api';
 import { useConsoleSession } from '../../components/console-context';
 import { EmptyState, ErrorState, LoadingState } from '../../components/page-states';
 import { BUTTON } from '../../components/sign-in-screen';
 import type { ConsoleEntity } from './console-entity';
-import { DEFAULT_SORT, fetchUserEmail, recordsQuery, type GridRecord } from './data-api';
+import { DEFAULT_SORT, fetchUserEmail, recordsQuery, withRecord, type GridRecord } from './data-api';
 import { GridQueryForm, type GridQuery } from './grid-query-form';
 import { RecordEditor } from './record-editor';
 import { combinedQuery, stringFieldsOf } from './record-query';
@@ -61,11 +61,9 @@ export function EntityRecords({
     () => combinedQuery(applied.filter, applied.search, stringFieldsOf(entity.schema)),
     [applied, entity.schema],
   );
-  const records = useQuery({
-    ...recordsQuery(api, { entity: entity.name, sort, page, query, viewAs }),
-    placeholderData: keepPreviousData,
-    retry: false,
-  });
+  const queryClient = useQueryClient();
+  const pageQuery = recordsQuery(api, { entity: entity.name, sort, page, query, viewAs });
+  const records = useQuery({ ...pageQuery, placeholderData: keepPreviousData, retry: false });
   // A query the server refused (400) is the filter's fault: said next to the box, not as a page error.
   const refused = records.error instanceof ConsoleApiError && records.error.status === 400;
   const refetch = () => {
@@ -152,7 +150,12 @@ export function EntityRecords({
           onOpenChange={(open) => {
             if (!open) setEditing(null);
           }}
-          onSaved={refetch}
+          onSaved={(saved) => {
+            // The saved record replaces its row at once: an Edit opened before the refetch answers
+            // must not start from the old values (and save them back).
+            if (saved) queryClient.setQueryData(pageQuery.queryKey, withRecord(saved));
+            refetch();
+          }}
         />
       )}
       <SchemaView entity={entity} />

@@ -23,7 +23,8 @@ export interface RecordEditorProps {
   record: Record<string, unknown> | null;
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  onSaved: () => void;
+  /** onSaved is told the record as the server stored it, or null after a delete. */
+  onSaved: (saved: Record<string, unknown> | null) => void;
 }
 
 type Tab = 'form' | 'json';
@@ -59,9 +60,9 @@ function EditorBody({
   const [error, setError] = useState<string | null>(null);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const close = () => onOpenChange(false);
-  const done = (message: string) => {
+  const done = (message: string, saved: Record<string, unknown> | null) => {
     toast({ description: message });
-    onSaved();
+    onSaved(saved);
     close();
   };
   const failed = (failure: Error) => {
@@ -73,12 +74,12 @@ function EditorBody({
   const save = useMutation({
     mutationFn: (data: Record<string, unknown>) =>
       id ? api.records.update(entity.name, id, data) : api.records.create(entity.name, data),
-    onSuccess: (saved) => done(id ? `Record ${id} saved.` : `Record ${String(saved.id)} created.`),
+    onSuccess: (saved) => done(id ? `Record ${id} saved.` : `Record ${String(saved.id)} created.`, saved),
     onError: failed,
   });
   const remove = useMutation({
     mutationFn: () => api.records.remove(entity.name, id ?? ''),
-    onSuccess: () => done(`Record ${id} deleted.`),
+    onSuccess: () => done(`Record ${id} deleted.`, null),
     onError: failed,
   });
 
