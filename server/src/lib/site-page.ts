@@ -12,6 +12,7 @@ import {
   MARKET_FIGURE_KEYS,
   marketToken,
   parseMarketSnapshot,
+  SERVED_MARKET_LOCALE,
 } from '../../../site/src/page-contract/market';
 import { escapeHtml } from './html-escape';
 
@@ -48,7 +49,7 @@ const AGE_STEP_MS = 10_000;
 
 /**
  * withMarketFigures swaps each market view's pre-launch fragment for its live one, filled with market,
- * worded in "en-US" as of now (its age in AGE_STEP_MS steps). The page's loader fetches the market refresh
+ * worded in SERVED_MARKET_LOCALE as of now (its age in AGE_STEP_MS steps). The page's loader fetches the market refresh
  * when it finds a live view (site/scripts/build-steps.ts), which asks for the figures, words them in the
  * visitor's locale and keeps them current (a page without figures loads none of it). The snapshot is not
  * put in the boot data as well: it would cost the first flight ~0.2 KB that the refresh asks for anyway.
@@ -58,7 +59,7 @@ function withMarketFigures(html: string, market: unknown, buildInfo: BuildInfo |
   if (!buildInfo?.market || !snapshot) return html;
   const updatedAt = Date.parse(snapshot.updatedAt);
   const age = Math.max(0, now - updatedAt);
-  const figures = formatMarketFigures(snapshot, 'en-US', updatedAt + age - (age % AGE_STEP_MS));
+  const figures = formatMarketFigures(snapshot, SERVED_MARKET_LOCALE, updatedAt + age - (age % AGE_STEP_MS));
   let page = html;
   for (const { placeholder, live } of buildInfo.market) {
     const filled = MARKET_FIGURE_KEYS.reduce(

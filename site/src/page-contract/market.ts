@@ -70,6 +70,9 @@ export function parseMarketSnapshot(value: unknown): MarketSnapshot | null {
   };
 }
 
+/** SERVED_MARKET_LOCALE is the locale the server words the figures in, in the HTML it serves. */
+export const SERVED_MARKET_LOCALE = 'en-US';
+
 const usd = (locale: string, options: Intl.NumberFormatOptions) =>
   new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', ...options });
 

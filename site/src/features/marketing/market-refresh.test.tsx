@@ -2,7 +2,7 @@ import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatMarketFigures, type MarketSnapshot } from '../../page-contract/market';
 import { MarketView } from './components/market-view';
-import { showFigures, startMarketRefresh } from './market-refresh';
+import { MARKET_REFRESH_MS, showFigures, startMarketRefresh } from './market-refresh';
 
 const SNAPSHOT: MarketSnapshot = {
   priceUsd: 2.5,
@@ -70,4 +70,22 @@ describe('startMarketRefresh', () => {
     await vi.waitFor(() => expect(document.body.textContent).toContain('$7'));
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
+
+  it.each([
+    ['de-DE', 1],
+    ['en-US', 0],
+  ])(
+    'for a visitor reading %s, asks at once %i times (the page was served worded in en-US)',
+    (language, asked) => {
+      vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => 'visible');
+      vi.spyOn(navigator, 'language', 'get').mockImplementation(() => language);
+      const fetchMock = vi.fn(async () => Response.json(SNAPSHOT));
+      vi.stubGlobal('fetch', fetchMock);
+      vi.useFakeTimers({ toFake: ['setInterval'] });
+      startMarketRefresh();
+      expect(fetchMock).toHaveBeenCalledTimes(asked);
+      vi.advanceTimersByTime(MARKET_REFRESH_MS);
+      expect(fetchMock).toHaveBeenCalledTimes(asked + 1);
+    },
+  );
 });
