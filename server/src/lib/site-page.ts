@@ -49,9 +49,9 @@ const AGE_STEP_MS = 10_000;
 
 /**
  * withMarketFigures swaps each market view's pre-launch fragment for its live one, filled with market,
- * worded in SERVED_MARKET_LOCALE as of now (its age in AGE_STEP_MS steps). The page's loader fetches the market refresh
- * when it finds a live view (site/scripts/build-steps.ts), which asks for the figures, words them in the
- * visitor's locale and keeps them current (a page without figures loads none of it). The snapshot is not
+ * worded in SERVED_MARKET_LOCALE as of now (its age in AGE_STEP_MS steps). The page's loader fetches the
+ * market refresh when it finds a live view (site/scripts/build-steps.ts), which keeps the figures current
+ * and words them in the visitor's locale (a page without figures loads none of it). The snapshot is not
  * put in the boot data as well: it would cost the first flight ~0.2 KB that the refresh asks for anyway.
  */
 function withMarketFigures(html: string, market: unknown, buildInfo: BuildInfo | null, now: number): string {

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { withRecord, type RecordsPage } from './data-api';
+import { withoutRecord, withRecord, type RecordsPage } from './data-api';
 
 const page: RecordsPage = {
   records: [
@@ -24,4 +24,9 @@ it('withRecord replaces the saved record in its row and leaves the other rows al
 it('withRecord leaves a page without the record, or no page, as it was', () => {
   expect(withRecord({ id: 'z', title: 'elsewhere' })(page)).toEqual(page);
   expect(withRecord({ id: 'a' })(undefined)).toBeUndefined();
+});
+
+it('withoutRecord takes the deleted record out of the page', () => {
+  expect(withoutRecord('a')(page)?.records).toEqual([{ id: 'b', title: 'other' }]);
+  expect(withoutRecord('a')(undefined)).toBeUndefined();
 });

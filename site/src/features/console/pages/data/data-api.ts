@@ -65,6 +65,12 @@ export function withRecord(saved: Record<string, unknown>) {
     };
 }
 
+/** withoutRecord takes a deleted record's row out of a cached grid page (the refetch fills the page again). */
+export function withoutRecord(id: string) {
+  return (page: RecordsPage | undefined): RecordsPage | undefined =>
+    page && { ...page, records: page.records.filter((row) => row.id !== id) };
+}
+
 /** readAsUser reads a page as the user asUserId would get it (the admin API: the SDK has no such call). */
 function readAsUser(api: ConsoleApi, entity: string, asUserId: string, read: RecordsRead) {
   const params = new URLSearchParams({ sort: read.sort, limit: String(read.limit), skip: String(read.skip) });

@@ -5,7 +5,14 @@ import { useConsoleSession } from '../../components/console-context';
 import { EmptyState, ErrorState, LoadingState } from '../../components/page-states';
 import { BUTTON } from '../../components/sign-in-screen';
 import type { ConsoleEntity } from './console-entity';
-import { DEFAULT_SORT, fetchUserEmail, recordsQuery, withRecord, type GridRecord } from './data-api';
+import {
+  DEFAULT_SORT,
+  fetchUserEmail,
+  recordsQuery,
+  withoutRecord,
+  withRecord,
+  type GridRecord,
+} from './data-api';
 import { GridQueryForm, type GridQuery } from './grid-query-form';
 import { RecordEditor } from './record-editor';
 import { combinedQuery, stringFieldsOf } from './record-query';
@@ -151,9 +158,10 @@ export function EntityRecords({
             if (!open) setEditing(null);
           }}
           onSaved={(saved) => {
-            // The saved record replaces its row at once: an Edit opened before the refetch answers
-            // must not start from the old values (and save them back).
+            // The saved record replaces its row at once (a deleted one leaves it): an Edit opened before
+            // the refetch answers must not start from the old values (and save them back).
             if (saved) queryClient.setQueryData(pageQuery.queryKey, withRecord(saved));
+            else if (editing) queryClient.setQueryData(pageQuery.queryKey, withoutRecord(editing.id));
             refetch();
           }}
         />
