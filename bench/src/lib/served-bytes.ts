@@ -2,6 +2,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { get } from 'node:http';
 import { basename, join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
+import { afterPaintScripts } from '../../../e2e/support/page-loader';
 
 /** ServedFile is one response body as it went over the wire (not decompressed). */
 export interface ServedFile {
@@ -64,16 +65,6 @@ export function referencedScripts(html: string): string[] {
 
 /** MARKET_SCRIPT names the market refresh's entry (site/src/app/market-main.ts). */
 const MARKET_SCRIPT = /\/market-main-[^/]+\.js$/;
-
-/**
- * afterPaintScripts lists the paths an inline loader in html assigns to a created script's `src` or a
- * created module preload's `href`.
- */
-export function afterPaintScripts(html: string): string[] {
-  return [...html.matchAll(/\.(?:src|href)=["']([^"']+\.js)["']/g)]
-    .map((match) => match[1] ?? '')
-    .filter(Boolean);
-}
 
 /** brotliSize is the size of the build's `.br` sibling, or of a max-quality brotli of the file if there is none. */
 async function brotliSize(file: string): Promise<number> {

@@ -1,6 +1,7 @@
 import { expect, forThisFile, test } from '../../support/test';
 import type { RunningServer } from '../../support/server-process';
 import { openSite } from '../../support/open-site';
+import { afterPaintScripts } from '../../support/page-loader';
 import { shippedConfig } from '../../support/site-config';
 
 // The built site, served by the real server, as a visitor sees it.
@@ -191,8 +192,7 @@ test('Home hydrates on a small runtime: its hydration scripts weigh under 20 KB 
   await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
   // The loader's scripts: the entry and the chunks it imports, preloaded beside it (site/scripts/home-runtime.ts).
   const html = await (await page.request.get(server.url)).text();
-  const loaded = [...html.matchAll(/\.(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1] ?? '');
-  const hydration = loaded.filter((path) => !/\/market-main-/.test(path));
+  const hydration = afterPaintScripts(html).filter((path) => !/\/market-main-/.test(path));
   expect(hydration.length).toBeGreaterThanOrEqual(1);
   const served = await page.evaluate(
     (paths) =>

@@ -165,8 +165,12 @@ test('with figures, the market refresh is asked for only after the first content
 test('refreshes every 30 s while visible, none while hidden', async ({ page }) => {
   market.set({});
   const asked: string[] = [];
+  let refreshScriptLoaded = false;
   page.on('request', (request) => {
     if (request.url().endsWith('/api/market')) asked.push(request.url());
+  });
+  page.on('requestfinished', (request) => {
+    if (/\/market-main-[^/]+\.js$/.test(request.url())) refreshScriptLoaded = true;
   });
   await page.clock.install();
   await page.goto(live.url);
@@ -174,6 +178,8 @@ test('refreshes every 30 s while visible, none while hidden', async ({ page }) =
   await waitForHydration(page);
   // This visitor reads en-US, the locale the page was served in: nothing to re-word, so the first
   // refresh comes after 30 s (another locale asks at once: the de-DE test above), then every 30 s.
+  // The refresh script has arrived (and so runs within a moment) before none is said to have asked.
+  await expect.poll(() => refreshScriptLoaded).toBe(true);
   await page.waitForTimeout(500);
   expect(asked).toHaveLength(0);
   await page.clock.runFor(30_000);
