@@ -23,7 +23,7 @@ import {
   prerenderLoginPage,
   writeCrawlerFiles,
 } from './build-steps';
-import { eagerCompileInitialChunks, PREACT_COMPAT_ALIASES } from './home-runtime';
+import { eagerCompileInitialChunks, HOME_MODULE_PRELOAD, PREACT_COMPAT_ALIASES } from './home-runtime';
 
 const siteRoot = resolve(import.meta.dirname, '..');
 const dist = join(siteRoot, 'dist');
@@ -66,7 +66,9 @@ async function main() {
       logLevel: 'warn',
       build: {
         rolldownOptions: { input: join(siteRoot, input) },
-        ...(page === 'index' ? {} : { emptyOutDir: false, copyPublicDir: false }),
+        ...(page === 'index'
+          ? { modulePreload: HOME_MODULE_PRELOAD }
+          : { emptyOutDir: false, copyPublicDir: false }),
       },
       ...(page === 'index'
         ? { resolve: { alias: PREACT_COMPAT_ALIASES }, plugins: [eagerCompileInitialChunks()] }

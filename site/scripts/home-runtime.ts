@@ -18,6 +18,19 @@ export const PREACT_COMPAT_ALIASES: Alias[] = [
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
 ];
 
+/**
+ * HOME_MODULE_PRELOAD keeps the entry's preloads in the HTML (the loader moves them after the first paint)
+ * but drops the ones Vite's helper would add from script when a lazy chunk is first imported. Hydration
+ * imports the lazy toaster, and the helper's DOM work (reading every link, resolving URLs, appending
+ * `<link rel=modulepreload>`) was ~10 ms of the hydration task; the lazy chunks are small and off the
+ * paint's path, so their own imports can wait a round trip.
+ */
+export const HOME_MODULE_PRELOAD = {
+  polyfill: false,
+  resolveDependencies: (_file: string, deps: string[], context: { hostType: 'html' | 'js' }) =>
+    context.hostType === 'html' ? deps : [],
+};
+
 /** EAGER_COMPILE_HINT is V8's explicit compile hint: compile every function of this file when it loads. */
 export const EAGER_COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 

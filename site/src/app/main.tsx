@@ -2,6 +2,7 @@ import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { initialAuthState, showsSpinner } from '../features/shell/auth-state';
 import { appParams, bootData } from '../lib/app-context';
+import { startHydrationSlices } from '../lib/hydration-slices';
 import { reportGlobalErrors } from '../lib/embedding';
 import { getPlatformClient } from '../lib/platform-client';
 import { listenForComingSoon } from '../features/marketing/components/coming-soon';
@@ -28,7 +29,8 @@ if (showsSpinner(initialAuthState(bootData.publicSettings, Boolean(appParams.tok
 } else {
   // As a transition, React DOM (dev server, tests) yields to the browser every few milliseconds while it
   // hydrates. The production bundle runs on preact/compat (scripts/home-runtime.ts), which hydrates at once:
-  // ~15 ms of CPU, less than React DOM's first slice.
+  // ~15 ms of CPU, less than React DOM's first slice; the page's slices (lib/hydration-slices.tsx) split it.
+  startHydrationSlices();
   startTransition(() => {
     hydrateRoot(container, app);
   });

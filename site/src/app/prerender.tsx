@@ -14,9 +14,15 @@ async function streamToString(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** renderPage prerenders the app for a path, waiting for lazy routes to resolve. */
+/**
+ * renderPage prerenders the app for a path, waiting for lazy routes to resolve. Every Suspense boundary's
+ * content stays in place: past `progressiveChunkSize` bytes React would move a boundary's content to the
+ * end of the page, behind a script, which the page's hydration slices must find where it belongs.
+ */
 export async function renderPage(pathname: string): Promise<string> {
-  const { prelude } = await prerenderToNodeStream(<App pathname={pathname} />);
+  const { prelude } = await prerenderToNodeStream(<App pathname={pathname} />, {
+    progressiveChunkSize: Number.POSITIVE_INFINITY,
+  });
   return streamToString(prelude);
 }
 

@@ -1,3 +1,4 @@
+import { HydrationSlice } from '../../lib/hydration-slices';
 import { useHydratedMarker } from '../../lib/use-hydrated-marker';
 import { FloatingParticles } from './components/floating-particles';
 import { HeroSection } from './components/hero-section';
@@ -5,7 +6,10 @@ import { MotionToggle } from './components/motion-toggle';
 import { SiteHeader } from './components/site-header';
 import { StaticIsland } from './components/static-island';
 
-/** HomePage composes the single-page site, section by section; static sections are kept as prerendered. */
+/**
+ * HomePage composes the single-page site, section by section. Static sections are kept as prerendered; the
+ * live ones hydrate one slice per task.
+ */
 export function HomePage({ heroImageUrl }: { heroImageUrl: string | null }) {
   useHydratedMarker();
   return (
@@ -19,10 +23,14 @@ export function HomePage({ heroImageUrl }: { heroImageUrl: string | null }) {
       <div aria-hidden="true" className="royal-backdrop" />
       <FloatingParticles />
 
-      <SiteHeader />
+      <HydrationSlice name="header">
+        <SiteHeader />
+      </HydrationSlice>
 
       <main id="main" className="relative z-10">
-        <HeroSection heroImageUrl={heroImageUrl} />
+        <HydrationSlice name="hero">
+          <HeroSection heroImageUrl={heroImageUrl} />
+        </HydrationSlice>
 
         <StaticIsland id="about" />
 
@@ -35,7 +43,9 @@ export function HomePage({ heroImageUrl }: { heroImageUrl: string | null }) {
         <StaticIsland id="community" />
       </main>
       <StaticIsland id="footer" className="relative z-10" />
-      <MotionToggle />
+      <HydrationSlice name="motion">
+        <MotionToggle />
+      </HydrationSlice>
     </div>
   );
 }
