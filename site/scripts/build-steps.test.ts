@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { deferEntryScript } from './build-steps';
+import { deferEntryScript, withoutSuspenseMarkers } from './build-steps';
 
 const BUILT_HOME = `<!doctype html>
 <html lang="en">
@@ -38,5 +38,12 @@ describe('deferEntryScript', () => {
 
   it('refuses a page without its entry script', () => {
     expect(() => deferEntryScript('<html><body></body></html>', '/m.js')).toThrow(/no module entry script/);
+  });
+});
+
+describe('withoutSuspenseMarkers', () => {
+  it("removes React's Suspense boundary comments and keeps everything else, text separators included", () => {
+    const html = '<div><!--$--><header>a<!-- -->b</header><!--/$--><!--$--><main></main><!--/$--></div>';
+    expect(withoutSuspenseMarkers(html)).toBe('<div><header>a<!-- -->b</header><main></main></div>');
   });
 });

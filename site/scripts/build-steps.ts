@@ -86,6 +86,17 @@ export function inlineFavicon(html: string, svg: string): string {
 }
 
 /**
+ * withoutSuspenseMarkers removes the comments React's prerender puts around each Suspense boundary's
+ * content (`<!--$-->` … `<!--/$-->`). Home's bundle hydrates on preact/compat, which needs none: it skips
+ * a comment, then re-inserts the boundary's element in front of it, moving whole sections, and removes
+ * every comment it did not match; each move costs the page a new style, layout and paint. React DOM never
+ * hydrates the built pages.
+ */
+export function withoutSuspenseMarkers(html: string): string {
+  return html.replaceAll('<!--$-->', '').replaceAll('<!--/$-->', '');
+}
+
+/**
  * deferEntryScript loads the page's module script once the first contentful paint is reported, then after
  * the load event, a painted frame and an idle moment: the prerendered HTML is complete without it, so
  * hydration must not compete with the first render, nor its request sit in the chain that paint waits on

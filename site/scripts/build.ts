@@ -21,6 +21,7 @@ import {
   inlineStylesheets,
   precompressDirectory,
   prerenderLoginPage,
+  withoutSuspenseMarkers,
   writeCrawlerFiles,
 } from './build-steps';
 import { eagerCompileInitialChunks, HOME_MODULE_PRELOAD, PREACT_COMPAT_ALIASES } from './home-runtime';
@@ -122,9 +123,9 @@ async function main() {
     ),
     marketScript,
   );
-  const home = template.replace(HTML_MARKER, await prerender.renderPage('/'));
+  const home = template.replace(HTML_MARKER, withoutSuspenseMarkers(await prerender.renderPage('/')));
   const notFound = template
-    .replace(HTML_MARKER, await prerender.renderPage(`/${PATH_PLACEHOLDER}`))
+    .replace(HTML_MARKER, withoutSuspenseMarkers(await prerender.renderPage(`/${PATH_PLACEHOLDER}`)))
     .replace('</title>', '</title>\n    <meta name="robots" content="noindex" />');
   const hero = prerender.renderHeroFragments(HERO_URL_PLACEHOLDER);
   if (!home.includes(hero.generating))

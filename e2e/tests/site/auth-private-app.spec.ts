@@ -35,6 +35,10 @@ test('an anonymous visitor goes to the sign-in page and comes back to Home after
   expect(new URL(page.url()).searchParams.get('ref')).toBe('launch');
   await expect(page.getByText('QUEEN OF QUEENS')).toBeVisible();
   await expect(page.getByRole('heading', { level: 1 })).toContainText('QUEEN SOLANA');
+  // Rendered afresh behind the spinner, not hydrated: the static sections come from the prerendered HTML
+  // the page kept (static-island.tsx).
+  await expect(page.getByRole('heading', { name: 'Lightning Speed' })).toBeVisible();
+  await expect(page.locator('[data-static-island="footer"]')).toContainText('Crowned on Solana');
 });
 
 test('a verified account the app has not approved sees Access Restricted', async ({ page }) => {

@@ -225,6 +225,36 @@ test('Home hydrates on a small runtime: its hydration scripts weigh under 20 KB 
   ).toBe(true);
 });
 
+test('hydration keeps the prerendered page as it is: no element is moved, added or removed', async ({
+  page,
+}) => {
+  // The first visit generates the hero image; from the second on, the HTML holds it, as visitors get it.
+  await openSite(page, server.url);
+  await expect(page.locator('[data-hero-state="ready"]')).toBeAttached();
+  // From the end of parsing: each element hydration added to or removed from the page (a move is both),
+  // but the particles, which arrive later in a layer of their own. Preact drops React's text separators
+  // (`<!-- -->`), which are comments, not elements.
+  await page.addInitScript(() => {
+    const changed: string[] = [];
+    (window as unknown as { hydrationMutations: string[] }).hydrationMutations = changed;
+    document.addEventListener('DOMContentLoaded', () => {
+      const root = document.getElementById('root');
+      if (!root) return;
+      new MutationObserver((records) => {
+        for (const record of records) {
+          const parent = record.target as Element;
+          if (parent.classList.contains('particle-layer')) continue;
+          for (const node of [...record.addedNodes, ...record.removedNodes])
+            if (node instanceof Element) changed.push(`${node.localName} in ${parent.localName}`);
+        }
+      }).observe(root, { childList: true, subtree: true });
+    });
+  });
+  await page.reload();
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+  expect(await page.evaluate('window.hydrationMutations')).toEqual([]);
+});
+
 test('without scripts, the manifest link still stands', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
