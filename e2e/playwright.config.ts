@@ -64,7 +64,15 @@ export default defineConfig({
     trace: 'off',
     screenshot: 'only-on-failure',
   },
+  // The projects with the longest spec files come first: a worker takes the next file as it frees up, so
+  // the many short API and security files at the end fill both workers until the run ends, instead of
+  // one worker finishing a long real-app or browser file alone.
   projects: [
+    // The three real Base44 apps of ../shared/fixtures/real-apps, installed and built (both cached per
+    // machine, outside the clone), served and driven in Chromium (README.md, "real-apps"). A cold machine
+    // installs and builds them first. Also fixtures/agent-chat-app, built with the workspace's own Vite.
+    { name: 'real-apps', testDir: './tests/real-apps', timeout: 90_000, metadata: { database: 'pglite' } },
+    { name: 'site', testDir: './tests/site' },
     { name: 'api', testDir: './tests/api', metadata: { database: 'pglite' } },
     ...(process.env.DATABASE_URL
       ? [
@@ -88,10 +96,5 @@ export default defineConfig({
           },
         ]
       : []),
-    { name: 'site', testDir: './tests/site' },
-    // The three real Base44 apps of ../shared/fixtures/real-apps, installed and built (both cached per
-    // machine, outside the clone), served and driven in Chromium (README.md, "real-apps"). A cold machine
-    // installs and builds them first. Also fixtures/agent-chat-app, built with the workspace's own Vite.
-    { name: 'real-apps', testDir: './tests/real-apps', timeout: 90_000, metadata: { database: 'pglite' } },
   ],
 });
