@@ -1,9 +1,11 @@
 import type * as HydrationSlices from './hydration-slices';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { withoutSuspenseMarkers } from '../../scripts/build-steps';
 import { clickAll, sameButtons, SERVER_HTML, SlicedTree } from '../testing/sliced-tree';
 
 // Home's browser bundle runs on preact/compat (scripts/home-runtime.ts): the same checks as
-// hydration-slices.test.tsx, on that runtime, hydrating the markup React's prerender gives the tree.
+// hydration-slices.test.tsx, on that runtime, hydrating the markup the build serves for the tree (React's
+// prerender without its Suspense comments).
 vi.mock('react', async () => await import('preact/compat'));
 vi.mock('react/jsx-runtime', async () => await import('preact/jsx-runtime'));
 vi.mock('react/jsx-dev-runtime', async () => await import('preact/jsx-dev-runtime'));
@@ -36,7 +38,8 @@ async function releaseNextSlice() {
 
 it('hydrates one slice per task, in order, keeping the prerendered DOM, then says all are live', async () => {
   const clicks: string[] = [];
-  container.innerHTML = SERVER_HTML;
+  const built = withoutSuspenseMarkers(SERVER_HTML);
+  container.innerHTML = built;
   const prerendered = [...container.querySelectorAll('button')];
   let live = false;
   slices.startHydrationSlices();
@@ -44,7 +47,7 @@ it('hydrates one slice per task, in order, keeping the prerendered DOM, then say
   act(() => {
     hydrate(<SlicedTree clicks={clicks} Slice={slices.HydrationSlice} />, container);
   });
-  // Preact drops the prerender's Suspense comments, and keeps every element.
+  expect(container.innerHTML).toBe(built);
   expect(sameButtons(container, prerendered)).toBe(true);
   expect(clickAll(container, clicks)).toEqual([]);
 
@@ -54,6 +57,7 @@ it('hydrates one slice per task, in order, keeping the prerendered DOM, then say
 
   await releaseNextSlice();
   expect(clickAll(container, clicks)).toEqual(['a', 'b']);
+  expect(container.innerHTML).toBe(built);
   expect(sameButtons(container, prerendered)).toBe(true);
   await Promise.resolve();
   expect(live).toBe(true);
