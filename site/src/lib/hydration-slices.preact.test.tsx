@@ -1,7 +1,6 @@
-import type * as HydrationSlices from './hydration-slices';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { withoutSuspenseMarkers } from '../../scripts/build-steps';
-import { clickAll, sameButtons, SERVER_HTML, SlicedTree } from '../testing/sliced-tree';
+import { clickAll, sameButtons, SERVER_HTML, SlicedTree, sliceTestContext } from '../testing/sliced-tree';
 
 // Home's browser bundle runs on preact/compat (scripts/home-runtime.ts): the same checks as
 // hydration-slices.test.tsx, on that runtime, hydrating the markup the build serves for the tree (React's
@@ -12,22 +11,7 @@ vi.mock('react/jsx-dev-runtime', async () => await import('preact/jsx-dev-runtim
 
 const { hydrate } = await import('preact/compat');
 const { act } = await import('preact/test-utils');
-type Slices = typeof HydrationSlices;
-let slices: Slices;
-let container: HTMLElement;
-
-beforeEach(async () => {
-  vi.resetModules();
-  slices = await import('./hydration-slices');
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-  container = document.createElement('div');
-  document.body.append(container);
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-  container.remove();
-});
+const test = sliceTestContext();
 
 async function releaseNextSlice() {
   await act(async () => {
@@ -39,26 +23,26 @@ async function releaseNextSlice() {
 it('hydrates one slice per task, in order, keeping the prerendered DOM, then says all are live', async () => {
   const clicks: string[] = [];
   const built = withoutSuspenseMarkers(SERVER_HTML);
-  container.innerHTML = built;
-  const prerendered = [...container.querySelectorAll('button')];
+  test.container.innerHTML = built;
+  const prerendered = [...test.container.querySelectorAll('button')];
   let live = false;
-  slices.startHydrationSlices();
-  void slices.slicesHydrated().then(() => (live = true));
+  test.slices.startHydrationSlices();
+  void test.slices.slicesHydrated().then(() => (live = true));
   act(() => {
-    hydrate(<SlicedTree clicks={clicks} Slice={slices.HydrationSlice} />, container);
+    hydrate(<SlicedTree clicks={clicks} Slice={test.slices.HydrationSlice} />, test.container);
   });
-  expect(container.innerHTML).toBe(built);
-  expect(sameButtons(container, prerendered)).toBe(true);
-  expect(clickAll(container, clicks)).toEqual([]);
+  expect(test.container.innerHTML).toBe(built);
+  expect(sameButtons(test.container, prerendered)).toBe(true);
+  expect(clickAll(test.container, clicks)).toEqual([]);
 
   await releaseNextSlice();
-  expect(clickAll(container, clicks)).toEqual(['a']);
+  expect(clickAll(test.container, clicks)).toEqual(['a']);
   expect(live).toBe(false);
 
   await releaseNextSlice();
-  expect(clickAll(container, clicks)).toEqual(['a', 'b']);
-  expect(container.innerHTML).toBe(built);
-  expect(sameButtons(container, prerendered)).toBe(true);
+  expect(clickAll(test.container, clicks)).toEqual(['a', 'b']);
+  expect(test.container.innerHTML).toBe(built);
+  expect(sameButtons(test.container, prerendered)).toBe(true);
   await Promise.resolve();
   expect(live).toBe(true);
 });
